@@ -1,0 +1,164 @@
+package diag
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+)
+
+// Severity says how much a finding matters.
+type Severity string
+
+const (
+	// Error means the Pub/Sub API would reject the configuration.
+	Error Severity = "error"
+	// Warning means the API accepts it but it probably does not do what the user wants.
+	Warning Severity = "warning"
+	// Info is a consequence worth knowing.
+	Info Severity = "info"
+)
+
+func (s Severity) rank() int {
+	switch s {
+	case Error:
+		return 0
+	case Warning:
+		return 1
+	}
+	return 2
+}
+
+// Pos is a byte offset into a text plus one, in the manner of go/token:
+// the zero Pos means "no position", so a Diagnostic built without one stays
+// honest about it.
+type Pos int
+
+// NoPos is the zero Pos.
+const NoPos Pos = 0
+
+// At returns the Pos of a byte offset.
+func At(offset int) Pos { return Pos(offset + 1) }
+
+// IsValid reports whether p names a position.
+func (p Pos) IsValid() bool { return p > 0 }
+
+// Offset returns the byte offset p names; it is -1 for NoPos.
+func (p Pos) Offset() int { return int(p) - 1 }
+
+// Span is the half-open byte range [Start, End) of a text.
+type Span struct {
+	Start, End Pos
+}
+
+// SpanOf returns the span of the byte offsets [start, end).
+func SpanOf(start, end int) Span {
+	if end < start {
+		end = start
+	}
+	return Span{At(start), At(end)}
+}
+
+// IsValid reports whether s has a position.
+func (s Span) IsValid() bool { return s.Start.IsValid() }
+
+// Diagnostic is one finding, in the shape every entry point returns
+// (see DESIGN.md, "The contract").
+//
+// Producers that parse a text (the filter parser, the datetime-format
+// parser, the document decoder) set Span, in bytes of the text they were
+// given. Line and Column are filled in at the end by Source.Locate, once the
+// span has been carried into the text the user typed.
+type Diagnostic struct {
+	Severity  Severity `json:"severity"`
+	Code      string   `json:"code"`
+	Path      string   `json:"path,omitempty"`
+	Line      int      `json:"line,omitempty"`
+	Column    int      `json:"column,omitempty"`
+	EndLine   int      `json:"endLine,omitempty"`
+	EndColumn int      `json:"endColumn,omitempty"`
+	Message   string   `json:"message"`
+	Hint      string   `json:"hint,omitempty"`
+
+	Span Span `json:"-"`
+}
+
+// Sort orders diagnostics by position (unpositioned ones last, by path),
+// then by severity, then by code, so output is stable whatever order the
+// rules ran in.
+func Sort(ds []Diagnostic) {
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		ap, bp := a.Line > 0, b.Line > 0
+		if ap != bp {
+			if ap {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(a.Line, b.Line); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Column, b.Column); c != 0 {
+			return c
+		}
+		if !ap {
+			if c := cmp.Compare(a.Span.Start, b.Span.Start); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.Path, b.Path); c != 0 {
+				return c
+			}
+		}
+		if c := cmp.Compare(a.Severity.rank(), b.Severity.rank()); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Code, b.Code)
+	})
+}
+
+// HasErrors reports whether any diagnostic is an error.
+func HasErrors(ds []Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Count returns how many diagnostics have severity s.
+func Count(ds []Diagnostic, s Severity) int {
+	n := 0
+	for _, d := range ds {
+		if d.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// MaxDiagnostics caps what one request reports: past this many, a wall of
+// findings helps nobody, and hostile input must not make output unbounded.
+const MaxDiagnostics = 200
+
+// Cap trims ds to MaxDiagnostics entries (after sorting, so the first
+// findings by position are kept) and appends a note saying how many were
+// left out.
+func Cap(ds []Diagnostic) []Diagnostic {
+	if len(ds) <= MaxDiagnostics {
+		return ds
+	}
+	dropped := len(ds) - MaxDiagnostics
+	ds = ds[:MaxDiagnostics:MaxDiagnostics]
+	return append(ds, Diagnostic{
+		Severity: Info,
+		Code:     "too-many-diagnostics",
+		Message:  strconv.Itoa(dropped) + " more findings were left out",
+		Hint:     "fix the ones above first",
+	})
+}
+
+// Finish sorts and caps ds: what every producer returns to a caller.
+func Finish(ds []Diagnostic) []Diagnostic {
+	Sort(ds)
+	return Cap(ds)
+}

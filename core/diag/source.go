@@ -1,0 +1,220 @@
+package diag
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Source is a text a user gave, with an index of where its lines start.
+// Columns are counted in Unicode code points, 1-based, because that is what
+// an editor shows; a byte that is not valid UTF-8 counts as one column.
+type Source struct {
+	Name  string
+	Text  string
+	lines []int // byte offset of the start of each line
+}
+
+// NewSource indexes text. Lines end at "\n"; a "\r" before it belongs to the
+// line ending, not to the line.
+func NewSource(name, text string) *Source {
+	lines := make([]int, 1, 1+strings.Count(text, "\n"))
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			lines = append(lines, i+1)
+		}
+	}
+	return &Source{Name: name, Text: text, lines: lines}
+}
+
+// Lines returns the number of lines.
+func (s *Source) Lines() int { return len(s.lines) }
+
+// LineCol returns the 1-based line and column of a byte offset. Offsets past
+// the end land just after the last character.
+func (s *Source) LineCol(offset int) (line, col int) {
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > len(s.Text) {
+		offset = len(s.Text)
+	}
+	i := sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > offset }) - 1
+	return i + 1, utf8.RuneCountInString(s.Text[s.lines[i]:offset]) + 1
+}
+
+// Offset returns the byte offset of a 1-based line and column (columns in
+// code points). It clamps to the line, so a column past the end of a line
+// gives the offset of its end.
+func (s *Source) Offset(line, col int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(s.lines) {
+		return len(s.Text)
+	}
+	start := s.lines[line-1]
+	end := s.lineEnd(line)
+	off := start
+	for c := 1; c < col && off < end; c++ {
+		_, n := utf8.DecodeRuneInString(s.Text[off:end])
+		off += n
+	}
+	return off
+}
+
+func (s *Source) lineEnd(line int) int {
+	end := len(s.Text)
+	if line < len(s.lines) {
+		end = s.lines[line] - 1
+	}
+	if end > s.lines[line-1] && s.Text[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// LineText returns line n (1-based) without its line ending.
+func (s *Source) LineText(n int) string {
+	if n < 1 || n > len(s.lines) {
+		return ""
+	}
+	return s.Text[s.lines[n-1]:s.lineEnd(n)]
+}
+
+// Locate fills Line, Column, EndLine and EndColumn from the Span of every
+// diagnostic that has one and no line yet.
+func (s *Source) Locate(ds []Diagnostic) {
+	for i := range ds {
+		d := &ds[i]
+		if d.Line > 0 || !d.Span.IsValid() {
+			continue
+		}
+		d.Line, d.Column = s.LineCol(d.Span.Start.Offset())
+		if d.Span.End > d.Span.Start {
+			d.EndLine, d.EndColumn = s.LineCol(d.Span.End.Offset())
+		}
+	}
+}
+
+// maxShownLine bounds how much of one source line Render prints, so a
+// minified megabyte on one line does not flood a terminal.
+const maxShownLine = 160
+
+// Render writes diagnostics as text: "name:line:col: severity: message
+// [code]", then the source line with a caret under the span, then the hint.
+// Diagnostics without a position are written as "name: severity: message"
+// with their path. src may be nil when there is no text to show.
+func Render(src *Source, ds []Diagnostic) string {
+	var b strings.Builder
+	name := "<input>"
+	if src != nil && src.Name != "" {
+		name = src.Name
+	}
+	for _, d := range ds {
+		b.WriteString(name)
+		if d.Line > 0 {
+			b.WriteString(":" + strconv.Itoa(d.Line) + ":" + strconv.Itoa(d.Column))
+		}
+		b.WriteString(": " + string(d.Severity) + ": " + Printable(d.Message))
+		if d.Code != "" {
+			b.WriteString(" [" + d.Code + "]")
+		}
+		if d.Line == 0 && d.Path != "" {
+			b.WriteString(" (at " + Printable(d.Path) + ")")
+		}
+		b.WriteByte('\n')
+		if src != nil && d.Line > 0 && d.Line <= src.Lines() {
+			writeExcerpt(&b, src, d)
+		}
+		if d.Hint != "" {
+			b.WriteString("  hint: " + Printable(d.Hint) + "\n")
+		}
+	}
+	return b.String()
+}
+
+func writeExcerpt(b *strings.Builder, src *Source, d Diagnostic) {
+	line := []rune(src.LineText(d.Line))
+	col := d.Column - 1
+	if col > len(line) {
+		col = len(line)
+	}
+	width := 1
+	if d.EndLine == d.Line && d.EndColumn > d.Column {
+		width = d.EndColumn - d.Column
+	}
+	// Keep the caret in view on long lines.
+	from := 0
+	if col > maxShownLine-20 {
+		from = col - 40
+	}
+	to := len(line)
+	if to-from > maxShownLine {
+		to = from + maxShownLine
+	}
+	if col+width > to {
+		width = max(1, to-col)
+	}
+	num := strconv.Itoa(d.Line)
+	pad := strings.Repeat(" ", len(num))
+	b.WriteString(" " + num + " | ")
+	if from > 0 {
+		b.WriteString("…")
+	}
+	shown := line[from:to]
+	for _, r := range shown {
+		b.WriteString(printableRune(r))
+	}
+	if to < len(line) {
+		b.WriteString("…")
+	}
+	b.WriteString("\n " + pad + " | ")
+	if from > 0 {
+		b.WriteString(" ")
+	}
+	// Copy tabs so the caret lines up whatever the tab width.
+	for _, r := range line[from:col] {
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteString(strings.Repeat(" ", len([]rune(printableRune(r)))))
+		}
+	}
+	b.WriteString("^" + strings.Repeat("~", width-1) + "\n")
+}
+
+// Printable replaces control characters (an ANSI escape in a hostile
+// configuration, say) with visible escapes, so rendering never lets the
+// input drive the terminal.
+func Printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r != '\t' && isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteString(printableRune(r))
+	}
+	return b.String()
+}
+
+func printableRune(r rune) string {
+	if r == '\t' || !isControl(r) {
+		return string(r)
+	}
+	q := strconv.QuoteRune(r)
+	return q[1 : len(q)-1]
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError ||
+		r == '\u2028' || r == '\u2029' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069')
+}

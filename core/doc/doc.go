@@ -1,0 +1,144 @@
+// Package doc decodes JSON and YAML into one small tree that remembers where
+// every key and value sits in the text, so each finding can point at the
+// user's own line and column. It also maps offsets inside a decoded string
+// back to the text (a filter in a configuration file, with its escapes).
+//
+// Both decoders are bounded: input size and nesting depth are capped, and
+// malformed input yields positioned diagnostics, never a panic.
+package doc
+
+import (
+	"strings"
+
+	"github.com/subplay/subplay/core/diag"
+)
+
+// Kind is the JSON kind of a node.
+type Kind uint8
+
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+var kindNames = [...]string{"null", "boolean", "number", "string", "array", "object"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Node is one value of a document.
+type Node struct {
+	Kind Kind
+	// Span covers the value in the source (for a YAML block scalar, its
+	// indicator line).
+	Span diag.Span
+	// Value is the decoded string, the number as written (YAML integers in
+	// other bases are turned into decimal), or "true"/"false".
+	Value   string
+	Items   []*Node  // Array
+	Members []Member // Object, in source order; keys are unique
+	style   style
+}
+
+// Member is one key of an object.
+type Member struct {
+	Key     string
+	KeySpan diag.Span
+	Value   *Node
+}
+
+// Get returns the value of key in an object node, or nil.
+func (n *Node) Get(key string) *Node {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	for i := range n.Members {
+		if n.Members[i].Key == key {
+			return n.Members[i].Value
+		}
+	}
+	return nil
+}
+
+// Format names a text format.
+type Format string
+
+const (
+	JSON Format = "json"
+	YAML Format = "yaml"
+)
+
+// Doc is a decoded text.
+type Doc struct {
+	Source *diag.Source
+	Format Format
+	Root   *Node // nil when the text could not be decoded
+}
+
+// Limits bound what Parse accepts.
+type Limits struct {
+	MaxBytes int // longest text accepted
+	MaxDepth int // deepest nesting of arrays and objects
+}
+
+// DefaultLimits are the limits every entry point uses: a subscription is a
+// few hundred bytes and five levels deep; schemas go deeper but not this deep.
+var DefaultLimits = Limits{MaxBytes: 1 << 20, MaxDepth: 64}
+
+// Detect guesses the format of text: JSON when its first significant
+// character opens an object or array, YAML otherwise.
+func Detect(text string) Format {
+	t := strings.TrimLeft(strings.TrimPrefix(text, "\ufeff"), " \t\r\n")
+	if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		return JSON
+	}
+	return YAML
+}
+
+// Parse decodes text in format f ("" to detect it) within DefaultLimits.
+func Parse(name, text string, f Format) (*Doc, []diag.Diagnostic) {
+	return ParseLimits(name, text, f, DefaultLimits)
+}
+
+// ParseLimits is Parse with explicit limits. Diagnostics come back located
+// (with line and column) and sorted.
+func ParseLimits(name, text string, f Format, lim Limits) (*Doc, []diag.Diagnostic) {
+	if f == "" {
+		f = Detect(text)
+	}
+	d := &Doc{Source: diag.NewSource(name, text), Format: f}
+	if len(text) > lim.MaxBytes {
+		ds := []diag.Diagnostic{{
+			Severity: diag.Error,
+			Code:     "input-too-large",
+			Message:  "the input is " + sizeText(len(text)) + "; at most " + sizeText(lim.MaxBytes) + " is accepted",
+			Hint:     "a subscription configuration is a few kilobytes at most; check that this is the right file",
+		}}
+		return d, ds
+	}
+	var ds []diag.Diagnostic
+	switch f {
+	case JSON:
+		d.Root, ds = parseJSON(text, lim.MaxDepth)
+	case YAML:
+		d.Root, ds = parseYAML(d.Source, lim.MaxDepth)
+	default:
+		ds = []diag.Diagnostic{{Severity: diag.Error, Code: "unknown-format",
+			Message: "unknown format " + quote(string(f)), Hint: `use "json" or "yaml"`}}
+	}
+	d.Source.Locate(ds)
+	return d, diag.Finish(ds)
+}
+
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return itoa(n>>20) + " MiB"
+	case n >= 1<<20:
+		return itoa(n) + " bytes (" + itoa(n>>20) + "+ MiB)"
+	}
+	return itoa(n) + " bytes"
+}

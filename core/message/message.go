@@ -1,0 +1,307 @@
+// Package message is the sample message every preview runs on: the REST
+// PubsubMessage shape (data in base64, attributes, ordering key, message ID,
+// publish time), decoded with positions, and checked against the limits the
+// service enforces on publish.
+package message
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/doc"
+)
+
+// Message is a Pub/Sub message as the REST API writes it.
+type Message struct {
+	Data        []byte            `json:"data,omitempty"` // base64 in JSON, as in the API
+	Attributes  map[string]string `json:"attributes,omitempty"`
+	MessageID   string            `json:"messageId,omitempty"`
+	PublishTime string            `json:"publishTime,omitempty"` // RFC 3339
+	OrderingKey string            `json:"orderingKey,omitempty"`
+}
+
+// Limits the service enforces on a published message (rules.md D8, table 9).
+const (
+	MaxDataBytes      = 10_000_000
+	MaxAttributes     = 100
+	MaxKeyBytes       = 256
+	MaxValueBytes     = 1024
+	MaxOrderingKey    = 1024
+	MaxSampleMessages = 10_000 // how many samples one request may carry
+)
+
+// Time returns the publish time, and false when it is absent or malformed.
+func (m *Message) Time() (time.Time, bool) {
+	if m.PublishTime == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, m.PublishTime)
+	return t, err == nil
+}
+
+// Decoded is a list of messages read from a text, with where each field was
+// written, so checks can point into it.
+type Decoded struct {
+	Doc      *doc.Doc
+	Messages []Message
+	nodes    []*doc.Node // the object of each message
+}
+
+// Node returns the object node of message i (nil when the messages did not
+// come from a text).
+func (d *Decoded) Node(i int) *doc.Node {
+	if d == nil || i < 0 || i >= len(d.nodes) {
+		return nil
+	}
+	return d.nodes[i]
+}
+
+// Parse reads messages from JSON or YAML text: an array of messages, a
+// single message, or an object {"messages": [...]} as a pull response
+// prints. Diagnostics are located in text; paths are "/<i>/<field>".
+func Parse(name, text string, f doc.Format) (*Decoded, []diag.Diagnostic) {
+	d, ds := doc.Parse(name, text, f)
+	out := &Decoded{Doc: d}
+	if d.Root == nil {
+		return out, ds
+	}
+	root := d.Root
+	prefix := ""
+	if root.Kind == doc.Object {
+		if list := root.Get("messages"); list != nil {
+			root, prefix = list, "/messages"
+		} else if rm := root.Get("receivedMessages"); rm != nil {
+			root, prefix = rm, "/receivedMessages"
+		}
+	}
+	var items []*doc.Node
+	switch root.Kind {
+	case doc.Array:
+		items = root.Items
+	case doc.Object:
+		items = []*doc.Node{root}
+		prefix = "-"
+	default:
+		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "messages-shape",
+			Message: "expected a list of messages, found a " + root.Kind.String(),
+			Hint:    `write [{"data": "aGVsbG8=", "attributes": {"k": "v"}}]`, Span: root.Span})
+	}
+	if len(items) > MaxSampleMessages {
+		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "too-many-messages",
+			Message: strconv.Itoa(len(items)) + " sample messages; at most " + strconv.Itoa(MaxSampleMessages) + " are read",
+			Span:    root.Span})
+		items = items[:MaxSampleMessages]
+	}
+	for i, n := range items {
+		path := prefix + "/" + strconv.Itoa(i)
+		if prefix == "-" {
+			path = ""
+		}
+		if n.Kind == doc.Object {
+			if inner := n.Get("message"); inner != nil && n.Get("ackId") != nil {
+				n = inner // a receivedMessage of a pull response
+				path += "/message"
+			}
+		}
+		m, mds := decodeOne(n, path)
+		ds = append(ds, mds...)
+		out.Messages = append(out.Messages, m)
+		out.nodes = append(out.nodes, n)
+	}
+	d.Source.Locate(ds)
+	return out, diag.Finish(ds)
+}
+
+func decodeOne(n *doc.Node, path string) (Message, []diag.Diagnostic) {
+	var m Message
+	var ds []diag.Diagnostic
+	bad := func(node *doc.Node, p, code, msg, hint string) {
+		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: code, Path: p, Message: msg, Hint: hint, Span: node.Span})
+	}
+	if n.Kind != doc.Object {
+		bad(n, path, "message-shape", "a message must be an object, found a "+n.Kind.String(), `write {"data": "...", "attributes": {...}}`)
+		return m, ds
+	}
+	str := func(v *doc.Node, p string) (string, bool) {
+		if v.Kind != doc.String {
+			bad(v, p, "message-field-type", strings.TrimPrefix(p[strings.LastIndex(p, "/"):], "/")+" must be a string, found a "+v.Kind.String(), "")
+			return "", false
+		}
+		return v.Value, true
+	}
+	for _, mem := range n.Members {
+		p := path + "/" + mem.Key
+		v := mem.Value
+		switch mem.Key {
+		case "data":
+			s, ok := str(v, p)
+			if !ok {
+				continue
+			}
+			b, err := decodeBase64(s)
+			if err != nil {
+				bad(v, p, "message-data-base64", "data is not base64", "the REST API carries data as base64; use \"text\" for plain text, e.g. {\"text\": \"hello\"}")
+				continue
+			}
+			m.Data = b
+		case "text", "json":
+			// A convenience of subplay's own: the payload written as
+			// plain text, or as any JSON value, instead of base64.
+			if mem.Key == "json" {
+				m.Data = []byte(jsonText(v))
+			} else if s, ok := str(v, p); ok {
+				m.Data = []byte(s)
+			}
+		case "attributes":
+			if v.Kind == doc.Null {
+				continue
+			}
+			if v.Kind != doc.Object {
+				bad(v, p, "message-field-type", "attributes must be an object of strings, found a "+v.Kind.String(), "")
+				continue
+			}
+			m.Attributes = make(map[string]string, len(v.Members))
+			for _, a := range v.Members {
+				if s, ok := str(a.Value, p+"/"+escapePointer(a.Key)); ok {
+					m.Attributes[a.Key] = s
+				}
+			}
+		case "messageId", "message_id":
+			m.MessageID, _ = str(v, p)
+		case "orderingKey", "ordering_key":
+			m.OrderingKey, _ = str(v, p)
+		case "publishTime", "publish_time":
+			if s, ok := str(v, p); ok {
+				if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
+					bad(v, p, "message-publish-time", "publishTime is not an RFC 3339 time", `write e.g. "2024-05-01T12:00:00Z"`)
+					continue
+				}
+				m.PublishTime = s
+			}
+		default:
+			ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "message-unknown-field", Path: p,
+				Message: "unknown message field " + strconv.Quote(mem.Key),
+				Hint:    "a message has data (or text/json), attributes, orderingKey, messageId and publishTime", Span: mem.KeySpan})
+		}
+	}
+	return m, ds
+}
+
+func decodeBase64(s string) ([]byte, error) {
+	s = strings.TrimSpace(s)
+	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	if b, err := base64.URLEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	return base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
+}
+
+// jsonText re-encodes a node as compact JSON.
+func jsonText(n *doc.Node) string {
+	var b strings.Builder
+	var walk func(*doc.Node)
+	walk = func(n *doc.Node) {
+		switch n.Kind {
+		case doc.Null:
+			b.WriteString("null")
+		case doc.Bool, doc.Number:
+			b.WriteString(n.Value)
+		case doc.String:
+			b.WriteString(strconv.Quote(n.Value))
+		case doc.Array:
+			b.WriteByte('[')
+			for i, it := range n.Items {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				walk(it)
+			}
+			b.WriteByte(']')
+		case doc.Object:
+			b.WriteByte('{')
+			for i, mem := range n.Members {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.Quote(mem.Key) + ":")
+				walk(mem.Value)
+			}
+			b.WriteByte('}')
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// escapePointer escapes a key for a JSON pointer (RFC 6901).
+func escapePointer(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+// Check reports where message i breaks a limit the service enforces on
+// publish (path is the message's JSON pointer). The spans point at the
+// offending value when node is the message's object, else there are none.
+func Check(m *Message, node *doc.Node, path string) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	add := func(at *doc.Node, p, code, msg, hint string) {
+		d := diag.Diagnostic{Severity: diag.Error, Code: code, Path: p, Message: msg, Hint: hint}
+		if at != nil {
+			d.Span = at.Span
+		}
+		ds = append(ds, d)
+	}
+	attrs := node.Get("attributes")
+	if len(m.Data) == 0 && len(m.Attributes) == 0 {
+		add(node, path, "message-empty", "a message needs data or at least one attribute", "the service rejects a message with neither")
+	}
+	if len(m.Data) > MaxDataBytes {
+		add(node.Get("data"), path+"/data", "message-data-too-large",
+			"data is "+strconv.Itoa(len(m.Data))+" bytes; at most "+strconv.Itoa(MaxDataBytes)+" (10 MB) are allowed", "")
+	}
+	if len(m.Attributes) > MaxAttributes {
+		add(attrs, path+"/attributes", "message-too-many-attributes",
+			strconv.Itoa(len(m.Attributes))+" attributes; at most "+strconv.Itoa(MaxAttributes)+" are allowed", "")
+	}
+	if attrs != nil {
+		for _, a := range attrs.Members {
+			p := path + "/attributes/" + escapePointer(a.Key)
+			if len(a.Key) > MaxKeyBytes {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "message-attribute-key-too-long", Path: p,
+					Message: "attribute key is " + strconv.Itoa(len(a.Key)) + " bytes; at most " + strconv.Itoa(MaxKeyBytes) + " are allowed",
+					Span:    a.KeySpan})
+			}
+			if a.Key == "" {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "message-attribute-key-empty", Path: p,
+					Message: "attribute keys cannot be empty", Span: a.KeySpan})
+			}
+			if a.Value.Kind == doc.String && len(a.Value.Value) > MaxValueBytes {
+				add(a.Value, p, "message-attribute-value-too-long",
+					"attribute value is "+strconv.Itoa(len(a.Value.Value))+" bytes; at most "+strconv.Itoa(MaxValueBytes)+" are allowed", "")
+			}
+			if !utf8.ValidString(a.Key) || (a.Value.Kind == doc.String && !utf8.ValidString(a.Value.Value)) {
+				add(a.Value, p, "message-attribute-utf8", "attribute keys and values must be UTF-8", "")
+			}
+		}
+	} else {
+		for k, v := range m.Attributes {
+			p := path + "/attributes/" + escapePointer(k)
+			if len(k) > MaxKeyBytes {
+				add(nil, p, "message-attribute-key-too-long", "attribute key is "+strconv.Itoa(len(k))+" bytes; at most "+strconv.Itoa(MaxKeyBytes)+" are allowed", "")
+			}
+			if len(v) > MaxValueBytes {
+				add(nil, p, "message-attribute-value-too-long", "attribute value is "+strconv.Itoa(len(v))+" bytes; at most "+strconv.Itoa(MaxValueBytes)+" are allowed", "")
+			}
+		}
+	}
+	if len(m.OrderingKey) > MaxOrderingKey {
+		add(node.Get("orderingKey"), path+"/orderingKey", "message-ordering-key-too-long",
+			"ordering key is "+strconv.Itoa(len(m.OrderingKey))+" bytes; at most "+strconv.Itoa(MaxOrderingKey)+" are allowed", "")
+	}
+	return ds
+}

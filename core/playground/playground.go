@@ -1,0 +1,204 @@
+// Package playground is the contract every entry point speaks: one function
+// per operation, each taking a JSON request and returning a JSON response.
+// The WebAssembly bridge (call(op, json)), the HTTP API (POST /v1/<op>) and
+// the CLI's --format json all go through Call, so the three cannot drift.
+//
+// Operations register themselves from their own files (validate.go,
+// filter.go, names.go, schema.go, ...), each with typed request and
+// response structs; the registry keeps those types so the HTTP layer can
+// describe every operation in its OpenAPI document.
+package playground
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"runtime/debug"
+	"sort"
+	"strings"
+)
+
+// Version is the version of subplay, stamped at build time with
+// -ldflags "-X github.com/subplay/subplay/core/playground.Version=...".
+var Version = "dev"
+
+// Error is the body of a failed call: {"error": {"code": ..., "message": ...}}.
+// Codes are stable: "bad-request" (the request JSON is malformed or has the
+// wrong shape), "unknown-operation", "internal" (a bug: a recovered panic).
+// Findings about the user's configuration are never an Error: they are
+// diagnostics inside a normal response.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// ErrorResponse wraps an Error.
+type ErrorResponse struct {
+	Error *Error `json:"error"`
+}
+
+// Op describes one operation.
+type Op struct {
+	Name     string
+	Summary  string
+	Request  reflect.Type // the request struct
+	Response reflect.Type // the response struct
+	run      func([]byte) (any, error)
+}
+
+var ops = map[string]*Op{}
+
+// register adds an operation. f receives the decoded request; an error it
+// returns should be an *Error (anything else is reported as internal).
+func register[Req, Resp any](name, summary string, f func(*Req) (*Resp, error)) {
+	if _, dup := ops[name]; dup {
+		panic("playground: operation registered twice: " + name)
+	}
+	ops[name] = &Op{
+		Name:     name,
+		Summary:  summary,
+		Request:  reflect.TypeFor[Req](),
+		Response: reflect.TypeFor[Resp](),
+		run: func(body []byte) (any, error) {
+			req := new(Req)
+			if err := decodeRequest(body, req); err != nil {
+				return nil, err
+			}
+			return f(req)
+		},
+	}
+}
+
+// Ops returns every operation, sorted by name.
+func Ops() []*Op {
+	out := make([]*Op, 0, len(ops))
+	for _, op := range ops {
+		out = append(out, op)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the operation called name, or nil.
+func Lookup(name string) *Op { return ops[name] }
+
+// Call runs operation op on the JSON request body and returns the JSON
+// response and whether it succeeded. It never panics: a panic inside an
+// operation is recovered into an "internal" error, because the WebAssembly
+// instance that runs this must never exit.
+func Call(op string, body []byte) (out []byte, ok bool) {
+	o := ops[op]
+	if o == nil {
+		return encodeError(&Error{Code: "unknown-operation",
+			Message: fmt.Sprintf("there is no operation %q; the operations are %s", op, strings.Join(Names(), ", "))}), false
+	}
+	resp, err := o.Run(body)
+	if err != nil {
+		return encodeError(err), false
+	}
+	return resp, true
+}
+
+// Run runs the operation on a JSON request and returns the JSON response.
+func (o *Op) Run(body []byte) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, &Error{Code: "internal", Message: fmt.Sprintf("operation %q failed: %v", o.Name, r)}
+			if PanicHook != nil {
+				PanicHook(o.Name, r, debug.Stack())
+			}
+		}
+	}()
+	resp, err := o.run(body)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(resp)
+	if err != nil {
+		return nil, &Error{Code: "internal", Message: "encoding the response: " + err.Error()}
+	}
+	return b, nil
+}
+
+// PanicHook, when set, is told about every recovered panic with its stack,
+// so a server can log it; the caller only ever sees the error.
+var PanicHook func(op string, value any, stack []byte)
+
+// Names lists the operation names, sorted.
+func Names() []string {
+	names := make([]string, 0, len(ops))
+	for n := range ops {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func encodeError(err error) []byte {
+	e, ok := err.(*Error)
+	if !ok {
+		e = &Error{Code: "internal", Message: err.Error()}
+	}
+	b, _ := json.Marshal(ErrorResponse{Error: e})
+	return b
+}
+
+// maxRequest bounds a request body. A configuration is at most 1 MiB of
+// text; the rest of a request (sample messages, schemas) gets as much again.
+const maxRequest = 4 << 20
+
+func decodeRequest(body []byte, v any) error {
+	if len(body) > maxRequest {
+		return &Error{Code: "bad-request", Message: fmt.Sprintf("the request is %d bytes; at most %d are accepted", len(body), maxRequest)}
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		body = []byte("{}")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &Error{Code: "bad-request", Message: "the request is not valid: " + describeJSONError(body, err)}
+	}
+	if dec.More() {
+		return &Error{Code: "bad-request", Message: "the request holds more than one JSON value"}
+	}
+	return nil
+}
+
+// describeJSONError says where in the request a decoding error happened.
+func describeJSONError(body []byte, err error) string {
+	var off int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off = e.Offset
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+		if e.Field != "" {
+			return fmt.Sprintf("field %q must be %s, not %s", e.Field, jsonKind(e.Type), e.Value)
+		}
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if off >= 0 {
+		line := 1 + strings.Count(string(body[:min(int(off), len(body))]), "\n")
+		msg += fmt.Sprintf(" (line %d, byte %d)", line, off)
+	}
+	return msg
+}
+
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int32, reflect.Int64, reflect.Float64, reflect.Uint, reflect.Uint32, reflect.Uint64:
+		return "a number"
+	case reflect.Slice:
+		return "an array"
+	case reflect.Map, reflect.Struct, reflect.Pointer:
+		return "an object"
+	}
+	return t.String()
+}
