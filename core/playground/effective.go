@@ -1,0 +1,106 @@
+package playground
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/subscription"
+)
+
+// EffectiveRequest asks what a configuration will really do.
+type EffectiveRequest struct {
+	ConfigInput
+}
+
+// EffectiveResponse has the configuration with every default filled in, and
+// one row per setting for display: its value, where the value comes from,
+// and the field's bounds and help from the rule table.
+type EffectiveResponse struct {
+	Valid        bool                       `json:"valid"`
+	DeliveryType subscription.DeliveryType  `json:"deliveryType,omitempty"`
+	Effective    *subscription.Subscription `json:"effective,omitempty"`
+	Settings     []Setting                  `json:"settings"`
+	// Origins says, for every field with a value, whether it was set,
+	// defaulted or derived (JSON pointer -> origin).
+	Origins     map[string]subscription.Origin `json:"origins,omitempty"`
+	Diagnostics []diag.Diagnostic              `json:"diagnostics"`
+}
+
+// Setting is one row of the effective settings.
+type Setting struct {
+	Path   string              `json:"path"`
+	Value  any                 `json:"value,omitempty"`
+	Origin subscription.Origin `json:"origin,omitempty"` // absent: not set, and no default value
+	Field  *subscription.Field `json:"field"`
+}
+
+// Effective computes the effective settings.
+func Effective(req *EffectiveRequest) (*EffectiveResponse, error) {
+	cfg, err := req.Load()
+	if err != nil {
+		return nil, err
+	}
+	ds := cfg.Validate()
+	resp := &EffectiveResponse{Valid: cfg.Sub != nil && !diag.HasErrors(ds), Diagnostics: ds, Settings: []Setting{}}
+	if ds == nil {
+		resp.Diagnostics = []diag.Diagnostic{}
+	}
+	e := cfg.Effective()
+	if e == nil {
+		return resp, nil
+	}
+	resp.DeliveryType, resp.Effective, resp.Origins = e.DeliveryType, e.Subscription, e.Origins
+	for _, f := range subscription.Fields() {
+		if f.OutputOnly || (f.Delivery != "" && f.Delivery != e.DeliveryType) {
+			continue
+		}
+		for _, p := range expand(f.Path, e) {
+			parent := p[:strings.LastIndexByte(p, '/')]
+			if _, ok := e.Value(parent); parent != "" && !ok {
+				continue // its enclosing object is not there
+			}
+			s := Setting{Path: p, Field: f, Origin: e.Origins[p]}
+			if v, ok := e.Value(p); ok {
+				s.Value = v
+			}
+			resp.Settings = append(resp.Settings, s)
+		}
+	}
+	return resp, nil
+}
+
+// expand turns "/messageTransforms/*/x" into one path per transform.
+func expand(pattern string, e *subscription.Effective) []string {
+	before, after, ok := strings.Cut(pattern, "/*")
+	if !ok {
+		return []string{pattern}
+	}
+	n := 0
+	if before == "/messageTransforms" {
+		n = len(e.Subscription.MessageTransforms)
+	}
+	out := make([]string, n)
+	for i := range n {
+		out[i] = before + "/" + strconv.Itoa(i) + after
+	}
+	return out
+}
+
+// DescribeRequest takes no fields.
+type DescribeRequest struct{}
+
+// DescribeResponse is the rule table: every field with its default,
+// bounds, unit, help text and source. The page's help comes from here.
+type DescribeResponse struct {
+	Fields        []*subscription.Field       `json:"fields"`
+	DeliveryTypes []subscription.DeliveryType `json:"deliveryTypes"`
+}
+
+func init() {
+	register("effective", "the configuration with every default filled in, and each setting's origin, bounds and help", Effective)
+	register("describe", "every field of a subscription: default, bounds, unit, help and source", func(*DescribeRequest) (*DescribeResponse, error) {
+		return &DescribeResponse{Fields: subscription.Fields(), DeliveryTypes: []subscription.DeliveryType{
+			subscription.Pull, subscription.Push, subscription.BigQuery, subscription.CloudStorage, subscription.Bigtable}}, nil
+	})
+}

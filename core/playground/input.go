@@ -1,0 +1,51 @@
+package playground
+
+import (
+	"encoding/json"
+
+	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/subscription"
+)
+
+// ConfigInput names a subscription configuration in a request, either as
+// the user's own text (diagnostics then carry lines and columns into it)
+// or as a JSON object (diagnostics carry paths only). Operations embed it.
+type ConfigInput struct {
+	// Text is the configuration as typed, JSON or YAML.
+	Text *string `json:"text,omitempty"`
+	// Format is "json", "yaml" or empty to detect it from Text.
+	Format string `json:"format,omitempty"`
+	// File is the name shown when diagnostics are rendered as text.
+	File string `json:"file,omitempty"`
+	// Config is the configuration as a JSON object, in REST shape.
+	Config json.RawMessage `json:"config,omitempty"`
+}
+
+// Load decodes the configuration. It fails only when the request names no
+// configuration, or two, or an unknown format: problems with the
+// configuration itself are diagnostics.
+func (in *ConfigInput) Load() (*subscription.Config, error) {
+	hasConfig := len(in.Config) > 0 && string(in.Config) != "null"
+	switch {
+	case in.Text != nil && hasConfig:
+		return nil, &Error{Code: "bad-request", Message: `give the configuration as "text" or as "config", not both`}
+	case in.Text != nil:
+		f := doc.Format(in.Format)
+		if f != "" && f != doc.JSON && f != doc.YAML {
+			return nil, &Error{Code: "bad-request", Message: `"format" must be "json", "yaml" or empty, not ` + quote(in.Format)}
+		}
+		name := in.File
+		if name == "" {
+			name = "config." + string(doc.Detect(*in.Text))
+			if f != "" {
+				name = "config." + string(f)
+			}
+		}
+		return subscription.Decode(name, *in.Text, f), nil
+	case hasConfig:
+		return subscription.DecodeObject(in.Config), nil
+	}
+	return nil, &Error{Code: "bad-request", Message: `the request names no configuration: add "text" (JSON or YAML) or "config" (an object)`}
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }

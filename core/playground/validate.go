@@ -1,0 +1,66 @@
+package playground
+
+import (
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/subscription"
+)
+
+// ValidateRequest asks whether a configuration is valid. With Old, it also
+// checks that an update from Old to the configuration changes nothing the
+// API keeps fixed.
+type ValidateRequest struct {
+	ConfigInput
+	Old *ConfigInput `json:"old,omitempty"`
+}
+
+// ValidateResponse is the verdict, every finding, and the effective settings.
+type ValidateResponse struct {
+	Valid        bool                       `json:"valid"`
+	DeliveryType subscription.DeliveryType  `json:"deliveryType,omitempty"`
+	Diagnostics  []diag.Diagnostic          `json:"diagnostics"`
+	Counts       Counts                     `json:"counts"`
+	Effective    *subscription.Subscription `json:"effective,omitempty"`
+}
+
+// Counts tallies diagnostics by severity.
+type Counts struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+func countsOf(ds []diag.Diagnostic) Counts {
+	return Counts{diag.Count(ds, diag.Error), diag.Count(ds, diag.Warning), diag.Count(ds, diag.Info)}
+}
+
+// Validate checks a configuration.
+func Validate(req *ValidateRequest) (*ValidateResponse, error) {
+	cfg, err := req.Load()
+	if err != nil {
+		return nil, err
+	}
+	ds := cfg.Validate()
+	if req.Old != nil {
+		old, err := req.Old.Load()
+		if err != nil {
+			return nil, &Error{Code: "bad-request", Message: "old: " + err.(*Error).Message}
+		}
+		if oldDs := old.Validate(); diag.HasErrors(oldDs) && old.Sub == nil {
+			return nil, &Error{Code: "bad-request", Message: "old: the previous configuration cannot be read: " + oldDs[0].Message}
+		}
+		ds = diag.Finish(append(ds, cfg.CheckUpdate(old)...))
+	}
+	resp := &ValidateResponse{Valid: cfg.Sub != nil && !diag.HasErrors(ds), Diagnostics: ds, Counts: countsOf(ds)}
+	if ds == nil {
+		resp.Diagnostics = []diag.Diagnostic{}
+	}
+	if e := cfg.Effective(); e != nil {
+		resp.DeliveryType = e.DeliveryType
+		resp.Effective = e.Subscription
+	}
+	return resp, nil
+}
+
+func init() {
+	register("validate", "check a configuration: every finding with its position, and the effective settings", Validate)
+}

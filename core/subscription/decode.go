@@ -1,0 +1,496 @@
+package subscription
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/doc"
+)
+
+// Config is a decoded configuration: the typed subscription, the document
+// it came from, and where each field sits in that document.
+type Config struct {
+	Doc *doc.Doc
+	Sub *Subscription // nil when the text could not be decoded into an object
+
+	// Positioned is false when the configuration came as a JSON object
+	// rather than the user's text: diagnostics then carry paths only.
+	Positioned bool
+
+	nodes map[string]*doc.Node // value node by JSON pointer
+	keys  map[string]diag.Span // key span by JSON pointer
+	ds    []diag.Diagnostic    // decoding findings (unlocated)
+
+	validated []diag.Diagnostic
+	once      sync.Once
+	effective *Effective
+	effOnce   sync.Once
+}
+
+// Decode reads a configuration from text in format f ("" to detect). It
+// never fails: problems become diagnostics, returned by Validate.
+func Decode(name, text string, f doc.Format) *Config {
+	d, ds := doc.Parse(name, text, f)
+	c := &Config{Doc: d, Positioned: true, ds: ds}
+	c.decodeRoot()
+	return c
+}
+
+// DecodeObject reads a configuration given as a JSON object (not text the
+// user typed): findings carry paths but no lines and columns.
+func DecodeObject(raw []byte) *Config {
+	c := Decode("", string(raw), doc.JSON)
+	c.Positioned = false
+	return c
+}
+
+// Node returns the value node at a JSON pointer, or nil.
+func (c *Config) Node(path string) *doc.Node { return c.nodes[path] }
+
+// Has reports whether the field at path was written in the input.
+func (c *Config) Has(path string) bool { _, ok := c.nodes[path]; return ok }
+
+func (c *Config) decodeRoot() {
+	c.nodes = make(map[string]*doc.Node, 32)
+	c.keys = make(map[string]diag.Span, 32)
+	root := c.Doc.Root
+	if root == nil {
+		return
+	}
+	if root.Kind != doc.Object {
+		c.ds = append(c.ds, diag.Diagnostic{Severity: diag.Error, Code: "not-an-object",
+			Message: "a subscription is an object of fields, but this is " + article(root.Kind.String()),
+			Hint:    "start with {\"name\": \"projects/p/subscriptions/s\", \"topic\": \"projects/p/topics/t\"}", Span: root.Span})
+		return
+	}
+	// gcloud prints a list when asked for several subscriptions; a
+	// subscription wrapped as {"subscription": {...}} is the body of some
+	// REST calls. Both are common pastes: read the inner object.
+	if inner := root.Get("subscription"); inner != nil && inner.Kind == doc.Object && len(root.Members) <= 2 {
+		c.ds = append(c.ds, diag.Diagnostic{Severity: diag.Info, Code: "wrapped-subscription",
+			Message: "reading the subscription inside the \"subscription\" field", Span: root.Members[0].KeySpan})
+		root = inner
+	}
+	c.Sub = new(Subscription)
+	c.nodes[""] = root
+	c.decodeStruct(root, "", reflect.ValueOf(c.Sub).Elem())
+}
+
+func article(kind string) string {
+	if strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// structInfo maps the JSON names of a struct type to its fields.
+type structInfo struct {
+	byName map[string]int
+	names  []string // in declaration order, for suggestions
+}
+
+var structCache sync.Map // reflect.Type -> *structInfo
+
+func infoOf(t reflect.Type) *structInfo {
+	if v, ok := structCache.Load(t); ok {
+		return v.(*structInfo)
+	}
+	si := &structInfo{byName: map[string]int{}}
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		si.byName[name] = i
+		si.names = append(si.names, name)
+	}
+	structCache.Store(t, si)
+	return si
+}
+
+// camel turns a proto field name (ack_deadline_seconds) into its JSON name
+// (ackDeadlineSeconds); the API accepts both.
+func camel(s string) string {
+	if !strings.Contains(s, "_") {
+		return s
+	}
+	var b strings.Builder
+	up := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_':
+			up = true
+		case up && c >= 'a' && c <= 'z':
+			b.WriteByte(c - 'a' + 'A')
+			up = false
+		default:
+			b.WriteByte(c)
+			up = false
+		}
+	}
+	return b.String()
+}
+
+func (c *Config) errorf(n *doc.Node, path, code, msg, hint string) {
+	c.ds = append(c.ds, diag.Diagnostic{Severity: diag.Error, Code: code, Path: path, Message: msg, Hint: hint, Span: n.Span})
+}
+
+func (c *Config) decodeStruct(n *doc.Node, path string, v reflect.Value) {
+	si := infoOf(v.Type())
+	seen := make(map[string]string, len(n.Members)) // JSON name -> key as written
+	for _, m := range n.Members {
+		name := camel(m.Key)
+		idx, ok := si.byName[name]
+		fpath := path + "/" + name
+		if !ok {
+			c.unknownField(m, path, si)
+			continue
+		}
+		if prev, dup := seen[name]; dup {
+			c.ds = append(c.ds, diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key", Path: fpath,
+				Message: strconv.Quote(m.Key) + " and " + strconv.Quote(prev) + " name the same field",
+				Hint:    "the API accepts either spelling, not both; keep one", Span: m.KeySpan})
+			continue
+		}
+		seen[name] = m.Key
+		if m.Value.Kind == doc.Null {
+			// The proto JSON mapping reads null as "not set".
+			continue
+		}
+		c.nodes[fpath] = m.Value
+		c.keys[fpath] = m.KeySpan
+		c.decodeValue(m.Value, fpath, v.Field(idx))
+	}
+}
+
+var (
+	typString   = reflect.TypeFor[*string]()
+	typBool     = reflect.TypeFor[*bool]()
+	typInt32    = reflect.TypeFor[*Int32]()
+	typInt64    = reflect.TypeFor[*Int64]()
+	typDuration = reflect.TypeFor[*Duration]()
+	typStrMap   = reflect.TypeFor[map[string]string]()
+	typAnyMap   = reflect.TypeFor[map[string]any]()
+)
+
+func (c *Config) decodeValue(n *doc.Node, path string, f reflect.Value) {
+	name := path[strings.LastIndexByte(path, '/')+1:]
+	switch f.Type() {
+	case typString:
+		if n.Kind != doc.String {
+			c.typeError(n, path, name, "a string")
+			return
+		}
+		s := n.Value
+		f.Set(reflect.ValueOf(&s))
+	case typBool:
+		if n.Kind != doc.Bool {
+			hint := ""
+			if n.Kind == doc.String && (n.Value == "true" || n.Value == "false") {
+				hint = "write " + n.Value + " without quotes"
+			}
+			c.typeErrorHint(n, path, name, "true or false", hint)
+			return
+		}
+		b := n.Value == "true"
+		f.Set(reflect.ValueOf(&b))
+	case typInt32:
+		if v, ok := c.integer(n, path, name, math.MinInt32, math.MaxInt32); ok {
+			i := Int32(v)
+			f.Set(reflect.ValueOf(&i))
+		}
+	case typInt64:
+		if v, ok := c.integer(n, path, name, math.MinInt64, math.MaxInt64); ok {
+			i := Int64(v)
+			f.Set(reflect.ValueOf(&i))
+		}
+	case typDuration:
+		if d, ok := c.duration(n, path, name); ok {
+			f.Set(reflect.ValueOf(&d))
+		}
+	case typStrMap:
+		if n.Kind != doc.Object {
+			c.typeError(n, path, name, "an object of strings")
+			return
+		}
+		m := make(map[string]string, len(n.Members))
+		for _, mem := range n.Members {
+			p := path + "/" + escapePointer(mem.Key)
+			c.nodes[p] = mem.Value
+			c.keys[p] = mem.KeySpan
+			if mem.Value.Kind != doc.String {
+				hint := ""
+				if mem.Value.Kind == doc.Number || mem.Value.Kind == doc.Bool {
+					hint = `quote it: "` + mem.Value.Value + `"`
+				}
+				c.typeErrorHint(mem.Value, p, name+" value", "a string", hint)
+				continue
+			}
+			m[mem.Key] = mem.Value.Value
+		}
+		f.Set(reflect.ValueOf(m))
+	case typAnyMap:
+		if n.Kind != doc.Object {
+			c.typeError(n, path, name, "an object")
+			return
+		}
+		f.Set(reflect.ValueOf(toAny(n).(map[string]any)))
+	default:
+		switch f.Kind() {
+		case reflect.Pointer: // a nested message
+			if n.Kind != doc.Object {
+				c.typeError(n, path, name, "an object")
+				return
+			}
+			p := reflect.New(f.Type().Elem())
+			f.Set(p)
+			c.decodeStruct(n, path, p.Elem())
+		case reflect.Slice:
+			if n.Kind != doc.Array {
+				c.typeError(n, path, name, "an array")
+				return
+			}
+			s := reflect.MakeSlice(f.Type(), len(n.Items), len(n.Items))
+			for i, it := range n.Items {
+				p := path + "/" + strconv.Itoa(i)
+				c.nodes[p] = it
+				if it.Kind != doc.Object {
+					c.typeError(it, p, name+" item", "an object")
+					continue
+				}
+				c.decodeStruct(it, p, s.Index(i))
+			}
+			f.Set(s)
+		}
+	}
+}
+
+func toAny(n *doc.Node) any {
+	switch n.Kind {
+	case doc.Bool:
+		return n.Value == "true"
+	case doc.Number:
+		v, _ := strconv.ParseFloat(n.Value, 64)
+		return v
+	case doc.String:
+		return n.Value
+	case doc.Array:
+		out := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			out[i] = toAny(it)
+		}
+		return out
+	case doc.Object:
+		out := make(map[string]any, len(n.Members))
+		for _, m := range n.Members {
+			out[m.Key] = toAny(m.Value)
+		}
+		return out
+	}
+	return nil
+}
+
+func (c *Config) typeError(n *doc.Node, path, name, want string) {
+	c.typeErrorHint(n, path, name, want, "")
+}
+
+func (c *Config) typeErrorHint(n *doc.Node, path, name, want, hint string) {
+	found := article(n.Kind.String())
+	if n.Kind == doc.String || n.Kind == doc.Number {
+		found += " (" + shorten(n.Value) + ")"
+	}
+	c.errorf(n, path, "wrong-type", name+" must be "+want+", not "+found, hint)
+}
+
+// integer reads an integer field. The proto JSON mapping accepts a number
+// or a string holding one, and numbers such as 1e3 or 10.0 that are whole.
+func (c *Config) integer(n *doc.Node, path, name string, lo, hi int64) (int64, bool) {
+	text := n.Value
+	switch n.Kind {
+	case doc.Number:
+	case doc.String:
+		text = strings.TrimSpace(text)
+		if text != n.Value || text == "" {
+			c.errorf(n, path, "wrong-type", name+" must be a whole number, not the string "+strconv.Quote(shorten(n.Value)), "")
+			return 0, false
+		}
+	default:
+		c.typeError(n, path, name, "a whole number")
+		return 0, false
+	}
+	v, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(text, 64)
+		switch {
+		case ferr != nil && strings.HasSuffix(text, "s") && allDigits(strings.TrimSuffix(text, "s")):
+			c.errorf(n, path, "wrong-type", name+" is a number of "+unitOf(path)+", not a duration", "write "+strings.TrimSuffix(text, "s"))
+			return 0, false
+		case ferr != nil:
+			c.errorf(n, path, "wrong-type", name+" must be a whole number, not "+strconv.Quote(shorten(text)), "")
+			return 0, false
+		case f != math.Trunc(f) || math.IsInf(f, 0):
+			c.errorf(n, path, "wrong-type", name+" must be a whole number, not "+shorten(text), "")
+			return 0, false
+		case f > float64(hi) || f < float64(lo):
+			c.errorf(n, path, "number-overflow", name+" is beyond what the field can hold", "")
+			return 0, false
+		}
+		v = int64(f)
+	}
+	if v < lo || v > hi {
+		c.errorf(n, path, "number-overflow", name+" is beyond what the field can hold", "")
+		return 0, false
+	}
+	return v, true
+}
+
+func unitOf(path string) string {
+	if f := FieldAt(path); f != nil && f.Unit != "" {
+		return f.Unit
+	}
+	return "units"
+}
+
+func (c *Config) duration(n *doc.Node, path, name string) (Duration, bool) {
+	switch n.Kind {
+	case doc.String:
+	case doc.Number:
+		c.errorf(n, path, "duration-format", name+" is a duration, written as a string of seconds ending in \"s\"", durationHint(n.Value))
+		return Duration{}, false
+	default:
+		c.typeError(n, path, name, `a duration such as "600s"`)
+		return Duration{}, false
+	}
+	d, err := ParseDuration(n.Value)
+	switch err {
+	case nil:
+		return d, true
+	case errDurationRange:
+		c.errorf(n, path, "duration-format", name+" is beyond the range of a duration", "")
+	default:
+		c.errorf(n, path, "duration-format", name+" is not a duration the API accepts: "+strconv.Quote(shorten(n.Value)), durationHint(n.Value))
+	}
+	return Duration{}, false
+}
+
+func shorten(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	cut := 37
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// escapePointer escapes a key for a JSON pointer (RFC 6901).
+func escapePointer(k string) string {
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+func (c *Config) unknownField(m doc.Member, path string, si *structInfo) {
+	d := diag.Diagnostic{Severity: diag.Warning, Code: "unknown-field", Path: path + "/" + escapePointer(m.Key),
+		Message: "unknown field " + strconv.Quote(m.Key), Span: m.KeySpan}
+	where := "here"
+	if path != "" {
+		where = "in " + strings.TrimPrefix(path, "/")
+	}
+	if s := suggest(camel(m.Key), si.names); s != "" {
+		d.Hint = "did you mean " + strconv.Quote(s) + "?"
+	} else if other := elsewhere(camel(m.Key), path); other != "" {
+		d.Hint = strconv.Quote(m.Key) + " belongs in " + other
+	} else {
+		d.Hint = "the fields " + where + " are " + strings.Join(si.names, ", ")
+		d.Hint = shortenList(d.Hint)
+	}
+	d.Message += "; the API rejects fields it does not know"
+	c.ds = append(c.ds, d)
+}
+
+func shortenList(s string) string {
+	if len(s) > 300 {
+		return s[:297] + "..."
+	}
+	return s
+}
+
+// elsewhere finds the field name at another level of the subscription
+// (maxDuration written at the top level belongs in cloudStorageConfig).
+func elsewhere(name, path string) string {
+	for _, f := range fields {
+		if f.Name == name && parentOf(f.Path) != path {
+			return strings.TrimPrefix(strings.ReplaceAll(parentOf(f.Path), "/*", "[]"), "/")
+		}
+	}
+	return ""
+}
+
+// parentOf returns the pointer of the enclosing value ("" for the root
+// and for top-level fields).
+func parentOf(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+// suggest returns the candidate closest to name, if one is close enough to
+// be what the user meant: the same name in another case, a prefix of one
+// (ackDeadline -> ackDeadlineSeconds), or a small edit distance.
+func suggest(name string, candidates []string) string {
+	lname := strings.ToLower(name)
+	best, bestScore := "", math.MaxInt
+	for _, cand := range candidates {
+		lc := strings.ToLower(cand)
+		score := math.MaxInt
+		switch {
+		case lc == lname:
+			score = 0
+		case len(lname) >= 4 && (strings.HasPrefix(lc, lname) || strings.HasPrefix(lname, lc)):
+			score = 1
+		default:
+			if d := editDistance(lname, lc); d <= max(1, min(3, len(lname)/4)) {
+				score = 1 + d
+			}
+		}
+		if score < bestScore {
+			best, bestScore = cand, score
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return math.MaxInt
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,125 @@
+package subscription
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// nameProblem is one way a resource name can be wrong: a message, a hint,
+// and the byte range inside the name it is about.
+type nameProblem struct {
+	msg, hint  string
+	start, end int
+}
+
+// checkResourceName checks "projects/PROJECT/<collection>/ID" (kind is
+// "subscription" or "topic"). It returns the project and the problems.
+func checkResourceName(s, collection, kind string) (project string, probs []nameProblem) {
+	want := "projects/PROJECT/" + collection + "/ID"
+	parts := strings.Split(s, "/")
+	if len(parts) != 4 || parts[0] != "projects" || parts[2] != collection {
+		hint := "write it as " + want
+		switch {
+		case !strings.Contains(s, "/") && s != "":
+			hint = "give the full name: projects/PROJECT/" + collection + "/" + s
+		case len(parts) == 4 && parts[0] == "projects" && parts[2] != collection:
+			hint = "the third part must be " + strconv.Quote(collection) + ": projects/" + parts[1] + "/" + collection + "/" + parts[3]
+		case strings.HasPrefix(s, "/") || strings.HasSuffix(s, "/"):
+			hint = "remove the leading or trailing slash: " + want
+		}
+		return "", []nameProblem{{msg: "the " + kind + " name must have the form " + want, hint: hint, start: 0, end: len(s)}}
+	}
+	project = parts[1]
+	pStart := len("projects/")
+	for _, p := range checkProjectID(project) {
+		p.start += pStart
+		p.end += pStart
+		probs = append(probs, p)
+	}
+	idStart := pStart + len(project) + 1 + len(collection) + 1
+	for _, p := range checkID(parts[3], kind) {
+		p.start += idStart
+		p.end += idStart
+		probs = append(probs, p)
+	}
+	return project, probs
+}
+
+// checkProjectID applies the project ID rules: 6 to 30 lowercase letters,
+// digits and hyphens, starting with a letter and not ending with a hyphen.
+// Legacy domain-scoped IDs ("example.com:proj") and project numbers are
+// accepted as the API accepts them.
+func checkProjectID(p string) []nameProblem {
+	if p == "" {
+		return []nameProblem{{msg: "the project ID is empty", hint: "put the project ID between projects/ and the next /"}}
+	}
+	if allDigits(p) {
+		return nil // a project number
+	}
+	off := 0
+	if i := strings.LastIndexByte(p, ':'); i >= 0 {
+		off = i + 1
+		p = p[i+1:]
+	}
+	bad := func(msg, hint string, start, end int) []nameProblem {
+		return []nameProblem{{msg: msg, hint: hint, start: off + start, end: off + end}}
+	}
+	if n := len(p); n < 6 || n > 30 {
+		return bad("the project ID "+strconv.Quote(p)+" is "+strconv.Itoa(n)+" characters; project IDs have 6 to 30", "", 0, n)
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			hint := "use lowercase letters, digits and hyphens"
+			if c >= 'A' && c <= 'Z' {
+				hint = "project IDs are lowercase: " + strings.ToLower(p)
+			}
+			return bad("the project ID contains "+strconv.QuoteRune(rune(c))+", which project IDs cannot", hint, i, i+1)
+		}
+	}
+	if c := p[0]; c < 'a' || c > 'z' {
+		return bad("a project ID starts with a lowercase letter", "", 0, 1)
+	}
+	if strings.HasSuffix(p, "-") {
+		return bad("a project ID cannot end with a hyphen", "", len(p)-1, len(p))
+	}
+	return nil
+}
+
+// checkID applies the rules for subscription and topic IDs: 3 to 255
+// characters of [A-Za-z0-9-_.~+%], starting with a letter, not "goog...".
+func checkID(id, kind string) []nameProblem {
+	n := len(id)
+	if n < 3 || n > 255 {
+		return []nameProblem{{msg: "the " + kind + " ID is " + strconv.Itoa(n) + " characters; IDs have 3 to 255", start: 0, end: n}}
+	}
+	if c := id[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		return []nameProblem{{msg: "the " + kind + " ID must start with a letter", hint: "the API answers \"Invalid resource name\" otherwise", start: 0, end: 1}}
+	}
+	if strings.HasPrefix(strings.ToLower(id), "goog") {
+		return []nameProblem{{msg: "the " + kind + " ID cannot start with \"goog\"", hint: "Google reserves that prefix", start: 0, end: 4}}
+	}
+	for i := 0; i < len(id); {
+		r, size := utf8.DecodeRuneInString(id[i:])
+		if !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_.~+%", r))) {
+			return []nameProblem{{msg: "the " + kind + " ID contains " + strconv.QuoteRune(r) + "; IDs use letters, digits and - _ . ~ + %",
+				start: i, end: i + size}}
+		}
+		i += size
+	}
+	return nil
+}
+
+// checkEmail checks the form of a service account email.
+func checkEmail(s string) (msg, hint string, warn bool) {
+	at := strings.LastIndexByte(s, '@')
+	if at <= 0 || at == len(s)-1 || strings.ContainsAny(s, " \t\r\n") || !strings.Contains(s[at:], ".") {
+		return "this is not an email address", "a service account looks like NAME@PROJECT.iam.gserviceaccount.com", false
+	}
+	if !strings.HasSuffix(s, ".gserviceaccount.com") {
+		return "this is not a service account email", "service accounts end in .gserviceaccount.com, e.g. NAME@PROJECT.iam.gserviceaccount.com", true
+	}
+	return "", "", false
+}
