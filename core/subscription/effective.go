@@ -23,8 +23,8 @@ const (
 // every default filled in, in the same REST shape, and where each value
 // came from.
 type Effective struct {
-	Subscription *Subscription    `json:"subscription"`
-	DeliveryType DeliveryType     `json:"deliveryType"`
+	Subscription *Subscription     `json:"subscription"`
+	DeliveryType DeliveryType      `json:"deliveryType"`
 	Origins      map[string]Origin `json:"origins"` // JSON pointer -> origin, for every field with a value
 }
 
