@@ -24,6 +24,7 @@ type Config struct {
 	nodes map[string]*doc.Node // value node by JSON pointer
 	keys  map[string]diag.Span // key span by JSON pointer
 	ds    []diag.Diagnostic    // decoding findings (unlocated)
+	bad   map[string]bool      // paths whose value could not be decoded
 
 	validated []diag.Diagnostic
 	once      sync.Once
@@ -137,6 +138,10 @@ func camel(s string) string {
 }
 
 func (c *Config) errorf(n *doc.Node, path, code, msg, hint string) {
+	if c.bad == nil {
+		c.bad = map[string]bool{}
+	}
+	c.bad[path] = true
 	c.ds = append(c.ds, diag.Diagnostic{Severity: diag.Error, Code: code, Path: path, Message: msg, Hint: hint, Span: n.Span})
 }
 
@@ -460,9 +465,11 @@ func suggest(name string, candidates []string) string {
 			score = 0
 		case len(lname) >= 4 && (strings.HasPrefix(lc, lname) || strings.HasPrefix(lname, lc)):
 			score = 1
+		case len(lname) >= 5 && (strings.Contains(lc, lname) || strings.Contains(lname, lc)):
+			score = 2
 		default:
 			if d := editDistance(lname, lc); d <= max(1, min(3, len(lname)/4)) {
-				score = 1 + d
+				score = 2 + d
 			}
 		}
 		if score < bestScore {
@@ -472,16 +479,18 @@ func suggest(name string, candidates []string) string {
 	return best
 }
 
+// editDistance is the optimal-string-alignment distance: insertions,
+// deletions, substitutions and swaps of neighbours ("fitler") cost one.
 func editDistance(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
 		return math.MaxInt
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	rows := [3][]int{make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)}
+	for j := range rows[1] {
+		rows[1][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
+		pp, prev, cur := rows[0], rows[1], rows[2]
 		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
@@ -489,8 +498,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], pp[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		rows[0], rows[1], rows[2] = prev, cur, pp
 	}
-	return prev[len(b)]
+	return rows[1][len(b)]
 }

@@ -129,7 +129,7 @@ func (v *validator) run() {
 func (v *validator) tableRules() {
 	for path, n := range v.c.nodes {
 		f := FieldAt(path)
-		if f == nil || (f.Kind == KindMap && f.Path != genericPath(path)) {
+		if f == nil || v.c.bad[path] || (f.Kind == KindMap && f.Path != genericPath(path)) {
 			continue
 		}
 		if f.OutputOnly {
