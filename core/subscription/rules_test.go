@@ -281,7 +281,7 @@ func TestNames(t *testing.T) {
 		{"project trailing hyphen", named("projects/my-project-/subscriptions/sub-1"), []string{"error:resource-name@/name"}},
 		{"project number", named("projects/123456789012/subscriptions/sub-1"), nil},
 		{"domain-scoped project", named("projects/example.com:my-project/subscriptions/sub-1"), nil},
-		{"no name", `{"topic": "projects/my-project/topics/topic-1"}`, []string{"warning:missing-name@"}},
+		{"no name", `{"topic": "projects/my-project/topics/topic-1"}`, []string{"warning:missing-name@/name"}},
 		{"no topic", `{"name": "projects/my-project/subscriptions/sub-1"}`, []string{"error:missing-field@/topic"}},
 		{"deleted topic", `{"name": "projects/my-project/subscriptions/sub-1", "topic": "_deleted-topic_"}`, []string{"warning:deleted-topic@/topic"}},
 		{"topic short name", `{"name": "projects/my-project/subscriptions/sub-1", "topic": "orders"}`, []string{"error:resource-name@/topic"}},
@@ -395,6 +395,20 @@ func TestDurationHints(t *testing.T) {
 	for in, want := range cases {
 		if got := durationHint(in); got != want {
 			t.Errorf("durationHint(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDurationHuman(t *testing.T) {
+	cases := map[string]string{"30s": "30s", "0s": "0s", "60s": "1m", "90s": "1m30s", "3.5s": "3.5s", "604800s": "7d",
+		"2678400s": "31d", "86401s": "1d1s", "0.000001s": "0.000001s", "10.250s": "10.25s"}
+	for in, want := range cases {
+		d, err := ParseDuration(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := d.Human(); got != want {
+			t.Errorf("Human(%s) = %s, want %s", in, got, want)
 		}
 	}
 }

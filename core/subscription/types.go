@@ -74,8 +74,11 @@ func (d Duration) String() string {
 
 // Human writes d for people: "7d", "10m", "1h30m", "3.5s".
 func (d Duration) Human() string {
-	if d.Nanos != 0 || d.Seconds < 60 {
-		return strings.TrimSuffix(strings.TrimRight(strings.TrimSuffix(d.String(), "s"), "0"), ".") + "s"
+	if d.Nanos != 0 {
+		return strings.TrimRight(strings.TrimSuffix(d.String(), "s"), "0") + "s"
+	}
+	if d.Seconds < 60 {
+		return d.String()
 	}
 	s := d.Seconds
 	var b strings.Builder

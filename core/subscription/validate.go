@@ -163,7 +163,7 @@ func (v *validator) tableRules() {
 		}
 	}
 	if !v.c.Has("/name") {
-		v.add(diag.Warning, "", "missing-name", "the configuration has no name",
+		v.add(diag.Warning, "/name", "missing-name", "the configuration has no name",
 			"the REST create call takes it from the URL; add \"name\": \"projects/PROJECT/subscriptions/ID\" so it can be checked")
 	}
 }
