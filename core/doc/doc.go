@@ -114,7 +114,7 @@ func ParseLimits(name, text string, f Format, lim Limits) (*Doc, []diag.Diagnost
 		ds := []diag.Diagnostic{{
 			Severity: diag.Error,
 			Code:     "input-too-large",
-			Message:  "the input is " + sizeText(len(text)) + "; at most " + sizeText(lim.MaxBytes) + " is accepted",
+			Message:  "the input is larger than " + sizeText(lim.MaxBytes) + ", the most subplay reads",
 			Hint:     "a subscription configuration is a few kilobytes at most; check that this is the right file",
 		}}
 		return d, ds
