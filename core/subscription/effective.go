@@ -2,13 +2,15 @@ package subscription
 
 import (
 	"reflect"
+
+	"github.com/subplay/subplay/core/storage"
 	"strconv"
 	"strings"
 )
 
 // DefaultDatetimeFormat is the object-name time format used when
-// filenameDatetimeFormat is absent (rules.md D12).
-const DefaultDatetimeFormat = "YYYY-MM-DDThh:mm:ss+00:00"
+// filenameDatetimeFormat is absent (rules.md D12); core/storage owns it.
+const DefaultDatetimeFormat = storage.DefaultFormat
 
 // Origin says where an effective value comes from.
 type Origin string

@@ -3,6 +3,8 @@ package subscription
 import (
 	"strconv"
 	"strings"
+
+	"github.com/subplay/subplay/core/storage"
 )
 
 // Kind is the JSON type of a field.
@@ -196,7 +198,7 @@ var fields = []*Field{
 		Help: "Text at the start of every object name; a / in it makes folders.", Source: srcProto + "; " + srcSeeds},
 	{Path: "/cloudStorageConfig/filenameSuffix", Kind: KindString, Delivery: CloudStorage,
 		Help: "Text at the end of every object name, such as .txt. It cannot end with /.", Source: srcProto + "; " + srcSeeds},
-	{Path: "/cloudStorageConfig/filenameDatetimeFormat", Kind: KindString, Delivery: CloudStorage, DefaultText: "YYYY-MM-DDThh:mm:ss+00:00",
+	{Path: "/cloudStorageConfig/filenameDatetimeFormat", Kind: KindString, Delivery: CloudStorage, DefaultText: storage.DefaultFormat,
 		Help: "How the UTC creation time appears in object names, built from YYYY or YY, MM, DD, hh, mm, ss, optional T and Z or +00:00, and - _ : /.", Source: srcSeeds + " (D12)"},
 	{Path: "/cloudStorageConfig/textConfig", Kind: KindObject, Delivery: CloudStorage, DefaultText: "text output when avroConfig is absent",
 		Help: "Write message data as text, one message per line, without attributes or metadata.", Source: srcProto + "; " + srcSeeds},

@@ -1,0 +1,259 @@
+package storage
+
+import (
+	"math"
+	"time"
+)
+
+// Limit names the batching setting that closed a file.
+type Limit string
+
+const (
+	ByDuration Limit = "maxDuration"
+	ByBytes    Limit = "maxBytes"
+	ByMessages Limit = "maxMessages"
+)
+
+// DefaultMaxDuration applies when maxDuration is absent (rules.md table 4).
+const DefaultMaxDuration = 300 * time.Second
+
+// Limits are the effective batching settings of a subscription.
+type Limits struct {
+	MaxDuration time.Duration // 0 means DefaultMaxDuration
+	MaxBytes    int64         // 0 means no limit
+	MaxMessages int64         // 0 means no limit
+}
+
+// Output is the file format a subscription writes.
+type Output string
+
+const (
+	Text Output = "text"
+	Avro Output = "avro"
+)
+
+// separator is how many bytes a file holds between two messages: a text
+// file separates payloads with "\n"; Avro records are counted by payload.
+func (o Output) separator() int64 {
+	if o == Avro {
+		return 0
+	}
+	return 1
+}
+
+// File is one object the simulation writes.
+type File struct {
+	Index int    `json:"index"`
+	Name  string `json:"name,omitempty"`
+	// FirstMessage is when the file was created (its name carries this
+	// time) and LastMessage when its last message arrived.
+	FirstMessage time.Time `json:"firstMessage"`
+	LastMessage  time.Time `json:"lastMessage"`
+	// Closed is when the file was finalised.
+	Closed   time.Time `json:"closed"`
+	Messages int64     `json:"messages"`
+	// Bytes is the size of a text file (payloads and the newlines between
+	// them) or the payload bytes of an Avro file.
+	Bytes    int64 `json:"bytes"`
+	ClosedBy Limit `json:"closedBy"`
+	// Oversized marks a file holding one message larger than maxBytes.
+	Oversized bool `json:"oversized,omitempty"`
+	// FirstIndex is the position in the stream of the file's first
+	// message; the file holds the Messages messages from there on.
+	FirstIndex int64 `json:"firstIndex"`
+}
+
+// Summary totals a whole simulation, including files not kept.
+type Summary struct {
+	Files    int64           `json:"files"`
+	Messages int64           `json:"messages"`
+	Bytes    int64           `json:"bytes"`
+	ClosedBy map[Limit]int64 `json:"closedBy"`
+	// Oversized counts files with one message larger than maxBytes.
+	Oversized int64 `json:"oversized"`
+	// Truncated says that Files holds only the first files.
+	Truncated bool `json:"truncated"`
+}
+
+// Result is what a simulation produced.
+type Result struct {
+	Files   []File  `json:"files"`
+	Summary Summary `json:"summary"`
+}
+
+// Batcher simulates how a Cloud Storage subscription cuts a stream of
+// messages into files. It models one writer, fed messages in delivery
+// order:
+//
+//   - A file is created by the first message that finds no file open, at
+//     that message's time; the file's name carries that time. (The
+//     service names a file after the time it creates it; delivery delay
+//     is not modelled.)
+//   - maxDuration: a file is finalised maxDuration after it was created.
+//     A message arriving at or after that moment goes to a new file.
+//   - maxBytes: a message that would take a non-empty file past maxBytes
+//     finalises the file and starts the next one, so files never exceed
+//     maxBytes, except that a message larger than maxBytes on its own is
+//     written alone to a file that then exceeds it (the service documents
+//     this). A file that reaches maxBytes exactly is finalised at once.
+//   - maxMessages: a file is finalised as soon as it holds maxMessages
+//     messages.
+//   - When two limits are reached by one message, maxBytes is reported.
+//   - A message whose time is earlier than the one before it is taken to
+//     arrive with it: the clock never runs backwards.
+//   - The last file is finalised by maxDuration.
+//
+// The service may also start files early and write several files at once;
+// a single writer is the model its documented limits describe.
+type Batcher struct {
+	lim  Limits
+	sep  int64
+	keep int
+	res  Result
+	// Times are nanoseconds after base (the first message's time): plain
+	// integers keep the per-message cost low, under WebAssembly too.
+	base    time.Time
+	hasBase bool
+	open    bool
+	cur     File
+	start   int64 // when the open file was created
+	last    int64 // its last message
+	clock   int64
+	n       int64
+}
+
+// NewBatcher returns a Batcher for the effective limits and output format
+// that keeps the first keep files in full (the rest are only counted).
+func NewBatcher(lim Limits, out Output, keep int) *Batcher {
+	if lim.MaxDuration <= 0 {
+		lim.MaxDuration = DefaultMaxDuration
+	}
+	return &Batcher{lim: lim, sep: out.separator(), keep: keep,
+		res: Result{Summary: Summary{ClosedBy: map[Limit]int64{}}}}
+}
+
+// Add feeds one message of size bytes that arrived at t. Times more than
+// about 292 years apart saturate.
+func (b *Batcher) Add(t time.Time, size int64) {
+	if !b.hasBase {
+		b.base, b.hasBase = t, true
+	}
+	b.add(int64(t.Sub(b.base)), size)
+}
+
+func (b *Batcher) add(t, size int64) {
+	if size < 0 {
+		size = 0
+	}
+	if t < b.clock {
+		t = b.clock
+	}
+	b.clock = t
+	maxDur := int64(b.lim.MaxDuration)
+	if b.open && t-b.start >= maxDur {
+		b.close(add(b.start, maxDur), ByDuration)
+	}
+	if b.open && b.lim.MaxBytes > 0 && add(b.cur.Bytes, add(b.sep, size)) > b.lim.MaxBytes {
+		b.close(t, ByBytes)
+	}
+	if !b.open {
+		b.open = true
+		b.cur = File{Index: int(b.res.Summary.Files), FirstIndex: b.n}
+		b.start = t
+		b.res.Summary.Files++
+	} else {
+		b.cur.Bytes = add(b.cur.Bytes, b.sep)
+	}
+	b.cur.Messages++
+	b.cur.Bytes = add(b.cur.Bytes, size)
+	b.last = t
+	b.n++
+	b.res.Summary.Messages++
+	switch {
+	case b.lim.MaxBytes > 0 && b.cur.Bytes >= b.lim.MaxBytes:
+		b.close(t, ByBytes)
+	case b.lim.MaxMessages > 0 && b.cur.Messages >= b.lim.MaxMessages:
+		b.close(t, ByMessages)
+	}
+}
+
+// add saturates instead of wrapping: hostile sizes must not make totals
+// negative.
+func add(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+func (b *Batcher) close(at int64, by Limit) {
+	f := &b.cur
+	f.ClosedBy = by
+	f.Oversized = b.lim.MaxBytes > 0 && f.Bytes > b.lim.MaxBytes
+	s := &b.res.Summary
+	s.Bytes = add(s.Bytes, f.Bytes)
+	s.ClosedBy[by]++
+	if f.Oversized {
+		s.Oversized++
+	}
+	if len(b.res.Files) < b.keep {
+		f.FirstMessage = b.base.Add(time.Duration(b.start))
+		f.LastMessage = b.base.Add(time.Duration(b.last))
+		f.Closed = b.base.Add(time.Duration(at))
+		b.res.Files = append(b.res.Files, *f)
+	} else {
+		s.Truncated = true
+	}
+	b.open = false
+}
+
+// Result finalises the open file, if any, and returns what was written.
+// The Batcher must not be used afterwards.
+func (b *Batcher) Result() Result {
+	if b.open {
+		b.close(add(b.start, int64(b.lim.MaxDuration)), ByDuration)
+	}
+	return b.res
+}
+
+// Stream is a synthetic message stream: Rate messages per second, evenly
+// spaced from the start, each Size bytes, for Duration.
+type Stream struct {
+	Rate     float64
+	Size     int64
+	Duration time.Duration
+}
+
+// Count is how many messages the stream holds: those at offsets i/Rate
+// that fall before Duration.
+func (s Stream) Count() int64 {
+	if s.Rate <= 0 || s.Duration <= 0 || math.IsNaN(s.Rate) || math.IsInf(s.Rate, 0) {
+		return 0
+	}
+	n := math.Ceil(s.Rate*s.Duration.Seconds() - 1e-9)
+	if n > math.MaxInt64/2 {
+		return math.MaxInt64 / 2
+	}
+	return int64(n)
+}
+
+// Simulate runs the stream from start through a Batcher. It costs
+// constant time per message and memory only for the kept files.
+func (s Stream) Simulate(start time.Time, lim Limits, out Output, keep int) Result {
+	b := NewBatcher(lim, out, keep)
+	b.base, b.hasBase = start, true
+	n := s.Count()
+	interval := 1e9 / s.Rate
+	for i := int64(0); i < n; i++ {
+		b.add(int64(float64(i)*interval), s.Size)
+	}
+	return b.Result()
+}
+
+// NameFiles fills in the name of every file: created at its first
+// message's time, with the uuid u gives for its index.
+func (l *Layout) NameFiles(files []File, u UUIDs) {
+	for i := range files {
+		files[i].Name = l.Name(files[i].FirstMessage, u.At(files[i].Index))
+	}
+}
