@@ -1,0 +1,82 @@
+package bigquery
+
+import (
+	"strconv"
+
+	"github.com/subplay/subplay/core/diag"
+)
+
+// SchemaField is one column in the JSON form `bq mk --schema FILE` reads
+// and `bq show --schema` prints.
+type SchemaField struct {
+	Name   string        `json:"name"`
+	Type   string        `json:"type"`
+	Mode   string        `json:"mode"`
+	Fields []SchemaField `json:"fields,omitempty"`
+}
+
+// Generate returns a table schema that fits the subscription. With
+// useTopicSchema it holds a column for each topic field, of the first
+// documented type, NULLABLE unless repeated; without a schema option it holds the data column (of
+// dataType, BYTES when empty). Metadata columns come last when
+// writeMetadata is set. Topic fields that have no column type are left out,
+// each with a diagnostic. useTableSchema has nothing to generate from; the
+// result is nil.
+func Generate(opts Options, topic *TopicSchema, dataType string) ([]SchemaField, []diag.Diagnostic) {
+	var out []SchemaField
+	var ds []diag.Diagnostic
+	switch {
+	case opts.UseTableSchema:
+		return nil, nil
+	case opts.UseTopicSchema:
+		if topic == nil {
+			return nil, nil
+		}
+		out, ds = generateFields(topic.Fields)
+		if topic.Source != nil {
+			topic.Source.Locate(ds)
+		}
+	default:
+		if dataType == "" {
+			dataType = Bytes
+		}
+		out = append(out, SchemaField{Name: dataColumn.Name, Type: dataType, Mode: Nullable})
+	}
+	if opts.WriteMetadata {
+		for _, m := range MetadataColumns {
+			out = append(out, SchemaField{Name: m.Name, Type: m.Types[0], Mode: Nullable})
+		}
+	}
+	return out, ds
+}
+
+func generateFields(fields []*TopicField) ([]SchemaField, []diag.Diagnostic) {
+	var out []SchemaField
+	var ds []diag.Diagnostic
+	for _, f := range fields {
+		if f.Unmappable != "" {
+			ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "bq-topic-field-unmappable", Path: f.Path, Span: f.Span,
+				Message: "the field " + strconv.Quote(f.Name) + " is left out of the generated table: " + f.Unmappable,
+				Hint:    "set dropUnknownFields so messages are written without it, or change its type"})
+			continue
+		}
+		// NULLABLE fits required and optional fields alike, and lets the
+		// topic schema gain optional fields later without a table change.
+		sf := SchemaField{Name: f.Name, Type: f.Allowed[0], Mode: Nullable}
+		if f.Repeated {
+			sf.Mode = Repeated
+		}
+		if sf.Type == Record {
+			var sub []diag.Diagnostic
+			sf.Fields, sub = generateFields(f.Fields)
+			ds = append(ds, sub...)
+			if len(sf.Fields) == 0 {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "bq-empty-record", Path: f.Path, Span: f.Span,
+					Message: "the field " + strconv.Quote(f.Name) + " has no fields a column can hold, so it is left out", Hint: ""})
+				continue
+			}
+		}
+		out = append(out, sf)
+	}
+	return out, ds
+}

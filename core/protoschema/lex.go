@@ -1,0 +1,112 @@
+package protoschema
+
+import (
+	"strings"
+
+	"github.com/subplay/subplay/core/diag"
+)
+
+type tokKind uint8
+
+const (
+	tEOF tokKind = iota
+	tIdent
+	tNumber
+	tString
+	tSymbol
+)
+
+type token struct {
+	kind  tokKind
+	text  string
+	start int
+	end   int
+}
+
+func (t token) span() diag.Span { return diag.SpanOf(t.start, t.end) }
+
+func (t token) describe() string {
+	switch t.kind {
+	case tEOF:
+		return "the end of the schema"
+	case tString:
+		return "a string"
+	}
+	return "\"" + t.text + "\""
+}
+
+// lex splits text into tokens. It never fails: a character it does not
+// know becomes a one-byte symbol the parser then refuses, and an
+// unterminated string or comment ends at the end of the text with an error.
+func lex(text string) ([]token, []diag.Diagnostic) {
+	var toks []token
+	var ds []diag.Diagnostic
+	i := 0
+	for i < len(text) {
+		c := text[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case strings.HasPrefix(text[i:], "//"):
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		case strings.HasPrefix(text[i:], "/*"):
+			end := strings.Index(text[i+2:], "*/")
+			if end < 0 {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-syntax", Span: diag.SpanOf(i, i+2),
+					Message: "this comment is never closed", Hint: "end it with */"})
+				i = len(text)
+				continue
+			}
+			i += end + 4
+		case isLetter(c):
+			j := i + 1
+			for j < len(text) && (isLetter(text[j]) || isDigit(text[j]) || text[j] == '.') {
+				j++
+			}
+			toks = append(toks, token{tIdent, text[i:j], i, j})
+			i = j
+		case c == '.' && i+1 < len(text) && isLetter(text[i+1]):
+			// A fully qualified type name: .pkg.Type
+			j := i + 1
+			for j < len(text) && (isLetter(text[j]) || isDigit(text[j]) || text[j] == '.') {
+				j++
+			}
+			toks = append(toks, token{tIdent, text[i:j], i, j})
+			i = j
+		case isDigit(c) || (c == '-' || c == '+') && i+1 < len(text) && (isDigit(text[i+1]) || text[i+1] == '.'):
+			j := i + 1
+			for j < len(text) && (isLetter(text[j]) || isDigit(text[j]) || text[j] == '.' ||
+				(text[j] == '-' || text[j] == '+') && (text[j-1] == 'e' || text[j-1] == 'E')) {
+				j++
+			}
+			toks = append(toks, token{tNumber, text[i:j], i, j})
+			i = j
+		case c == '"' || c == '\'':
+			j := i + 1
+			for j < len(text) && text[j] != c && text[j] != '\n' {
+				if text[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(text) || text[j] != c {
+				ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-syntax", Span: diag.SpanOf(i, min(j, len(text))),
+					Message: "this string is never closed", Hint: "end it with " + string(c) + " on the same line"})
+				i = len(text)
+				continue
+			}
+			toks = append(toks, token{tString, text[i+1 : j], i, j + 1})
+			i = j + 1
+		default:
+			toks = append(toks, token{tSymbol, text[i : i+1], i, i + 1})
+			i++
+		}
+	}
+	toks = append(toks, token{tEOF, "", len(text), len(text)})
+	return toks, ds
+}
+
+func isLetter(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }

@@ -1,0 +1,537 @@
+package protoschema
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/subplay/subplay/core/diag"
+)
+
+// Label is how often a field occurs.
+type Label uint8
+
+const (
+	Singular Label = iota // proto3 without a label: always present, zero by default
+	Optional              // "optional": may be absent
+	Required              // proto2 "required"
+	Repeated              // "repeated", and every map
+)
+
+// File is a parsed .proto text.
+type File struct {
+	Syntax   string // "proto2", "proto3", or "editions"
+	Package  string
+	Messages []*Message // top level, in order
+	Enums    []*Enum
+}
+
+// Root is the message a topic's messages are validated against: the first
+// top-level message.
+func (f *File) Root() *Message {
+	if f == nil || len(f.Messages) == 0 {
+		return nil
+	}
+	return f.Messages[0]
+}
+
+// Message is a message declaration.
+type Message struct {
+	Name     string
+	FullName string // with the package and enclosing messages
+	Fields   []*Field
+	Messages []*Message
+	Enums    []*Enum
+	Span     diag.Span // of the name
+	parent   *Message
+}
+
+// Field is a field of a message, or of a oneof inside it.
+type Field struct {
+	Name   string
+	Number int
+	Label  Label
+	// Type is the type as written: a scalar ("int64", "string", ...) or a
+	// message or enum name. For a map it is the value type, and MapKey the
+	// key type.
+	Type   string
+	MapKey string
+	Oneof  string // the oneof the field belongs to, or ""
+	// Message or Enum is the type the name resolves to (nil for scalars).
+	Message *Message
+	Enum    *Enum
+	Span    diag.Span // of the name
+	TypeAt  diag.Span // of the type
+}
+
+// IsMap reports whether the field is a map.
+func (f *Field) IsMap() bool { return f.MapKey != "" }
+
+// Enum is an enum declaration.
+type Enum struct {
+	Name     string
+	FullName string
+	Values   []string
+	Span     diag.Span
+}
+
+// Scalars are the scalar types of the language.
+var Scalars = map[string]bool{
+	"double": true, "float": true, "int32": true, "int64": true, "uint32": true, "uint64": true,
+	"sint32": true, "sint64": true, "fixed32": true, "fixed64": true, "sfixed32": true, "sfixed64": true,
+	"bool": true, "string": true, "bytes": true,
+}
+
+// maxDepth bounds nesting of messages and skipped blocks, so hostile input
+// cannot exhaust the stack.
+const maxDepth = 64
+
+// maxBytes bounds the text read, like every other input.
+const maxBytes = 1 << 20
+
+type parser struct {
+	toks  []token
+	i     int
+	file  *File
+	ds    []diag.Diagnostic
+	depth int
+	types map[string]any // full name -> *Message or *Enum
+}
+
+type stop struct{}
+
+// Parse reads a .proto text. Diagnostics carry spans into text (callers
+// locate them); parsing stops at the first syntax error, since past it the
+// structure is a guess, but name resolution reports every unknown type.
+func Parse(text string) (f *File, ds []diag.Diagnostic) {
+	if len(text) > maxBytes {
+		return &File{}, []diag.Diagnostic{{Severity: diag.Error, Code: "input-too-large",
+			Message: "the schema is " + strconv.Itoa(len(text)) + " bytes; at most " + strconv.Itoa(maxBytes) + " are read"}}
+	}
+	toks, lds := lex(text)
+	p := &parser{toks: toks, file: &File{Syntax: "proto2"}, ds: lds, types: map[string]any{}}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(stop); !ok {
+					panic(r)
+				}
+			}
+		}()
+		if len(lds) == 0 {
+			p.parseFile()
+		}
+	}()
+	if !diag.HasErrors(p.ds) {
+		p.resolveAll()
+	}
+	return p.file, p.ds
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+
+func (p *parser) next() token {
+	t := p.toks[p.i]
+	if t.kind != tEOF {
+		p.i++
+	}
+	return t
+}
+
+func (p *parser) fail(t token, msg, hint string) {
+	p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-syntax", Span: t.span(), Message: msg, Hint: hint})
+	panic(stop{})
+}
+
+func (p *parser) expect(sym string) token {
+	t := p.next()
+	if t.kind != tSymbol || t.text != sym {
+		p.fail(t, "expected \""+sym+"\", found "+t.describe(), "")
+	}
+	return t
+}
+
+func (p *parser) accept(sym string) bool {
+	if t := p.peek(); t.kind == tSymbol && t.text == sym {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *parser) ident(what string) token {
+	t := p.next()
+	if t.kind != tIdent {
+		p.fail(t, "expected "+what+", found "+t.describe(), "")
+	}
+	return t
+}
+
+func (p *parser) parseFile() {
+	first := true
+	for {
+		t := p.peek()
+		if t.kind == tEOF {
+			return
+		}
+		if t.kind == tSymbol && t.text == ";" {
+			p.next()
+			continue
+		}
+		if t.kind != tIdent {
+			p.fail(t, "expected a declaration (message, enum, syntax, package, import, option), found "+t.describe(), "")
+		}
+		switch t.text {
+		case "syntax", "edition":
+			p.next()
+			if !first {
+				p.fail(t, t.text+" must be the first statement", "")
+			}
+			p.expect("=")
+			v := p.next()
+			if v.kind != tString {
+				p.fail(v, "expected the syntax as a string, e.g. \"proto3\"", "")
+			}
+			switch {
+			case t.text == "edition":
+				p.file.Syntax = "editions"
+			case v.text == "proto2" || v.text == "proto3":
+				p.file.Syntax = v.text
+			default:
+				p.fail(v, "unknown syntax "+strconv.Quote(v.text), `write syntax = "proto3";`)
+			}
+			p.expect(";")
+		case "package":
+			p.next()
+			p.file.Package = p.ident("a package name").text
+			p.expect(";")
+		case "import":
+			p.next()
+			for p.peek().kind == tIdent { // weak, public
+				p.next()
+			}
+			v := p.next()
+			if v.kind != tString {
+				p.fail(v, "expected the imported file as a string", "")
+			}
+			p.expect(";")
+			p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Warning, Code: "proto-import", Span: diag.SpanOf(t.start, v.end),
+				Message: "imports are not followed; types from " + strconv.Quote(v.text) + " are unknown here",
+				Hint:    "a Pub/Sub schema is one self-contained definition; declare the types it uses in it"})
+		case "option":
+			p.next()
+			p.skipStatement()
+		case "message":
+			p.next()
+			p.file.Messages = append(p.file.Messages, p.message(nil))
+		case "enum":
+			p.next()
+			p.file.Enums = append(p.file.Enums, p.enum(nil))
+		case "service", "extend":
+			p.next()
+			p.skipToBlock()
+		default:
+			p.fail(t, "unexpected "+t.describe()+" at the top level", "a schema declares messages and enums")
+		}
+		first = false
+	}
+}
+
+func (p *parser) prefix(parent *Message) string {
+	switch {
+	case parent != nil:
+		return parent.FullName + "."
+	case p.file.Package != "":
+		return p.file.Package + "."
+	}
+	return ""
+}
+
+func (p *parser) declare(full string, v any, at token) {
+	if p.types[full] != nil {
+		p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-type", Span: at.span(),
+			Message: strconv.Quote(full) + " is declared twice"})
+		return
+	}
+	p.types[full] = v
+}
+
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail(p.peek(), "declarations are nested more than "+strconv.Itoa(maxDepth)+" deep", "")
+	}
+}
+
+func (p *parser) message(parent *Message) *Message {
+	p.enter()
+	defer func() { p.depth-- }()
+	name := p.ident("a message name")
+	m := &Message{Name: name.text, FullName: p.prefix(parent) + name.text, Span: name.span(), parent: parent}
+	p.declare(m.FullName, m, name)
+	p.expect("{")
+	p.body(m, "")
+	return m
+}
+
+// body reads the declarations of a message, or of a oneof inside it.
+func (p *parser) body(m *Message, oneof string) {
+	for {
+		t := p.peek()
+		switch {
+		case t.kind == tSymbol && t.text == "}":
+			p.next()
+			return
+		case t.kind == tSymbol && t.text == ";":
+			p.next()
+			continue
+		case t.kind == tEOF:
+			p.fail(t, "the message "+strconv.Quote(m.Name)+" is never closed", "end it with }")
+		case t.kind != tIdent:
+			p.fail(t, "expected a field, found "+t.describe(), "")
+		}
+		switch t.text {
+		case "message":
+			if oneof != "" {
+				break
+			}
+			p.next()
+			m.Messages = append(m.Messages, p.message(m))
+			continue
+		case "enum":
+			if oneof != "" {
+				break
+			}
+			p.next()
+			m.Enums = append(m.Enums, p.enum(m))
+			continue
+		case "oneof":
+			if oneof != "" {
+				break
+			}
+			p.next()
+			name := p.ident("a oneof name")
+			p.expect("{")
+			p.enter()
+			p.body(m, name.text)
+			p.depth--
+			continue
+		case "option", "reserved", "extensions":
+			p.next()
+			p.skipStatement()
+			continue
+		case "extend":
+			p.next()
+			p.skipToBlock()
+			continue
+		case "group":
+			p.fail(t, "groups are not supported", "declare a nested message and a field of that type")
+		}
+		p.field(m, oneof)
+	}
+}
+
+func (p *parser) field(m *Message, oneof string) {
+	f := &Field{Oneof: oneof}
+	t := p.peek()
+	if t.kind == tIdent {
+		switch t.text {
+		case "repeated":
+			f.Label = Repeated
+		case "optional":
+			f.Label = Optional
+		case "required":
+			f.Label = Required
+		}
+		if f.Label != Singular {
+			if oneof != "" {
+				p.fail(t, "fields of a oneof take no label", "remove "+strconv.Quote(t.text))
+			}
+			p.next()
+		}
+	}
+	if p.file.Syntax == "proto2" && f.Label == Singular && oneof == "" && p.peek().text != "map" {
+		p.fail(p.peek(), "a proto2 field needs a label: optional, required or repeated",
+			`add one, or start the schema with syntax = "proto3";`)
+	}
+	typ := p.ident("a field type")
+	if typ.text == "group" {
+		p.fail(typ, "groups are not supported", "declare a nested message and a field of that type")
+	}
+	f.TypeAt = typ.span()
+	if typ.text == "map" && p.peek().text == "<" {
+		p.expect("<")
+		key := p.ident("a map key type")
+		p.expect(",")
+		val := p.ident("a map value type")
+		p.expect(">")
+		if f.Label != Singular {
+			p.fail(typ, "a map field takes no label", "")
+		}
+		if !Scalars[key.text] || key.text == "double" || key.text == "float" || key.text == "bytes" {
+			p.fail(key, "a map key must be an integer, bool or string type, not "+strconv.Quote(key.text), "")
+		}
+		f.MapKey, f.Type, f.Label = key.text, val.text, Repeated
+		f.TypeAt = diag.SpanOf(typ.start, p.toks[p.i-1].end)
+	} else {
+		f.Type = typ.text
+	}
+	name := p.ident("a field name")
+	f.Name, f.Span = name.text, name.span()
+	p.expect("=")
+	num := p.next()
+	n, err := strconv.Atoi(num.text)
+	if num.kind != tNumber || err != nil {
+		p.fail(num, "expected a field number, found "+num.describe(), "")
+	}
+	if n < 1 || n > 536870911 || (n >= 19000 && n <= 19999) {
+		p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-field-number", Span: num.span(),
+			Message: "field number " + num.text + " is out of range",
+			Hint:    "use 1 to 536870911, except 19000 to 19999, which protobuf reserves"})
+	}
+	f.Number = n
+	if p.accept("[") {
+		p.skipBalanced("[", "]")
+	}
+	p.expect(";")
+	for _, g := range m.Fields {
+		if g.Name == f.Name {
+			p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-field", Span: f.Span,
+				Message: "the message " + strconv.Quote(m.Name) + " has two fields called " + strconv.Quote(f.Name)})
+		} else if g.Number == f.Number {
+			p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-field", Span: num.span(),
+				Message: "fields " + strconv.Quote(g.Name) + " and " + strconv.Quote(f.Name) + " share the number " + num.text})
+		}
+	}
+	m.Fields = append(m.Fields, f)
+}
+
+func (p *parser) enum(parent *Message) *Enum {
+	name := p.ident("an enum name")
+	e := &Enum{Name: name.text, FullName: p.prefix(parent) + name.text, Span: name.span()}
+	p.declare(e.FullName, e, name)
+	p.expect("{")
+	for {
+		t := p.next()
+		switch {
+		case t.kind == tSymbol && t.text == "}":
+			if len(e.Values) == 0 {
+				p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-enum-empty", Span: name.span(),
+					Message: "the enum " + strconv.Quote(e.Name) + " has no values"})
+			}
+			return e
+		case t.kind == tSymbol && t.text == ";":
+		case t.kind == tIdent && (t.text == "option" || t.text == "reserved"):
+			p.skipStatement()
+		case t.kind == tIdent:
+			p.expect("=")
+			if v := p.next(); v.kind != tNumber {
+				p.fail(v, "expected the value's number, found "+v.describe(), "")
+			}
+			if p.accept("[") {
+				p.skipBalanced("[", "]")
+			}
+			p.expect(";")
+			e.Values = append(e.Values, t.text)
+		default:
+			p.fail(t, "expected an enum value, found "+t.describe(), "")
+		}
+	}
+}
+
+// skipStatement skips to the ";" that ends a statement, over any braces.
+func (p *parser) skipStatement() {
+	for {
+		t := p.next()
+		switch {
+		case t.kind == tEOF:
+			p.fail(t, "expected \";\", found the end of the schema", "")
+		case t.kind == tSymbol && t.text == ";":
+			return
+		case t.kind == tSymbol && t.text == "{":
+			p.skipBalanced("{", "}")
+		}
+	}
+}
+
+// skipToBlock skips a declaration whose body is a block: service, extend.
+func (p *parser) skipToBlock() {
+	for {
+		t := p.next()
+		switch {
+		case t.kind == tEOF:
+			p.fail(t, "expected \"{\", found the end of the schema", "")
+		case t.kind == tSymbol && t.text == "{":
+			p.skipBalanced("{", "}")
+			return
+		}
+	}
+}
+
+// skipBalanced skips past the close that matches an open already read.
+func (p *parser) skipBalanced(open, close string) {
+	depth := 1
+	for depth > 0 {
+		t := p.next()
+		switch {
+		case t.kind == tEOF:
+			p.fail(t, "expected \""+close+"\", found the end of the schema", "")
+		case t.kind == tSymbol && t.text == open:
+			depth++
+			if depth > maxDepth {
+				p.fail(t, "brackets are nested too deep", "")
+			}
+		case t.kind == tSymbol && t.text == close:
+			depth--
+		}
+	}
+}
+
+func (p *parser) resolveAll() {
+	var walk func(ms []*Message)
+	walk = func(ms []*Message) {
+		for _, m := range ms {
+			for _, f := range m.Fields {
+				p.resolve(m, f)
+			}
+			walk(m.Messages)
+		}
+	}
+	walk(p.file.Messages)
+}
+
+// resolve finds the message or enum a field's type names, searching from
+// the innermost scope outwards as protoc does.
+func (p *parser) resolve(m *Message, f *Field) {
+	if Scalars[f.Type] {
+		return
+	}
+	var found any
+	if strings.HasPrefix(f.Type, ".") {
+		found = p.types[f.Type[1:]]
+	} else {
+		scope := m.FullName
+		for found == nil {
+			found = p.types[scope+"."+f.Type]
+			if scope == "" {
+				break
+			}
+			if i := strings.LastIndexByte(scope, '.'); i >= 0 {
+				scope = scope[:i]
+			} else {
+				scope = ""
+				found = p.types[f.Type]
+				break
+			}
+		}
+	}
+	switch v := found.(type) {
+	case *Message:
+		f.Message = v
+	case *Enum:
+		f.Enum = v
+	default:
+		p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-unknown-type", Span: f.TypeAt,
+			Message: "unknown type " + strconv.Quote(f.Type),
+			Hint:    "use a scalar type (int64, string, bytes, ...) or a message or enum declared in the schema"})
+	}
+}
