@@ -6,6 +6,7 @@ package message
 
 import (
 	"encoding/base64"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +50,17 @@ type Decoded struct {
 	Doc      *doc.Doc
 	Messages []Message
 	nodes    []*doc.Node // the object of each message
+	paths    []string    // the JSON pointer of each message
+}
+
+// Path returns the JSON pointer of message i in the text ("" for a single
+// message written as the whole document), the prefix of the paths of its
+// diagnostics.
+func (d *Decoded) Path(i int) string {
+	if d == nil || i < 0 || i >= len(d.paths) {
+		return ""
+	}
+	return d.paths[i]
 }
 
 // Node returns the object node of message i (nil when the messages did not
@@ -111,6 +123,7 @@ func Parse(name, text string, f doc.Format) (*Decoded, []diag.Diagnostic) {
 		ds = append(ds, mds...)
 		out.Messages = append(out.Messages, m)
 		out.nodes = append(out.nodes, n)
+		out.paths = append(out.paths, path)
 	}
 	d.Source.Locate(ds)
 	return out, diag.Finish(ds)
@@ -199,7 +212,12 @@ func decodeBase64(s string) ([]byte, error) {
 	if b, err := base64.URLEncoding.DecodeString(s); err == nil {
 		return b, nil
 	}
-	return base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
+	// Proto's JSON mapping accepts either alphabet, padded or not.
+	s = strings.TrimRight(s, "=")
+	if b, err := base64.RawStdEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	return base64.RawURLEncoding.DecodeString(s)
 }
 
 // jsonText re-encodes a node as compact JSON.
@@ -257,7 +275,11 @@ func Check(m *Message, node *doc.Node, path string) []diag.Diagnostic {
 		ds = append(ds, d)
 	}
 	attrs := node.Get("attributes")
-	if len(m.Data) == 0 && len(m.Attributes) == 0 {
+	// Data or an attribute that could not be decoded still counts as
+	// written: its own diagnostic says what is wrong with it.
+	dataNode := node.Get("data")
+	dataWritten := len(m.Data) > 0 || dataNode != nil && dataNode.Kind != doc.Null && !(dataNode.Kind == doc.String && dataNode.Value == "")
+	if !dataWritten && len(m.Attributes) == 0 && (attrs == nil || len(attrs.Members) == 0) {
 		add(node, path, "message-empty", "a message needs data or at least one attribute", "the service rejects a message with neither")
 	}
 	if len(m.Data) > MaxDataBytes {
@@ -289,18 +311,36 @@ func Check(m *Message, node *doc.Node, path string) []diag.Diagnostic {
 			}
 		}
 	} else {
-		for k, v := range m.Attributes {
+		// A message built in code rather than decoded: the same checks,
+		// with paths but no spans, in a stable order.
+		keys := make([]string, 0, len(m.Attributes))
+		for k := range m.Attributes {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v := m.Attributes[k]
 			p := path + "/attributes/" + escapePointer(k)
 			if len(k) > MaxKeyBytes {
 				add(nil, p, "message-attribute-key-too-long", "attribute key is "+strconv.Itoa(len(k))+" bytes; at most "+strconv.Itoa(MaxKeyBytes)+" are allowed", "")
 			}
+			if k == "" {
+				add(nil, p, "message-attribute-key-empty", "attribute keys cannot be empty", "")
+			}
 			if len(v) > MaxValueBytes {
 				add(nil, p, "message-attribute-value-too-long", "attribute value is "+strconv.Itoa(len(v))+" bytes; at most "+strconv.Itoa(MaxValueBytes)+" are allowed", "")
+			}
+			if !utf8.ValidString(k) || !utf8.ValidString(v) {
+				add(nil, p, "message-attribute-utf8", "attribute keys and values must be UTF-8", "")
 			}
 		}
 	}
 	if len(m.OrderingKey) > MaxOrderingKey {
-		add(node.Get("orderingKey"), path+"/orderingKey", "message-ordering-key-too-long",
+		at := node.Get("orderingKey")
+		if at == nil {
+			at = node.Get("ordering_key")
+		}
+		add(at, path+"/orderingKey", "message-ordering-key-too-long",
 			"ordering key is "+strconv.Itoa(len(m.OrderingKey))+" bytes; at most "+strconv.Itoa(MaxOrderingKey)+" are allowed", "")
 	}
 	return ds

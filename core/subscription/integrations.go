@@ -2,13 +2,34 @@ package subscription
 
 import (
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/storage"
 )
 
-// Rules owned by other packages (the filter grammar, Cloud Storage naming)
-// are wired in here as those packages land.
+// Rules owned by other packages: the filter grammar (core/filter) and the
+// Cloud Storage naming rules (core/storage), so that validate and the
+// filter and names previews apply the same rules.
 
-func (v *validator) filterGrammar(string) {}
+// filterGrammar parses the filter with core/filter and carries its
+// findings, whose spans are in bytes of the filter, into the document
+// through the string's escapes. The length limit is the rule table's: the
+// parser's own length finding would say it twice.
+func (v *validator) filterGrammar(text string) {
+	_, ds := filter.Parse(text)
+	n := v.c.nodes["/filter"]
+	for _, d := range ds {
+		if d.Code == "filter-too-long" {
+			continue
+		}
+		d.Path = "/filter"
+		if n != nil && d.Span.IsValid() {
+			d.Span = v.c.Doc.SourceSpan(n, d.Span)
+		} else {
+			d.Span = diag.Span{}
+		}
+		v.ds = append(v.ds, d)
+	}
+}
 
 // storageNames applies the Cloud Storage naming rules of core/storage (bucket,
 // prefix, suffix, datetime format), carrying their spans, which are in bytes

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/playground"
+)
+
+func init() {
+	register("filter", command{"check a filter and show which sample messages it delivers", runFilter})
+}
+
+func runFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("filter", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	expr := fs.String("filter", "", "the filter expression")
+	config := fs.String("config", "", "take the filter from this configuration file (JSON or YAML) instead")
+	messages := fs.String("messages", "", "sample messages: a JSON or YAML array of REST PubsubMessages, or - for standard input")
+	format := fs.String("format", "text", "output format: text or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: subplay filter --filter EXPR | --config FILE [--messages FILE] [--format text|json]")
+		fmt.Fprintln(stderr, "\nChecks a subscription filter, prints its canonical and CEL forms, and runs it on")
+		fmt.Fprintln(stderr, "the sample messages: DELIVERED, or ACKED (acknowledged by the service unseen).")
+		fmt.Fprintln(stderr, "Exit status: 0 the filter is valid, 1 it is not (or a message has errors), 2 usage or I/O error.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "subplay filter:", err)
+		return exitUsage
+	}
+	if err := formatFlag(*format, "text", "json"); err != nil {
+		return fail(err)
+	}
+	if fs.NArg() > 0 {
+		return fail(fmt.Errorf("unexpected argument %q; the filter goes in --filter", fs.Arg(0)))
+	}
+	if set["filter"] == set["config"] {
+		fs.Usage()
+		return exitUsage
+	}
+
+	req := &playground.FilterRequest{}
+	filterSrc := diag.NewSource("filter", *expr)
+	if set["filter"] {
+		req.Filter = expr
+	} else {
+		text, err := readInput(*config, stdin)
+		if err != nil {
+			return fail(err)
+		}
+		req.ConfigInput = playground.ConfigInput{Text: &text, File: displayName(*config), Format: formatOf(*config)}
+		filterSrc = diag.NewSource(displayName(*config), text)
+	}
+	var msgSrc *diag.Source
+	if *messages != "" {
+		if *messages == "-" && *config == "-" {
+			return fail(fmt.Errorf("--config and --messages cannot both read standard input"))
+		}
+		text, err := readInput(*messages, stdin)
+		if err != nil {
+			return fail(err)
+		}
+		req.MessagesText, req.MessagesFormat = &text, formatOf(*messages)
+		msgSrc = diag.NewSource(displayName(*messages), text)
+	}
+
+	resp, err := playground.Filter(req)
+	if err != nil {
+		return fail(err)
+	}
+	code := exitOK
+	if !resp.Valid || messagesHaveErrors(resp) {
+		code = exitFound
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(resp); err != nil {
+			return fail(err)
+		}
+		return code
+	}
+	writeFilterText(stdout, resp, filterSrc, msgSrc)
+	return code
+}
+
+func messagesHaveErrors(resp *playground.FilterResponse) bool {
+	if diag.HasErrors(resp.MessageDiagnostics) {
+		return true
+	}
+	for _, r := range resp.Results {
+		if diag.HasErrors(r.Diagnostics) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeFilterText writes the verdict for a terminal: the filter's
+// diagnostics, its two printed forms, then one line per message.
+func writeFilterText(w io.Writer, resp *playground.FilterResponse, filterSrc, msgSrc *diag.Source) {
+	fmt.Fprint(w, diag.Render(filterSrc, resp.Diagnostics))
+	fmt.Fprint(w, diag.Render(msgSrc, resp.MessageDiagnostics))
+	if !resp.Valid {
+		n := diag.Count(resp.Diagnostics, diag.Error)
+		fmt.Fprintf(w, "the filter is INVALID (%d %s)\n", n, plural(n, "error"))
+	} else {
+		canonical := resp.Canonical
+		if canonical == "" {
+			canonical = "(empty: every message is delivered)"
+		}
+		fmt.Fprintln(w, "canonical: "+diag.Printable(canonical))
+		if resp.CEL != "" {
+			fmt.Fprintln(w, "cel:       "+diag.Printable(resp.CEL))
+		}
+	}
+	width := len(fmt.Sprint(len(resp.Results) - 1))
+	for _, r := range resp.Results {
+		if resp.Evaluated {
+			verdict := "ACKED    "
+			if r.Match {
+				verdict = "DELIVERED"
+			}
+			fmt.Fprintf(w, "%*d  %s  %s\n", width, r.Index, verdict, diag.Printable(r.Reason))
+		}
+		fmt.Fprint(w, diag.Render(msgSrc, r.Diagnostics))
+	}
+	if resp.Evaluated && len(resp.Results) > 0 {
+		fmt.Fprintf(w, "%d %s: %d delivered, %d acked (acknowledged by the service, never delivered)\n",
+			len(resp.Results), plural(len(resp.Results), "message"), resp.Delivered, resp.Acked)
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return strings.TrimSuffix(word, "s") + "s"
+}

@@ -1,0 +1,454 @@
+package celfilter
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
+	"github.com/google/cel-go/common"
+	celast "github.com/google/cel-go/common/ast"
+	celenv "github.com/google/cel-go/common/env"
+	"github.com/google/cel-go/common/operators"
+	"github.com/google/cel-go/common/overloads"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/interpreter"
+	"github.com/google/cel-go/parser"
+
+	"github.com/subplay/subplay/core/filter"
+)
+
+// The one variable a filter sees.
+const attributesVar = "attributes"
+
+// env holds what every compilation shares. The checker environment is built
+// from the CEL environment's own declarations, so the two cannot disagree.
+var env struct {
+	once sync.Once
+	cel  *cel.Env
+	chk  *checker.Env
+	err  error
+}
+
+func setup() (*cel.Env, *checker.Env, error) {
+	env.once.Do(func() {
+		e, err := cel.NewCustomEnv(
+			cel.StdLib(cel.StdLibSubset(stdlibSubset())),
+			cel.Variable(attributesVar, cel.MapType(cel.StringType, cel.StringType)))
+		if err != nil {
+			env.err = fmt.Errorf("celfilter: creating the CEL environment: %w", err)
+			return
+		}
+		chk, err := checker.NewEnv(e.Container, e.CELTypeProvider())
+		if err == nil {
+			err = chk.AddIdents(e.Variables()...)
+		}
+		for _, fn := range e.Functions() {
+			if err != nil {
+				break
+			}
+			err = chk.AddFunctions(fn)
+		}
+		if err != nil {
+			env.err = fmt.Errorf("celfilter: creating the CEL checker: %w", err)
+			return
+		}
+		env.cel, env.chk = e, chk
+	})
+	return env.cel, env.chk, env.err
+}
+
+// stdlibSubset is the part of CEL's standard library a filter compiles to.
+// The checker tries every overload of a function it meets, so leaving out
+// the ones a filter never needs (in on lists, indexing lists, ...) makes
+// checking cheaper; and the environment says exactly what filters use.
+func stdlibSubset() *celenv.LibrarySubset {
+	fn := func(name string, ids ...string) *celenv.Function {
+		var ol []*celenv.Overload
+		for _, id := range ids {
+			ol = append(ol, &celenv.Overload{ID: id})
+		}
+		return celenv.NewFunction(name, ol...)
+	}
+	return celenv.NewLibrarySubset().SetDisableMacros(true).AddIncludedFunctions(
+		fn(operators.LogicalAnd),
+		fn(operators.LogicalOr),
+		fn(operators.LogicalNot),
+		fn(operators.Equals),
+		fn(operators.NotEquals),
+		fn(operators.In, overloads.InMap),
+		fn(operators.Index, overloads.IndexMap),
+		fn(overloads.StartsWith, overloads.StartsWithString),
+	)
+}
+
+// Program is a compiled filter. It is safe for concurrent use.
+type Program struct {
+	filter *filter.Filter
+	ast    *celast.AST // checked
+	prog   cel.Program
+	ids    map[filter.Expr]int64 // the CEL node each filter node became
+
+	trackOnce sync.Once // the program that records every node's value, for Explain
+	tracked   cel.Program
+	trackErr  error
+	texts     map[filter.Expr]string // canonical form of each node, for reasons
+
+	celOnce sync.Once
+	celText string
+	celErr  error
+}
+
+// Compile builds, checks and plans the CEL program of f. The empty filter
+// compiles to true.
+func Compile(f *filter.Filter) (*Program, error) {
+	if f == nil {
+		return nil, errors.New("celfilter: no filter to compile (it did not parse)")
+	}
+	e, chk, err := setup()
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{fac: celast.NewExprFactory(), ids: map[filter.Expr]int64{}}
+	var root celast.Expr
+	if f.Empty() {
+		root = b.fac.NewLiteral(b.id(), types.True)
+	} else {
+		root = b.expr(f.Root)
+	}
+	// cel.Env.Check only takes a *cel.Ast, which can be made from text or
+	// from protos but not from a tree built in memory; the checker package
+	// checks that tree as it is, with the declarations of the environment.
+	parsed := celast.NewAST(root, celast.NewSourceInfo(nil))
+	checked, errs := checker.Check(parsed, common.NewTextSource(f.Text), chk)
+	if len(errs.GetErrors()) > 0 {
+		return nil, fmt.Errorf("celfilter: checking the CEL program of %q: %s", f.Text, errs.ToDisplayString())
+	}
+	if t := checked.GetType(root.ID()); !t.IsExactType(types.BoolType) {
+		return nil, fmt.Errorf("celfilter: the CEL program of %q is of type %s, not bool", f.Text, t)
+	}
+	prog, err := e.PlanProgram(checked)
+	if err != nil {
+		return nil, fmt.Errorf("celfilter: planning the CEL program of %q: %w", f.Text, err)
+	}
+	return &Program{filter: f, ast: checked, prog: prog, ids: b.ids}, nil
+}
+
+// Filter returns the filter p was compiled from.
+func (p *Program) Filter() *filter.Filter { return p.filter }
+
+// CEL returns the CEL text of the program, as cel-go's unparser writes it.
+func (p *Program) CEL() (string, error) {
+	p.celOnce.Do(func() {
+		// One line: a filter is at most 256 bytes, and callers wrap text
+		// to their own width.
+		p.celText, p.celErr = parser.Unparse(p.ast.Expr(), p.ast.SourceInfo(), parser.WrapOnColumn(math.MaxInt32))
+		if p.celErr != nil {
+			p.celErr = fmt.Errorf("celfilter: unparsing: %w", p.celErr)
+		}
+	})
+	return p.celText, p.celErr
+}
+
+// builder turns filter nodes into CEL nodes with fresh ids.
+type builder struct {
+	fac  celast.ExprFactory
+	last int64
+	ids  map[filter.Expr]int64
+}
+
+func (b *builder) id() int64 {
+	b.last++
+	return b.last
+}
+
+func (b *builder) call(fn string, args ...celast.Expr) celast.Expr {
+	return b.fac.NewCall(b.id(), fn, args...)
+}
+
+func (b *builder) str(s string) celast.Expr { return b.fac.NewLiteral(b.id(), types.String(s)) }
+
+func (b *builder) attrs() celast.Expr { return b.fac.NewIdent(b.id(), attributesVar) }
+
+// present is has(attributes.k), or "k" in attributes for a key CEL cannot
+// write as a field.
+func (b *builder) present(k string) celast.Expr {
+	if selectable(k) {
+		return b.fac.NewPresenceTest(b.id(), b.attrs(), k)
+	}
+	return b.call(operators.In, b.str(k), b.attrs())
+}
+
+// value is attributes.k, or attributes["k"]. It is only ever evaluated
+// after present(k) held.
+func (b *builder) value(k string) celast.Expr {
+	if selectable(k) {
+		return b.fac.NewSelect(b.id(), b.attrs(), k)
+	}
+	return b.call(operators.Index, b.attrs(), b.str(k))
+}
+
+// selectable reports whether key can be written as a CEL field selection:
+// attributes.name, or attributes.`is-even` with CEL's quoted field names
+// (letters, digits and _ . - / space). Reserved words are left out because
+// CEL text cannot select them. Field selection is what people write in
+// CEL, and it also checks faster than in and [], whose overloads are
+// generic.
+func selectable(key string) bool {
+	if key == "" || celReserved[key] {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.-/ ", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// celReserved are the words CEL does not accept as identifiers.
+var celReserved = map[string]bool{
+	"as": true, "break": true, "const": true, "continue": true, "else": true, "false": true, "for": true,
+	"function": true, "if": true, "import": true, "in": true, "let": true, "loop": true, "package": true,
+	"namespace": true, "null": true, "return": true, "true": true, "var": true, "void": true, "while": true,
+}
+
+func (b *builder) expr(e filter.Expr) celast.Expr {
+	var out celast.Expr
+	switch e := e.(type) {
+	case *filter.Has:
+		out = b.present(e.Key.Name)
+	case *filter.Compare:
+		k := e.Key.Name
+		if e.Op == filter.NotEqual {
+			out = b.call(operators.LogicalOr,
+				b.call(operators.LogicalNot, b.present(k)),
+				b.call(operators.NotEquals, b.value(k), b.str(e.Value.Value)))
+		} else {
+			out = b.call(operators.LogicalAnd,
+				b.present(k),
+				b.call(operators.Equals, b.value(k), b.str(e.Value.Value)))
+		}
+	case *filter.Prefix:
+		k := e.Key.Name
+		out = b.call(operators.LogicalAnd,
+			b.present(k),
+			b.fac.NewMemberCall(b.id(), overloads.StartsWith, b.value(k), b.str(e.Prefix.Value)))
+	case *filter.Not:
+		out = b.call(operators.LogicalNot, b.expr(e.X))
+	case *filter.Logic:
+		// Left-deep, so CEL evaluates (and short-circuits) the operands in
+		// the order they were written.
+		fn := operators.LogicalAnd
+		if e.Op == filter.Or {
+			fn = operators.LogicalOr
+		}
+		out = b.expr(e.X[0])
+		for _, x := range e.X[1:] {
+			out = b.call(fn, out, b.expr(x))
+		}
+	default:
+		panic(fmt.Sprintf("celfilter: unknown filter node %T", e))
+	}
+	b.ids[e] = out.ID()
+	return out
+}
+
+// activation hands the attributes to the program. One allocation per
+// message: the attributes are wrapped in place, not converted.
+type activation struct{ attrs attrMap }
+
+func (a *activation) ResolveName(name string) (any, bool) {
+	if name == attributesVar {
+		return &a.attrs, true
+	}
+	return nil, false
+}
+
+func (a *activation) Parent() interpreter.Activation { return nil }
+
+func newActivation(attrs map[string]string) *activation {
+	return &activation{attrs: attrMap{attrs}}
+}
+
+// Match reports whether a message with these attributes is delivered.
+func (p *Program) Match(attrs map[string]string) (bool, error) {
+	out, _, err := p.prog.Eval(newActivation(attrs))
+	if err != nil {
+		return false, fmt.Errorf("celfilter: evaluating: %w", err)
+	}
+	v, ok := out.(types.Bool)
+	if !ok {
+		return false, fmt.Errorf("celfilter: the program returned %v, not a bool", out)
+	}
+	return bool(v), nil
+}
+
+// Decision is one condition that decided a message, with its value.
+type Decision struct {
+	// Expr is a condition (*filter.Has, *filter.Compare, *filter.Prefix),
+	// or NOT over one, as it sits in the filter; Text is its canonical form.
+	Expr  filter.Expr
+	Text  string
+	Value bool
+	// Why states the attribute the condition looked at, e.g. `"name" is
+	// "net"` or `no "name" attribute`.
+	Why string
+}
+
+// Result is the fate of one message.
+type Result struct {
+	Match bool
+	// Deciding are the conditions that settled the result, in filter
+	// order: for an AND that failed, the condition that was false; for an
+	// OR that held, the one that was true; when every operand counted
+	// (AND held, OR failed), all of them.
+	Deciding []Decision
+	Reason   string
+}
+
+func (p *Program) trackedProgram() (cel.Program, error) {
+	p.trackOnce.Do(func() {
+		e, _, err := setup()
+		if err == nil {
+			p.tracked, err = e.PlanProgram(p.ast, cel.EvalOptions(cel.OptTrackState))
+		}
+		p.texts = make(map[filter.Expr]string, len(p.ids))
+		for n := range p.ids {
+			p.texts[n] = filter.Format(n)
+		}
+		if err != nil {
+			p.trackErr = fmt.Errorf("celfilter: planning the tracking program: %w", err)
+		}
+	})
+	return p.tracked, p.trackErr
+}
+
+// Explain evaluates the filter on a message and says why it is delivered
+// or not, from the values CEL recorded for each node.
+func (p *Program) Explain(attrs map[string]string) (Result, error) {
+	if p.filter.Empty() {
+		return Result{Match: true, Reason: "there is no filter: every message is delivered"}, nil
+	}
+	prog, err := p.trackedProgram()
+	if err != nil {
+		return Result{}, err
+	}
+	out, det, err := prog.Eval(newActivation(attrs))
+	if err != nil {
+		return Result{}, fmt.Errorf("celfilter: evaluating: %w", err)
+	}
+	match, ok := out.(types.Bool)
+	if !ok || det == nil || det.State() == nil {
+		return Result{}, fmt.Errorf("celfilter: the tracking program returned %v with no state", out)
+	}
+	x := &explainer{p: p, state: det.State(), attrs: attrs}
+	ds, err := x.decide(p.filter.Root)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Match: bool(match), Deciding: ds, Reason: reason(ds)}, nil
+}
+
+type explainer struct {
+	p     *Program
+	state interpreter.EvalState
+	attrs map[string]string
+}
+
+// value returns what CEL computed for filter node e, and false when CEL
+// did not evaluate it (a short-circuit skipped it).
+func (x *explainer) value(e filter.Expr) (bool, bool) {
+	id, ok := x.p.ids[e]
+	if !ok {
+		return false, false
+	}
+	v, ok := x.state.Value(id)
+	if !ok {
+		return false, false
+	}
+	b, ok := v.(types.Bool)
+	return bool(b), ok
+}
+
+func (x *explainer) decide(e filter.Expr) ([]Decision, error) {
+	v, ok := x.value(e)
+	if !ok {
+		return nil, fmt.Errorf("celfilter: no value recorded for %s", filter.Format(e))
+	}
+	switch e := e.(type) {
+	case *filter.Not:
+		ds, err := x.decide(e.X)
+		if err == nil && len(ds) == 1 && ds[0].Expr == e.X {
+			ds[0].Expr, ds[0].Text, ds[0].Value = e, x.p.texts[e], v
+		}
+		return ds, err
+	case *filter.Logic:
+		// An AND that is false, or an OR that is true, was settled by the
+		// first operand with that value: CEL stopped there.
+		if settled := (e.Op == filter.And) != v; settled {
+			for _, c := range e.X {
+				if cv, ok := x.value(c); ok && cv == v {
+					return x.decide(c)
+				}
+			}
+			return nil, fmt.Errorf("celfilter: no operand of %s explains its value", filter.Format(e))
+		}
+		var out []Decision
+		for _, c := range e.X {
+			ds, err := x.decide(c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ds...)
+		}
+		return out, nil
+	}
+	k, _ := filter.KeyOf(e)
+	return []Decision{{Expr: e, Text: x.p.texts[e], Value: v, Why: why(k.Name, x.attrs)}}, nil
+}
+
+// maxShownValue bounds how much of an attribute value a reason quotes.
+const maxShownValue = 40
+
+func why(key string, attrs map[string]string) string {
+	v, ok := attrs[key]
+	if !ok {
+		return "no " + filter.Quote(key) + " attribute"
+	}
+	cut := ""
+	if len(v) > maxShownValue && utf8.RuneCountInString(v) > maxShownValue {
+		v, cut = string([]rune(v)[:maxShownValue]), "…"
+	}
+	return filter.Quote(key) + " is " + filter.Quote(v) + cut
+}
+
+// maxReasons bounds how many conditions a reason lists.
+const maxReasons = 4
+
+func reason(ds []Decision) string {
+	var b strings.Builder
+	b.Grow(64 * min(len(ds), maxReasons+1))
+	for i, d := range ds {
+		if i == maxReasons {
+			b.WriteString("; and " + strconv.Itoa(len(ds)-maxReasons) + " more")
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(d.Text)
+		b.WriteString(" is ")
+		b.WriteString(strconv.FormatBool(d.Value))
+		b.WriteString(" (")
+		b.WriteString(d.Why)
+		b.WriteString(")")
+	}
+	return b.String()
+}

@@ -1,0 +1,244 @@
+package playground
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/filter"
+	"github.com/subplay/subplay/core/message"
+)
+
+// FilterRequest tests a filter against sample messages. The filter comes
+// from "filter"; when that is absent, from the configuration named by
+// "text"/"config" (then positions point into the configuration).
+type FilterRequest struct {
+	Filter *string `json:"filter,omitempty"`
+	// Messages is an array of REST PubsubMessages (data in base64, or
+	// "text" for a plain payload).
+	Messages json.RawMessage `json:"messages,omitempty"`
+	// MessagesText is the same as the user's own JSON or YAML text, so
+	// that message diagnostics point into it; MessagesFormat is "json",
+	// "yaml" or empty to detect.
+	MessagesText   *string `json:"messagesText,omitempty"`
+	MessagesFormat string  `json:"messagesFormat,omitempty"`
+	ConfigInput
+}
+
+// FilterResponse is the verdict on the filter and the fate of every
+// message.
+type FilterResponse struct {
+	// Valid says whether the service would accept the filter.
+	Valid bool `json:"valid"`
+	// Diagnostics are about the filter, located in the filter text (or in
+	// the configuration's text when the filter came from it).
+	Diagnostics []diag.Diagnostic `json:"diagnostics"`
+	Canonical   string            `json:"canonical"`
+	CEL         string            `json:"cel"`
+	// Evaluated is false when the messages were not run through the
+	// filter: it is invalid, or this build has no evaluator.
+	Evaluated bool           `json:"evaluated"`
+	Results   []FilterResult `json:"results"`
+	Delivered int            `json:"delivered"`
+	Acked     int            `json:"acked"`
+	// MessageDiagnostics are problems of the messages text that belong to
+	// no single message (its shape, its size).
+	MessageDiagnostics []diag.Diagnostic `json:"messageDiagnostics,omitempty"`
+}
+
+// FilterResult is the fate of one message.
+type FilterResult struct {
+	Index int `json:"index"`
+	// Match is true when the message is delivered; false when the service
+	// acknowledges it on the subscriber's behalf.
+	Match  bool   `json:"match"`
+	Reason string `json:"reason"`
+	// Deciding lists the conditions that settled it, with where they sit.
+	Deciding []DecidingCondition `json:"deciding,omitempty"`
+	// Diagnostics are the message's own problems: undecodable fields and
+	// limits the service enforces on publish.
+	Diagnostics []diag.Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// DecidingCondition is a condition of the filter that decided a message.
+// Its position is in the same text as the filter's diagnostics.
+type DecidingCondition struct {
+	Condition string `json:"condition"` // canonical form
+	Value     bool   `json:"value"`
+	Why       string `json:"why"`
+	Line      int    `json:"line,omitempty"`
+	Column    int    `json:"column,omitempty"`
+	EndLine   int    `json:"endLine,omitempty"`
+	EndColumn int    `json:"endColumn,omitempty"`
+}
+
+// filterSource is the filter of a request and how to carry positions in
+// it into the user's text.
+type filterSource struct {
+	text string
+	path string                    // "/filter" when it came from a configuration
+	span func(diag.Span) diag.Span // filter bytes -> user's text
+	src  *diag.Source              // the user's text; nil when there is none
+}
+
+func (s *filterSource) locate(ds []diag.Diagnostic) {
+	for i := range ds {
+		ds[i].Path = s.path
+		if s.span != nil {
+			ds[i].Span = s.span(ds[i].Span)
+		}
+	}
+	if s.src != nil {
+		s.src.Locate(ds)
+	}
+}
+
+// loadFilter finds the filter of the request. When the configuration it
+// names cannot be decoded, ds says why and fs is nil.
+func loadFilter(req *FilterRequest) (fs *filterSource, ds []diag.Diagnostic, err error) {
+	if req.Filter != nil {
+		return &filterSource{text: *req.Filter, src: diag.NewSource("filter", *req.Filter)}, nil, nil
+	}
+	if req.Text == nil && (len(req.Config) == 0 || string(req.Config) == "null") {
+		return nil, nil, &Error{Code: "bad-request", Message: `the request names no filter: add "filter", or a configuration as "text" or "config"`}
+	}
+	cfg, err := req.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.Sub == nil {
+		return nil, cfg.Validate(), nil
+	}
+	if node := cfg.Node("/filter"); node != nil && node.Kind != doc.String && node.Kind != doc.Null {
+		// Not a string: there is no filter to read, only the configuration's
+		// own finding about the field.
+		for _, d := range cfg.Validate() {
+			if d.Path == "/filter" && d.Severity == diag.Error {
+				ds = append(ds, d)
+			}
+		}
+		if len(ds) == 0 {
+			ds = []diag.Diagnostic{{Severity: diag.Error, Code: "filter-not-a-string", Path: "/filter",
+				Message: "the filter must be a string, not a " + node.Kind.String()}}
+		}
+		return nil, ds, nil
+	}
+	fs = &filterSource{path: "/filter"}
+	if cfg.Sub.Filter != nil {
+		fs.text = *cfg.Sub.Filter
+	}
+	if node := cfg.Node("/filter"); node != nil && cfg.Positioned {
+		fs.span = func(s diag.Span) diag.Span { return cfg.Doc.SourceSpan(node, s) }
+		fs.src = cfg.Doc.Source
+	} else {
+		fs.span = func(diag.Span) diag.Span { return diag.Span{} }
+	}
+	return fs, nil, nil
+}
+
+// testFilter runs the parts of the operation every build has: the filter
+// is read, checked and printed, the messages decoded and checked. evaluate
+// (nil in a build without an evaluator) runs the filter on the messages.
+func testFilter(req *FilterRequest, evaluate func(*filter.Filter, *filterSource, []message.Message, *FilterResponse) error) (*FilterResponse, error) {
+	resp := &FilterResponse{Diagnostics: []diag.Diagnostic{}, Results: []FilterResult{}}
+	fs, cfgDs, err := loadFilter(req)
+	if err != nil {
+		return nil, err
+	}
+	decoded, msgDs, err := loadMessages(req)
+	if err != nil {
+		return nil, err
+	}
+	if fs == nil {
+		resp.Diagnostics = cfgDs
+		attachMessages(resp, decoded, msgDs)
+		return resp, nil
+	}
+	f, ds := filter.Parse(fs.text)
+	fs.locate(ds)
+	resp.Diagnostics = diag.Finish(append(resp.Diagnostics, ds...))
+	resp.Valid = f != nil
+	if f != nil {
+		resp.Canonical = f.String()
+	}
+	attachMessages(resp, decoded, msgDs)
+	if f == nil {
+		return resp, nil
+	}
+	if evaluate == nil {
+		resp.Diagnostics = append(resp.Diagnostics, diag.Diagnostic{Severity: diag.Info, Code: "filter-evaluation-unavailable",
+			Message: "this build checks filters but cannot run them on messages", Hint: "the full playground and the subplay CLI can"})
+		return resp, nil
+	}
+	var msgs []message.Message
+	if decoded != nil {
+		msgs = decoded.Messages
+	}
+	if err := evaluate(f, fs, msgs, resp); err != nil {
+		return nil, err
+	}
+	resp.Evaluated = true
+	for _, r := range resp.Results {
+		if r.Match {
+			resp.Delivered++
+		} else {
+			resp.Acked++
+		}
+	}
+	return resp, nil
+}
+
+func loadMessages(req *FilterRequest) (*message.Decoded, []diag.Diagnostic, error) {
+	hasArray := len(req.Messages) > 0 && string(req.Messages) != "null"
+	switch {
+	case hasArray && req.MessagesText != nil:
+		return nil, nil, &Error{Code: "bad-request", Message: `give the messages as "messages" or as "messagesText", not both`}
+	case hasArray:
+		d, ds := message.Parse("messages", string(req.Messages), doc.JSON)
+		return d, ds, nil
+	case req.MessagesText != nil:
+		f := doc.Format(req.MessagesFormat)
+		if f != "" && f != doc.JSON && f != doc.YAML {
+			return nil, nil, &Error{Code: "bad-request", Message: `"messagesFormat" must be "json", "yaml" or empty, not ` + quote(req.MessagesFormat)}
+		}
+		d, ds := message.Parse("messages", *req.MessagesText, f)
+		return d, ds, nil
+	}
+	return nil, nil, nil
+}
+
+// attachMessages makes one result per message, holding the message's own
+// diagnostics and the service-limit checks; what belongs to no message
+// goes to MessageDiagnostics.
+func attachMessages(resp *FilterResponse, d *message.Decoded, ds []diag.Diagnostic) {
+	if d == nil {
+		resp.MessageDiagnostics = ds
+		return
+	}
+	resp.Results = make([]FilterResult, len(d.Messages))
+	owner := func(path string) int {
+		for i := range d.Messages {
+			p := d.Path(i)
+			if path == p || strings.HasPrefix(path, p+"/") {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, x := range ds {
+		if i := owner(x.Path); i >= 0 {
+			resp.Results[i].Diagnostics = append(resp.Results[i].Diagnostics, x)
+			continue
+		}
+		resp.MessageDiagnostics = append(resp.MessageDiagnostics, x)
+	}
+	for i := range d.Messages {
+		resp.Results[i].Index = i
+		checks := message.Check(&d.Messages[i], d.Node(i), d.Path(i))
+		if d.Doc != nil && d.Doc.Source != nil {
+			d.Doc.Source.Locate(checks)
+		}
+		resp.Results[i].Diagnostics = diag.Finish(append(resp.Results[i].Diagnostics, checks...))
+	}
+}

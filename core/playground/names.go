@@ -1,0 +1,372 @@
+package playground
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/storage"
+	"github.com/subplay/subplay/core/subscription"
+)
+
+// NamesRequest previews what a Cloud Storage subscription writes.
+//
+// Without messages or a stream it returns Count names, for files created
+// at Time, Time + maxDuration, Time + 2*maxDuration, ... (the earliest each
+// file can roll over by duration alone). With sample messages or a
+// synthetic stream it simulates the batching, and the names are those of
+// the files written.
+type NamesRequest struct {
+	ConfigInput
+	// Time is when the first file is created, RFC 3339; the current time
+	// when empty. Sample messages without a publishTime arrive at it.
+	Time string `json:"time,omitempty"`
+	// UUID is the uuid of the first file; the others derive from it (see
+	// storage.UUIDs). Random when empty, as the service does.
+	UUID string `json:"uuid,omitempty"`
+	// Count is how many names to preview without messages (default 1).
+	Count int `json:"count,omitempty"`
+	// Messages are REST PubsubMessages in delivery order, as a JSON array;
+	// MessagesText is the same as the user's JSON or YAML text, so that
+	// message diagnostics point into it.
+	Messages       json.RawMessage `json:"messages,omitempty"`
+	MessagesText   *string         `json:"messagesText,omitempty"`
+	MessagesFormat string          `json:"messagesFormat,omitempty"`
+	// Stream is a synthetic message stream, instead of messages.
+	Stream *StreamInput `json:"stream,omitempty"`
+}
+
+// StreamInput is a synthetic stream: Rate messages per second, evenly
+// spaced from Time, of Size bytes each, for Duration ("600s").
+type StreamInput struct {
+	Rate     float64 `json:"rate"`
+	Size     int64   `json:"size"`
+	Duration string  `json:"duration"`
+}
+
+// NamesResponse lists names, folders and simulated files.
+type NamesResponse struct {
+	// Valid says whether the Cloud Storage settings have no errors.
+	Valid bool     `json:"valid"`
+	Names []string `json:"names"`
+	// Template is the layout with its variable parts in braces, and Glob a
+	// wildcard pattern matching every name (for downstream jobs).
+	Template string           `json:"template,omitempty"`
+	Glob     string           `json:"glob,omitempty"`
+	Folders  []storage.Folder `json:"folders"`
+	// Limits are the effective batching settings the simulation used.
+	Limits *NamesLimits `json:"limits,omitempty"`
+	// Files and Summary come from a simulation (messages or a stream).
+	// Files holds the first MaxPreviewFiles files; Summary counts all.
+	Files    []storage.File   `json:"files"`
+	Summary  *storage.Summary `json:"summary,omitempty"`
+	Contents *FileContents    `json:"contents,omitempty"`
+	// Diagnostics are the configuration's Cloud Storage findings (all of
+	// its findings when it cannot be decoded).
+	Diagnostics []diag.Diagnostic `json:"diagnostics"`
+	// MessageDiagnostics are about the sample messages, located in their
+	// text, with paths into it ("/0/data").
+	MessageDiagnostics []diag.Diagnostic `json:"messageDiagnostics,omitempty"`
+}
+
+// NamesLimits are the effective settings of a simulation.
+type NamesLimits struct {
+	MaxDuration string         `json:"maxDuration"`
+	MaxBytes    int64          `json:"maxBytes,omitempty"`
+	MaxMessages int64          `json:"maxMessages,omitempty"`
+	Output      storage.Output `json:"output"`
+}
+
+// FileContents shows what the files of sample messages hold: the text of
+// text files, or a summary of Avro ones.
+type FileContents struct {
+	Format storage.Output        `json:"format"`
+	Text   []TextFile            `json:"text,omitempty"`
+	Avro   []storage.AvroSummary `json:"avro,omitempty"`
+	// Truncated says some files were left out to bound the response.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// TextFile is the content of one text file: Text when it is UTF-8,
+// otherwise Base64.
+type TextFile struct {
+	Index  int    `json:"index"`
+	Text   string `json:"text,omitempty"`
+	Base64 string `json:"base64,omitempty"`
+	Bytes  int    `json:"bytes"`
+}
+
+// Bounds of one names request.
+const (
+	MaxPreviewNames   = 1000
+	MaxPreviewFiles   = 1000
+	MaxStreamMessages = 10_000_000
+	maxContentBytes   = 1 << 20
+	maxUUIDBytes      = 64
+)
+
+// ObjectNames previews object names and simulates batching.
+func ObjectNames(req *NamesRequest) (*NamesResponse, error) {
+	in, err := readNamesInput(req)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := req.Load()
+	if err != nil {
+		return nil, err
+	}
+	resp := &NamesResponse{Names: []string{}, Folders: []storage.Folder{}, Files: []storage.File{}}
+	decoded, msgDs, err := loadMessages(&FilterRequest{Messages: req.Messages, MessagesText: req.MessagesText, MessagesFormat: req.MessagesFormat})
+	if err != nil {
+		return nil, err
+	}
+	resp.MessageDiagnostics = checkMessages(decoded, msgDs)
+
+	if cfg.Sub == nil {
+		resp.Diagnostics = cfg.Validate()
+		return resp, nil
+	}
+	cs := cfg.Sub.CloudStorageConfig
+	if cs == nil {
+		d := diag.Diagnostic{Severity: diag.Error, Code: "not-cloud-storage", Path: "/cloudStorageConfig",
+			Message: "the subscription does not write to Cloud Storage, so it names no objects",
+			Hint:    `add "cloudStorageConfig": {"bucket": "..."}`}
+		resp.Diagnostics = locateConfig(cfg, []diag.Diagnostic{d})
+		return resp, nil
+	}
+	layout, ds := storageFindings(cfg)
+	resp.Diagnostics = ds
+	resp.Valid = !diag.HasErrors(ds)
+	if layout == nil {
+		return resp, nil
+	}
+	resp.Template, resp.Glob = layout.Template(), layout.Glob()
+
+	eff := cfg.Effective().Subscription.CloudStorageConfig
+	lim, out, meta, topic := limitsOf(eff)
+	resp.Limits = &NamesLimits{MaxDuration: (subscription.Duration{Seconds: int64(lim.MaxDuration / time.Second),
+		Nanos: int32(lim.MaxDuration % time.Second)}).String(), MaxBytes: lim.MaxBytes, MaxMessages: lim.MaxMessages, Output: out}
+
+	uuids := storage.NewUUIDs(req.UUID)
+	first := in.start
+	switch {
+	case decoded != nil:
+		msgs := decoded.Messages
+		b := storage.NewBatcher(lim, out, MaxPreviewFiles)
+		at := in.start
+		for i := range msgs {
+			if t, ok := msgs[i].Time(); ok {
+				at = t
+			}
+			b.Add(at, int64(len(msgs[i].Data)))
+		}
+		res := b.Result()
+		layout.NameFiles(res.Files, uuids)
+		resp.Files, resp.Summary = res.Files, &res.Summary
+		resp.Contents = contentsOf(res.Files, msgs, out, meta, topic)
+	case in.stream != nil:
+		res := in.stream.Simulate(in.start, lim, out, MaxPreviewFiles)
+		layout.NameFiles(res.Files, uuids)
+		resp.Files, resp.Summary = res.Files, &res.Summary
+	default:
+		for i := 0; i < in.count; i++ {
+			resp.Names = append(resp.Names, layout.Name(in.start.Add(time.Duration(i)*lim.MaxDuration), uuids.At(i)))
+		}
+	}
+	if resp.Summary != nil {
+		for _, f := range resp.Files {
+			resp.Names = append(resp.Names, f.Name)
+		}
+		if len(resp.Files) > 0 {
+			first = resp.Files[0].FirstMessage
+		}
+	}
+	if resp.Files == nil {
+		resp.Files = []storage.File{}
+	}
+	resp.Folders = layout.Folders(first, uuids.At(0))
+	if resp.Folders == nil {
+		resp.Folders = []storage.Folder{}
+	}
+	return resp, nil
+}
+
+type namesInput struct {
+	start  time.Time
+	count  int
+	stream *storage.Stream
+}
+
+// readNamesInput checks the request's own fields: they are not part of the
+// configuration, so a mistake in them is a bad request.
+func readNamesInput(req *NamesRequest) (namesInput, error) {
+	bad := func(msg string) (namesInput, error) {
+		return namesInput{}, &Error{Code: "bad-request", Message: msg}
+	}
+	in := namesInput{start: time.Now().UTC().Truncate(time.Second), count: req.Count}
+	if req.Time != "" {
+		t, err := time.Parse(time.RFC3339Nano, req.Time)
+		if err != nil {
+			return bad(`"time" must be an RFC 3339 time such as "2023-09-25T04:10:00Z", not ` + quote(req.Time))
+		}
+		in.start = t
+	}
+	if len(req.UUID) > maxUUIDBytes || strings.ContainsFunc(req.UUID, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '/' }) || !utf8.ValidString(req.UUID) {
+		return bad(`"uuid" must be at most 64 bytes of UTF-8 without "/" or control characters`)
+	}
+	switch {
+	case in.count == 0:
+		in.count = 1
+	case in.count < 0 || in.count > MaxPreviewNames:
+		return bad(`"count" must be between 1 and ` + strconv.Itoa(MaxPreviewNames))
+	}
+	hasMessages := (len(req.Messages) > 0 && string(req.Messages) != "null") || req.MessagesText != nil
+	if req.Stream == nil {
+		return in, nil
+	}
+	if hasMessages {
+		return bad(`give either sample messages or a "stream", not both`)
+	}
+	s := req.Stream
+	if s.Rate <= 0 || math.IsNaN(s.Rate) || math.IsInf(s.Rate, 0) {
+		return bad(`"stream.rate" must be a positive number of messages per second`)
+	}
+	if s.Size < 0 || s.Size > message.MaxDataBytes {
+		return bad(`"stream.size" must be between 0 and ` + strconv.Itoa(message.MaxDataBytes) + " bytes, the largest message the service accepts")
+	}
+	d, err := subscription.ParseDuration(s.Duration)
+	if err != nil || d.Seconds < 0 || d.Nanos < 0 || d.Cmp(subscription.Duration{}) == 0 {
+		return bad(`"stream.duration" must be a positive duration in seconds such as "600s", not ` + quote(s.Duration))
+	}
+	st := storage.Stream{Rate: s.Rate, Size: s.Size, Duration: d.Std()}
+	if n := st.Count(); n > MaxStreamMessages {
+		return bad("the stream holds " + strconv.FormatInt(n, 10) + " messages; at most " + strconv.Itoa(MaxStreamMessages) + " are simulated")
+	}
+	in.stream = &st
+	return in, nil
+}
+
+// storageFindings returns the layout of the configuration and its Cloud
+// Storage findings: those of the validator under /cloudStorageConfig, plus
+// the naming rules of core/storage, which the validator may already have
+// reported (they are kept once).
+func storageFindings(cfg *subscription.Config) (*storage.Layout, []diag.Diagnostic) {
+	cs := cfg.Sub.CloudStorageConfig
+	layout, own := storage.Compile(storage.Settings{Bucket: cs.Bucket, FilenamePrefix: cs.FilenamePrefix,
+		FilenameSuffix: cs.FilenameSuffix, FilenameDatetimeFormat: cs.FilenameDatetimeFormat})
+	var ds []diag.Diagnostic
+	seen := map[string]bool{}
+	for _, d := range cfg.Validate() {
+		if d.Path == "/cloudStorageConfig" || strings.HasPrefix(d.Path, "/cloudStorageConfig/") {
+			ds = append(ds, d)
+			seen[d.Code+" "+d.Path] = true
+		}
+	}
+	var extra []diag.Diagnostic
+	for _, d := range own {
+		if !seen[d.Code+" "+d.Path] {
+			extra = append(extra, d)
+		}
+	}
+	return layout, diag.Finish(append(ds, locateConfig(cfg, extra)...))
+}
+
+// locateConfig carries spans in field values into the configuration's
+// text and fills in lines and columns (or leaves positions out when the
+// configuration was not given as text).
+func locateConfig(cfg *subscription.Config, ds []diag.Diagnostic) []diag.Diagnostic {
+	for i := range ds {
+		d := &ds[i]
+		n := cfg.Node(d.Path)
+		switch {
+		case n == nil:
+			d.Span = diag.Span{}
+		case d.Span.IsValid():
+			d.Span = cfg.Doc.SourceSpan(n, d.Span)
+		default:
+			d.Span = n.Span
+		}
+	}
+	if cfg.Positioned && cfg.Doc != nil && cfg.Doc.Source != nil {
+		cfg.Doc.Source.Locate(ds)
+	}
+	return ds
+}
+
+// limitsOf reads the effective batching settings.
+func limitsOf(cs *subscription.CloudStorageConfig) (lim storage.Limits, out storage.Output, meta, topic bool) {
+	out = storage.Text
+	if cs.MaxDuration != nil {
+		lim.MaxDuration = cs.MaxDuration.Std()
+	}
+	if lim.MaxDuration <= 0 {
+		lim.MaxDuration = storage.DefaultMaxDuration
+	}
+	if cs.MaxBytes != nil && *cs.MaxBytes > 0 {
+		lim.MaxBytes = int64(*cs.MaxBytes)
+	}
+	if cs.MaxMessages != nil && *cs.MaxMessages > 0 {
+		lim.MaxMessages = int64(*cs.MaxMessages)
+	}
+	if av := cs.AvroConfig; av != nil {
+		out = storage.Avro
+		meta = av.WriteMetadata != nil && *av.WriteMetadata
+		topic = av.UseTopicSchema != nil && *av.UseTopicSchema
+	}
+	return lim, out, meta, topic
+}
+
+// checkMessages gathers the problems of the sample messages, including
+// the limits the service enforces on publish.
+func checkMessages(d *message.Decoded, ds []diag.Diagnostic) []diag.Diagnostic {
+	if d == nil {
+		return ds
+	}
+	for i := range d.Messages {
+		checks := message.Check(&d.Messages[i], d.Node(i), d.Path(i))
+		if d.Doc != nil && d.Doc.Source != nil {
+			d.Doc.Source.Locate(checks)
+		}
+		ds = append(ds, checks...)
+	}
+	return diag.Finish(ds)
+}
+
+// contentsOf shows the files of sample messages, within maxContentBytes.
+func contentsOf(files []storage.File, msgs []message.Message, out storage.Output, meta, topic bool) *FileContents {
+	c := &FileContents{Format: out}
+	total := 0
+	for _, f := range files {
+		if out == storage.Avro {
+			c.Avro = append(c.Avro, storage.SummarizeAvro(f, meta, topic))
+			continue
+		}
+		payloads := make([][]byte, 0, f.Messages)
+		for i := f.FirstIndex; i < f.FirstIndex+f.Messages && i < int64(len(msgs)); i++ {
+			payloads = append(payloads, msgs[i].Data)
+		}
+		text := storage.AppendText(nil, payloads)
+		if total += len(text); total > maxContentBytes {
+			c.Truncated = true
+			break
+		}
+		tf := TextFile{Index: f.Index, Bytes: len(text)}
+		if utf8.Valid(text) {
+			tf.Text = string(text)
+		} else {
+			tf.Base64 = base64.StdEncoding.EncodeToString(text)
+		}
+		c.Text = append(c.Text, tf)
+	}
+	return c
+}
+
+func init() {
+	register("names", "preview the object names of a Cloud Storage subscription, its folders, and how messages are batched into files", ObjectNames)
+}

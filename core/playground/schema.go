@@ -1,0 +1,369 @@
+//go:build !noavro
+
+// The noavro build (the docs embeds that show no schemas) leaves this
+// operation, and hamba/avro with it, out: see wasm/browser.
+
+package playground
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/subplay/subplay/core/avroschema"
+	"github.com/subplay/subplay/core/bigquery"
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/protoschema"
+	"github.com/subplay/subplay/core/subscription"
+)
+
+// SchemaRequest asks which schemas a subscription produces or needs.
+type SchemaRequest struct {
+	ConfigInput
+	// TopicSchema is the topic's schema definition: Avro JSON or a .proto
+	// text. TopicSchemaType ("AVRO" or "PROTOCOL_BUFFER") overrides the
+	// detection (a text that opens with {, [ or " is Avro).
+	TopicSchema     *string `json:"topicSchema,omitempty"`
+	TopicSchemaType string  `json:"topicSchemaType,omitempty"`
+	// TableSchema is the BigQuery table's schema as `bq show --schema`
+	// prints it.
+	TableSchema *string `json:"tableSchema,omitempty"`
+	// Messages are REST PubsubMessages, as a JSON array; MessagesText is the
+	// same as the user's JSON or YAML text, so diagnostics point into it.
+	Messages       json.RawMessage `json:"messages,omitempty"`
+	MessagesText   *string         `json:"messagesText,omitempty"`
+	MessagesFormat string          `json:"messagesFormat,omitempty"`
+	// Time is the publish time of sample messages that have none, RFC
+	// 3339; the current time when empty.
+	Time string `json:"time,omitempty"`
+}
+
+// SchemaResponse holds the Avro output schema of a Cloud Storage
+// subscription with Avro output (and a sample file of the messages), or the
+// BigQuery verdict of a BigQuery subscription.
+//
+// Diagnostics point into the configuration, except those whose path starts
+// with /topicSchema or /tableSchema: their lines and columns are in that
+// text, and the rest of the path is a JSON pointer into it (Avro and table
+// schemas). MessageDiagnostics are about the sample messages, with paths
+// into their text ("/0/data").
+type SchemaResponse struct {
+	DeliveryType subscription.DeliveryType `json:"deliveryType,omitempty"`
+	// Avro is the schema the Avro files are written with.
+	Avro json.RawMessage `json:"avro,omitempty"`
+	// OCF is the Avro object container file of the sample messages (base64
+	// in JSON), byte for byte what the subscription would write.
+	OCF                []byte            `json:"ocf,omitempty"`
+	BigQuery           *BigQueryResult   `json:"bigquery,omitempty"`
+	Diagnostics        []diag.Diagnostic `json:"diagnostics"`
+	MessageDiagnostics []diag.Diagnostic `json:"messageDiagnostics,omitempty"`
+}
+
+// BigQueryResult is the verdict on a BigQuery subscription's table.
+type BigQueryResult struct {
+	// Checked says whether a table schema was given to check; Compatible
+	// is true when it was and nothing in it, the topic schema or the sample
+	// messages stops the subscription from writing.
+	Checked    bool `json:"checked"`
+	Compatible bool `json:"compatible"`
+	// TableSchema is a table that fits, to create the table with (`bq mk
+	// --schema`): from the topic schema with useTopicSchema, else the data
+	// column, plus the metadata columns with writeMetadata.
+	TableSchema []bigquery.SchemaField `json:"tableSchema"`
+	Rows        []bigquery.Row         `json:"rows,omitempty"`
+}
+
+// Schema answers a SchemaRequest.
+func Schema(req *SchemaRequest) (*SchemaResponse, error) {
+	cfg, err := req.Load()
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	if req.Time != "" {
+		if now, err = time.Parse(time.RFC3339Nano, req.Time); err != nil {
+			return nil, &Error{Code: "bad-request", Message: `"time" must be an RFC 3339 time such as "2024-05-01T12:00:00Z", not ` + quote(req.Time)}
+		}
+	}
+	switch strings.ToUpper(req.TopicSchemaType) {
+	case "", bigquery.Avro, bigquery.Protobuf:
+	default:
+		return nil, &Error{Code: "bad-request", Message: `"topicSchemaType" must be "AVRO", "PROTOCOL_BUFFER" or empty, not ` + quote(req.TopicSchemaType)}
+	}
+	decoded, msgDs, err := loadMessages(&FilterRequest{Messages: req.Messages, MessagesText: req.MessagesText, MessagesFormat: req.MessagesFormat})
+	if err != nil {
+		return nil, err
+	}
+	resp := &SchemaResponse{MessageDiagnostics: checkMessages(decoded, msgDs), Diagnostics: []diag.Diagnostic{}}
+	if cfg.Sub == nil {
+		resp.Diagnostics = cfg.Validate()
+		return resp, nil
+	}
+	s := &schemaRun{req: req, cfg: cfg, resp: resp, decoded: decoded, now: now}
+	if e := cfg.Effective(); e != nil {
+		resp.DeliveryType = e.DeliveryType
+	}
+	for _, d := range cfg.Validate() {
+		if strings.HasPrefix(d.Path, "/bigqueryConfig") || strings.HasPrefix(d.Path, "/cloudStorageConfig") {
+			s.ds = append(s.ds, d)
+		}
+	}
+	s.readTopic()
+	switch resp.DeliveryType {
+	case subscription.CloudStorage:
+		s.cloudStorage()
+	case subscription.BigQuery:
+		s.bigQuery()
+	default:
+		s.config(diag.Diagnostic{Severity: diag.Info, Code: "schema-not-applicable",
+			Message: "this subscription delivers by " + string(resp.DeliveryType) + "; output schemas belong to BigQuery and Cloud Storage subscriptions",
+			Hint:    `add "bigqueryConfig" or "cloudStorageConfig" to preview their schemas`})
+	}
+	resp.Diagnostics = diag.Finish(append(resp.Diagnostics, s.ds...))
+	resp.MessageDiagnostics = diag.Finish(resp.MessageDiagnostics)
+	return resp, nil
+}
+
+// schemaRun carries one request through.
+type schemaRun struct {
+	req     *SchemaRequest
+	cfg     *subscription.Config
+	resp    *SchemaResponse
+	decoded *message.Decoded
+	now     time.Time
+	ds      []diag.Diagnostic
+
+	avroTopic  *avroschema.Topic
+	protoTopic *protoschema.File
+	topicSrc   *diag.Source
+	topicOK    bool // given and free of errors
+}
+
+// config adds diagnostics about the configuration, located in it.
+func (s *schemaRun) config(ds ...diag.Diagnostic) {
+	s.ds = append(s.ds, locateConfig(s.cfg, ds)...)
+}
+
+func (s *schemaRun) readTopic() {
+	if s.req.TopicSchema == nil {
+		return
+	}
+	text := *s.req.TopicSchema
+	typ := strings.ToUpper(s.req.TopicSchemaType)
+	if typ == "" {
+		typ = bigquery.Protobuf
+		if t := strings.TrimLeft(strings.TrimPrefix(text, "\ufeff"), " \t\r\n"); t != "" && strings.ContainsRune(`{["`, rune(t[0])) {
+			typ = bigquery.Avro
+		}
+	}
+	var ds []diag.Diagnostic
+	if typ == bigquery.Avro {
+		s.avroTopic, ds = avroschema.ParseTopic("topicSchema", text)
+		s.topicSrc = s.avroTopic.Doc.Source
+		ds = prefixPaths(ds, bigquery.TopicPath)
+	} else {
+		s.topicSrc = diag.NewSource("topicSchema", text)
+		s.protoTopic, ds = protoschema.Parse(text)
+		s.topicSrc.Locate(ds)
+		ds = prefixPaths(ds, bigquery.TopicPath)
+	}
+	s.topicOK = !diag.HasErrors(ds)
+	s.ds = append(s.ds, ds...)
+}
+
+func prefixPaths(ds []diag.Diagnostic, p string) []diag.Diagnostic {
+	for i := range ds {
+		ds[i].Path = p + ds[i].Path
+	}
+	return ds
+}
+
+func (s *schemaRun) cloudStorage() {
+	cs := s.cfg.Sub.CloudStorageConfig
+	if cs.AvroConfig == nil {
+		s.config(diag.Diagnostic{Severity: diag.Info, Code: "avro-not-used", Path: "/cloudStorageConfig",
+			Message: "the files are text: message data only, one message per line, with no Avro schema",
+			Hint:    `add "avroConfig": {} for Avro files`})
+		return
+	}
+	opts := avroschema.Options{
+		WriteMetadata:  cs.AvroConfig.WriteMetadata != nil && *cs.AvroConfig.WriteMetadata,
+		UseTopicSchema: cs.AvroConfig.UseTopicSchema != nil && *cs.AvroConfig.UseTopicSchema,
+	}
+	var topic *avroschema.Topic
+	if opts.UseTopicSchema {
+		switch {
+		case s.protoTopic != nil:
+			s.config(diag.Diagnostic{Severity: diag.Error, Code: "avro-topic-schema-not-avro", Path: "/cloudStorageConfig/avroConfig/useTopicSchema",
+				Message: "useTopicSchema writes files with the topic's schema, which must be Avro; this topic schema is a Protocol Buffer",
+				Hint:    "turn useTopicSchema off, or give the topic an Avro schema"})
+			return
+		case s.avroTopic != nil && !s.topicOK:
+			return // its errors are reported already
+		case s.avroTopic != nil:
+			topic = s.avroTopic
+		}
+	}
+	out, ds := avroschema.OutputSchema(opts, topic)
+	for i := range ds {
+		if ds[i].Code == "avro-topic-schema-needed" {
+			ds[i].Path = "/cloudStorageConfig/avroConfig/useTopicSchema"
+			s.config(ds[i])
+		} else {
+			s.ds = append(s.ds, prefixPaths(ds[i:i+1], bigquery.TopicPath)...)
+		}
+	}
+	if out == nil {
+		return
+	}
+	s.resp.Avro = json.RawMessage(out.JSON)
+	if s.decoded == nil || len(s.decoded.Messages) == 0 {
+		return
+	}
+	file, mds := out.EncodeOCF(s.decoded.Messages, avroschema.Sample{Subscription: s.name(), Now: s.now})
+	s.resp.OCF = file
+	s.messages(mds)
+}
+
+func (s *schemaRun) name() string {
+	if s.cfg.Sub.Name != nil {
+		return *s.cfg.Sub.Name
+	}
+	return ""
+}
+
+// messages moves diagnostics about message i (paths "/<i>/..." or
+// "/messages/<i>/...") to MessageDiagnostics, pointing at the message's
+// data in the messages text.
+func (s *schemaRun) messages(ds []diag.Diagnostic) {
+	for _, d := range ds {
+		rest := strings.TrimPrefix(strings.TrimPrefix(d.Path, bigquery.MessagePath), "/")
+		idx, field, _ := strings.Cut(rest, "/")
+		i, err := strconv.Atoi(idx)
+		if err == nil && i >= 0 && i < len(s.decoded.Messages) {
+			d.Path = s.decoded.Path(i) + "/" + field
+			if n := s.decoded.Node(i); n != nil {
+				d.Span = n.Span
+				// The payload may be written as "text" or "json" too.
+				for _, key := range []string{field, "text", "json"} {
+					if v := n.Get(key); v != nil {
+						d.Path, d.Span = s.decoded.Path(i)+"/"+key, v.Span
+						break
+					}
+				}
+			}
+		}
+		one := []diag.Diagnostic{d}
+		if s.decoded.Doc != nil && s.decoded.Doc.Source != nil {
+			s.decoded.Doc.Source.Locate(one)
+		}
+		s.resp.MessageDiagnostics = append(s.resp.MessageDiagnostics, one[0])
+	}
+}
+
+func (s *schemaRun) bigQuery() {
+	bq := s.cfg.Sub.BigQueryConfig
+	on := func(b *bool) bool { return b != nil && *b }
+	opts := bigquery.Options{UseTopicSchema: on(bq.UseTopicSchema), UseTableSchema: on(bq.UseTableSchema),
+		WriteMetadata: on(bq.WriteMetadata), DropUnknownFields: on(bq.DropUnknownFields)}
+	result := &BigQueryResult{}
+	s.resp.BigQuery = result
+	start := len(s.ds)
+
+	var topic *bigquery.TopicSchema
+	switch {
+	case s.topicOK && opts.UseTopicSchema:
+		var ds []diag.Diagnostic
+		if s.avroTopic != nil {
+			topic, ds = bigquery.FromAvro(s.avroTopic)
+		} else {
+			topic, ds = bigquery.FromProto(s.protoTopic, s.topicSrc)
+		}
+		s.ds = append(s.ds, ds...)
+	case s.topicOK && opts.UseTableSchema:
+		// Only its presence matters: the messages must then be JSON.
+		topic = &bigquery.TopicSchema{Source: s.topicSrc}
+	}
+	if opts.UseTopicSchema && s.req.TopicSchema == nil {
+		s.config(diag.Diagnostic{Severity: diag.Info, Code: "bq-topic-schema-needed", Path: "/bigqueryConfig/useTopicSchema",
+			Message: "columns come from the topic's schema, which was not given",
+			Hint:    "pass the topic's schema (--topic-schema) to check the table against it and generate a fitting one"})
+	}
+	var table *bigquery.Table
+	if s.req.TableSchema != nil {
+		var ds []diag.Diagnostic
+		table, ds = bigquery.ParseTable("tableSchema", *s.req.TableSchema)
+		s.ds = append(s.ds, ds...)
+		if diag.HasErrors(ds) {
+			table = nil
+		}
+	} else {
+		s.config(diag.Diagnostic{Severity: diag.Info, Code: "bq-table-schema-needed", Path: "/bigqueryConfig/table",
+			Message: "no table schema was given, so compatibility is not checked",
+			Hint:    "pass the table's schema (bq show --schema PROJECT:DATASET.TABLE) as --table-schema"})
+	}
+	if table != nil && (!opts.UseTopicSchema || topic != nil) {
+		result.Checked = true
+		for _, d := range bigquery.Check(opts, table, topic) {
+			// Findings about the flags alone are the configuration
+			// validation's, already in the list.
+			if strings.HasPrefix(d.Path, bigquery.TablePath) || strings.HasPrefix(d.Path, bigquery.TopicPath) {
+				s.ds = append(s.ds, d)
+			}
+		}
+	}
+	var msgs []message.Message
+	if s.decoded != nil {
+		msgs = s.decoded.Messages
+	}
+	generated, ds := bigquery.Generate(opts, topic, dataTypeFor(msgs))
+	s.ds = append(s.ds, ds...)
+	result.TableSchema = generated
+	if result.TableSchema == nil {
+		result.TableSchema = []bigquery.SchemaField{}
+	}
+	rowErrors := false
+	if table != nil && len(msgs) > 0 {
+		rows, rds := bigquery.Preview(opts, table, msgs, bigquery.Sample{Subscription: s.name(), Now: s.now})
+		result.Rows = rows
+		rowErrors = diag.HasErrors(rds)
+		s.messages(rds)
+	}
+	result.Compatible = result.Checked && !rowErrors && !diag.HasErrors(s.ds[start:]) && !flagErrors(s.ds[:start])
+}
+
+// flagErrors reports an error on the flags that decide the columns (both
+// schema options at once, say), which the configuration validation finds.
+func flagErrors(ds []diag.Diagnostic) bool {
+	for _, d := range ds {
+		switch d.Path {
+		case "/bigqueryConfig/useTopicSchema", "/bigqueryConfig/useTableSchema", "/bigqueryConfig/writeMetadata", "/bigqueryConfig/dropUnknownFields":
+			if d.Severity == diag.Error {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dataTypeFor picks the data column type a generated table uses: STRING
+// when every sample message is text, BYTES (which holds anything) when one
+// is not or there are none.
+func dataTypeFor(msgs []message.Message) string {
+	if len(msgs) == 0 {
+		return bigquery.Bytes
+	}
+	for _, m := range msgs {
+		if !utf8.Valid(m.Data) {
+			return bigquery.Bytes
+		}
+	}
+	return bigquery.String
+}
+
+func init() {
+	register("schema", "the Avro output schema and sample file of a Cloud Storage subscription, or the BigQuery table check, generated table and row preview", Schema)
+}
