@@ -115,7 +115,7 @@ func annotatedYAML(v any, origins map[string]subscription.Origin) ([]byte, error
 			sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].k.Value < pairs[j].k.Value })
 			n.Content = n.Content[:0]
 			for _, p := range pairs {
-				cp := path + "/" + strings.ReplaceAll(strings.ReplaceAll(p.k.Value, "~", "~0"), "/", "~1")
+				cp := path + "/" + diag.PointerKey(p.k.Value)
 				p.k.Style = 0
 				walk(p.v, cp)
 				// The comment goes where YAML prints it on the same line:

@@ -154,14 +154,14 @@ func writeJSON(b *strings.Builder, n *doc.Node, extra func(string) string) {
 	case doc.Bool, doc.Number:
 		b.WriteString(n.Value)
 	case doc.String:
-		quoteJSON(b, n.Value)
+		doc.QuoteJSON(b, n.Value)
 	case doc.Array:
 		b.WriteByte('[')
 		for i, it := range n.Items {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSON(b, it, nil)
+			it.WriteJSON(b)
 		}
 		b.WriteByte(']')
 	case doc.Object:
@@ -170,18 +170,18 @@ func writeJSON(b *strings.Builder, n *doc.Node, extra func(string) string) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			quoteJSON(b, m.Key)
+			doc.QuoteJSON(b, m.Key)
 			b.WriteByte(':')
 			if add := callExtra(extra, m.Key); add != "" && m.Value.Kind == doc.Array {
 				b.WriteByte('[')
 				for _, it := range m.Value.Items {
-					writeJSON(b, it, nil)
+					it.WriteJSON(b)
 					b.WriteByte(',')
 				}
 				b.WriteString(add + "]")
 				continue
 			}
-			writeJSON(b, m.Value, nil)
+			m.Value.WriteJSON(b)
 		}
 		b.WriteByte('}')
 	}
@@ -192,32 +192,4 @@ func callExtra(extra func(string) string, key string) string {
 		return ""
 	}
 	return extra(key)
-}
-
-// quoteJSON writes s as a JSON string. Unlike strconv.Quote it escapes
-// only what JSON requires, so names keep their characters.
-func quoteJSON(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
 }

@@ -76,7 +76,7 @@ func previewOne(opts Options, cols []*Column, m *message.Message, i int, s Sampl
 			b.WriteByte(',')
 		}
 		first = false
-		quoteJSON(&b, name)
+		doc.QuoteJSON(&b, name)
 		b.WriteByte(':')
 	}
 	var err error
@@ -114,7 +114,7 @@ func dataValue(data []byte, col *Column, b *strings.Builder) error {
 		if !utf8.Valid(data) {
 			return errors.New("the data is not UTF-8 text, which a STRING column needs")
 		}
-		quoteJSON(b, string(data))
+		doc.QuoteJSON(b, string(data))
 	case JSON:
 		if !json.Valid(data) {
 			return errors.New("the data is not valid JSON, which a JSON column needs")
@@ -124,10 +124,10 @@ func dataValue(data []byte, col *Column, b *strings.Builder) error {
 		if d.Root == nil {
 			return errors.New("the data is JSON nested too deep to preview")
 		}
-		writeNode(&compact, d.Root)
+		d.Root.WriteJSON(&compact)
 		b.WriteString(compact.String())
 	default:
-		quoteJSON(b, base64.StdEncoding.EncodeToString(data))
+		doc.QuoteJSON(b, base64.StdEncoding.EncodeToString(data))
 	}
 	return nil
 }
@@ -135,19 +135,19 @@ func dataValue(data []byte, col *Column, b *strings.Builder) error {
 func metadataValue(name string, col *Column, m *message.Message, i int, s Sample, b *strings.Builder) {
 	switch name {
 	case "subscription_name":
-		quoteJSON(b, s.Subscription)
+		doc.QuoteJSON(b, s.Subscription)
 	case "message_id":
 		id := m.MessageID
 		if id == "" {
 			id = strconv.Itoa(i + 1)
 		}
-		quoteJSON(b, id)
+		doc.QuoteJSON(b, id)
 	case "publish_time":
 		t, ok := m.Time()
 		if !ok {
 			t = s.Now
 		}
-		quoteJSON(b, t.UTC().Format("2006-01-02T15:04:05.999999Z"))
+		doc.QuoteJSON(b, t.UTC().Format("2006-01-02T15:04:05.999999Z"))
 	case "attributes":
 		attrs := maps.Clone(m.Attributes)
 		if m.OrderingKey != "" {
@@ -162,15 +162,15 @@ func metadataValue(name string, col *Column, m *message.Message, i int, s Sample
 			if j > 0 {
 				obj.WriteByte(',')
 			}
-			quoteJSON(&obj, k)
+			doc.QuoteJSON(&obj, k)
 			obj.WriteByte(':')
-			quoteJSON(&obj, attrs[k])
+			doc.QuoteJSON(&obj, attrs[k])
 		}
 		obj.WriteByte('}')
 		if col.Type == JSON {
 			b.WriteString(obj.String())
 		} else {
-			quoteJSON(b, obj.String())
+			doc.QuoteJSON(b, obj.String())
 		}
 	}
 }
@@ -206,7 +206,7 @@ func (c *converter) message(data []byte, cols []*Column, opts Options, b *string
 func (c *converter) fields(obj *doc.Node, cols []*Column, at string, drop bool, skip func(*Column) bool, b *strings.Builder, first *bool) error {
 	for _, m := range obj.Members {
 		if col := columnNamed(cols, m.Key); col == nil || (skip != nil && skip(col)) {
-			p := at + "/" + pointerEscape(m.Key)
+			p := at + "/" + diag.PointerKey(m.Key)
 			if !drop {
 				return fmt.Errorf("the field %s has no column (set dropUnknownFields to drop it)", p)
 			}
@@ -227,9 +227,9 @@ func (c *converter) fields(obj *doc.Node, cols []*Column, at string, drop bool, 
 			b.WriteByte(',')
 		}
 		*first = false
-		quoteJSON(b, col.Name)
+		doc.QuoteJSON(b, col.Name)
 		b.WriteByte(':')
-		p := at + "/" + pointerEscape(col.Name)
+		p := at + "/" + diag.PointerKey(col.Name)
 		if v == nil {
 			if col.Mode == Required {
 				return fmt.Errorf("the message has no field %s, which the REQUIRED column needs", p)
@@ -301,12 +301,12 @@ func (c *converter) single(n *doc.Node, col *Column, at string, drop bool, b *st
 		}
 		b.WriteByte('}')
 	case JSON:
-		writeNode(b, n)
+		n.WriteJSON(b)
 	case String, Geography, Interval:
 		if n.Kind != doc.String {
 			return bad("a string")
 		}
-		quoteJSON(b, n.Value)
+		doc.QuoteJSON(b, n.Value)
 	case Bytes:
 		if n.Kind != doc.String {
 			return bad("a base64 string")
@@ -314,7 +314,7 @@ func (c *converter) single(n *doc.Node, col *Column, at string, drop bool, b *st
 		if _, err := base64.StdEncoding.DecodeString(n.Value); err != nil {
 			return bad("a base64 string")
 		}
-		quoteJSON(b, n.Value)
+		doc.QuoteJSON(b, n.Value)
 	case Boolean:
 		if n.Kind != doc.Bool {
 			return bad("true or false")
@@ -339,7 +339,7 @@ func (c *converter) single(n *doc.Node, col *Column, at string, drop bool, b *st
 	case Date, Time, DateTime, Timestamp:
 		return c.temporal(n, col, at, bad, b)
 	case Range:
-		writeNode(b, n)
+		n.WriteJSON(b)
 	default:
 		return bad("a value this preview does not know")
 	}
@@ -364,7 +364,7 @@ func (c *converter) numeric(n *doc.Node, col *Column, at string, bad func(string
 	case doc.String:
 		if !readableNumber.MatchString(strings.TrimSpace(n.Value)) {
 			c.note(at + ": the string is not a readable number, so it is read as bytes encoded by BigDecimalByteStringEncoder")
-			quoteJSON(b, n.Value)
+			doc.QuoteJSON(b, n.Value)
 			return nil
 		}
 	default:
@@ -379,7 +379,7 @@ func (c *converter) numeric(n *doc.Node, col *Column, at string, bad func(string
 		return fmt.Errorf("%s is %s, outside the range of %s (%d integer digits)", at, describe(n), col.Type, integerDigits[col.Type])
 	}
 	if n.Kind == doc.String {
-		quoteJSON(b, n.Value)
+		doc.QuoteJSON(b, n.Value)
 	} else {
 		b.WriteString(n.Value)
 	}
@@ -426,7 +426,7 @@ func (c *converter) temporal(n *doc.Node, col *Column, at string, bad func(strin
 		if _, ok := parseTemporal(col.Type, strings.TrimSpace(n.Value)); !ok {
 			return bad("a string in BigQuery's " + col.Type + " format (" + temporalExample[col.Type] + ")")
 		}
-		quoteJSON(b, n.Value)
+		doc.QuoteJSON(b, n.Value)
 		return nil
 	case doc.Number:
 	default:
@@ -461,7 +461,7 @@ func (c *converter) temporal(n *doc.Node, col *Column, at string, bad func(strin
 		}
 		out = s
 	}
-	quoteJSON(b, out)
+	doc.QuoteJSON(b, out)
 	return nil
 }
 
@@ -545,67 +545,4 @@ func describe(n *doc.Node) string {
 		return "null"
 	}
 	return article(n.Kind.String())
-}
-
-func pointerEscape(k string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
-}
-
-// writeNode writes a decoded JSON value back as compact JSON.
-func writeNode(b *strings.Builder, n *doc.Node) {
-	switch n.Kind {
-	case doc.Null:
-		b.WriteString("null")
-	case doc.Bool, doc.Number:
-		b.WriteString(n.Value)
-	case doc.String:
-		quoteJSON(b, n.Value)
-	case doc.Array:
-		b.WriteByte('[')
-		for i, it := range n.Items {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeNode(b, it)
-		}
-		b.WriteByte(']')
-	case doc.Object:
-		b.WriteByte('{')
-		for i, m := range n.Members {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			quoteJSON(b, m.Key)
-			b.WriteByte(':')
-			writeNode(b, m.Value)
-		}
-		b.WriteByte('}')
-	}
-}
-
-// quoteJSON writes s as a JSON string; invalid UTF-8 becomes U+FFFD, as
-// encoding/json does.
-func quoteJSON(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[r>>4])
-			b.WriteByte(hex[r&15])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Severity says how much a finding matters.
@@ -161,4 +162,14 @@ func Cap(ds []Diagnostic) []Diagnostic {
 func Finish(ds []Diagnostic) []Diagnostic {
 	Sort(ds)
 	return Cap(ds)
+}
+
+// PointerKey escapes an object key for use as one segment of a JSON
+// pointer (RFC 6901): "~" becomes "~0" and "/" becomes "~1", so a label
+// key "a/b" gives the path "/labels/a~1b".
+func PointerKey(k string) string {
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }

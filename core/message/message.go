@@ -165,7 +165,7 @@ func decodeOne(n *doc.Node, path string) (Message, []diag.Diagnostic) {
 			// A convenience of subplay's own: the payload written as
 			// plain text, or as any JSON value, instead of base64.
 			if mem.Key == "json" {
-				m.Data = []byte(jsonText(v))
+				m.Data = []byte(v.JSON())
 			} else if s, ok := str(v, p); ok {
 				m.Data = []byte(s)
 			}
@@ -179,7 +179,7 @@ func decodeOne(n *doc.Node, path string) (Message, []diag.Diagnostic) {
 			}
 			m.Attributes = make(map[string]string, len(v.Members))
 			for _, a := range v.Members {
-				if s, ok := str(a.Value, p+"/"+escapePointer(a.Key)); ok {
+				if s, ok := str(a.Value, p+"/"+diag.PointerKey(a.Key)); ok {
 					m.Attributes[a.Key] = s
 				}
 			}
@@ -220,48 +220,6 @@ func decodeBase64(s string) ([]byte, error) {
 	return base64.RawURLEncoding.DecodeString(s)
 }
 
-// jsonText re-encodes a node as compact JSON.
-func jsonText(n *doc.Node) string {
-	var b strings.Builder
-	var walk func(*doc.Node)
-	walk = func(n *doc.Node) {
-		switch n.Kind {
-		case doc.Null:
-			b.WriteString("null")
-		case doc.Bool, doc.Number:
-			b.WriteString(n.Value)
-		case doc.String:
-			b.WriteString(strconv.Quote(n.Value))
-		case doc.Array:
-			b.WriteByte('[')
-			for i, it := range n.Items {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				walk(it)
-			}
-			b.WriteByte(']')
-		case doc.Object:
-			b.WriteByte('{')
-			for i, mem := range n.Members {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(strconv.Quote(mem.Key) + ":")
-				walk(mem.Value)
-			}
-			b.WriteByte('}')
-		}
-	}
-	walk(n)
-	return b.String()
-}
-
-// escapePointer escapes a key for a JSON pointer (RFC 6901).
-func escapePointer(k string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
-}
-
 // Check reports where message i breaks a limit the service enforces on
 // publish (path is the message's JSON pointer). The spans point at the
 // offending value when node is the message's object, else there are none.
@@ -292,7 +250,7 @@ func Check(m *Message, node *doc.Node, path string) []diag.Diagnostic {
 	}
 	if attrs != nil {
 		for _, a := range attrs.Members {
-			p := path + "/attributes/" + escapePointer(a.Key)
+			p := path + "/attributes/" + diag.PointerKey(a.Key)
 			if len(a.Key) > MaxKeyBytes {
 				ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "message-attribute-key-too-long", Path: p,
 					Message: "attribute key is " + strconv.Itoa(len(a.Key)) + " bytes; at most " + strconv.Itoa(MaxKeyBytes) + " are allowed",
@@ -320,7 +278,7 @@ func Check(m *Message, node *doc.Node, path string) []diag.Diagnostic {
 		sort.Strings(keys)
 		for _, k := range keys {
 			v := m.Attributes[k]
-			p := path + "/attributes/" + escapePointer(k)
+			p := path + "/attributes/" + diag.PointerKey(k)
 			if len(k) > MaxKeyBytes {
 				add(nil, p, "message-attribute-key-too-long", "attribute key is "+strconv.Itoa(len(k))+" bytes; at most "+strconv.Itoa(MaxKeyBytes)+" are allowed", "")
 			}
