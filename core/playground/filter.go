@@ -1,7 +1,6 @@
 package playground
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
@@ -15,14 +14,7 @@ import (
 // "text"/"config" (then positions point into the configuration).
 type FilterRequest struct {
 	Filter *string `json:"filter,omitempty"`
-	// Messages is an array of REST PubsubMessages (data in base64, or
-	// "text" for a plain payload).
-	Messages json.RawMessage `json:"messages,omitempty"`
-	// MessagesText is the same as the user's own JSON or YAML text, so
-	// that message diagnostics point into it; MessagesFormat is "json",
-	// "yaml" or empty to detect.
-	MessagesText   *string `json:"messagesText,omitempty"`
-	MessagesFormat string  `json:"messagesFormat,omitempty"`
+	MessagesInput
 	ConfigInput
 }
 
@@ -103,7 +95,7 @@ func loadFilter(req *FilterRequest) (fs *filterSource, ds []diag.Diagnostic, err
 	if req.Text == nil && (len(req.Config) == 0 || string(req.Config) == "null") {
 		return nil, nil, &Error{Code: "bad-request", Message: `the request names no filter: add "filter", or a configuration as "text" or "config"`}
 	}
-	cfg, err := req.Load()
+	cfg, err := req.ConfigInput.Load()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -146,7 +138,7 @@ func testFilter(req *FilterRequest, evaluate func(*filter.Filter, *filterSource,
 	if err != nil {
 		return nil, err
 	}
-	decoded, msgDs, err := loadMessages(req)
+	decoded, msgDs, err := req.MessagesInput.Load()
 	if err != nil {
 		return nil, err
 	}
@@ -187,25 +179,6 @@ func testFilter(req *FilterRequest, evaluate func(*filter.Filter, *filterSource,
 		}
 	}
 	return resp, nil
-}
-
-func loadMessages(req *FilterRequest) (*message.Decoded, []diag.Diagnostic, error) {
-	hasArray := len(req.Messages) > 0 && string(req.Messages) != "null"
-	switch {
-	case hasArray && req.MessagesText != nil:
-		return nil, nil, &Error{Code: "bad-request", Message: `give the messages as "messages" or as "messagesText", not both`}
-	case hasArray:
-		d, ds := message.Parse("messages", string(req.Messages), doc.JSON)
-		return d, ds, nil
-	case req.MessagesText != nil:
-		f := doc.Format(req.MessagesFormat)
-		if f != "" && f != doc.JSON && f != doc.YAML {
-			return nil, nil, &Error{Code: "bad-request", Message: `"messagesFormat" must be "json", "yaml" or empty, not ` + quote(req.MessagesFormat)}
-		}
-		d, ds := message.Parse("messages", *req.MessagesText, f)
-		return d, ds, nil
-	}
-	return nil, nil, nil
 }
 
 // attachMessages makes one result per message, holding the message's own

@@ -3,7 +3,9 @@ package playground
 import (
 	"encoding/json"
 
+	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/message"
 	"github.com/subplay/subplay/core/subscription"
 )
 
@@ -49,3 +51,40 @@ func (in *ConfigInput) Load() (*subscription.Config, error) {
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// MessagesInput carries sample messages in a request: REST PubsubMessages
+// as a JSON array ("messages", data in base64, or "text"/"json" for a
+// plain payload), or the user's own JSON or YAML text ("messagesText"), so
+// that message diagnostics point into it. Operations embed it.
+type MessagesInput struct {
+	Messages       json.RawMessage `json:"messages,omitempty"`
+	MessagesText   *string         `json:"messagesText,omitempty"`
+	MessagesFormat string          `json:"messagesFormat,omitempty"` // "json", "yaml" or empty to detect
+}
+
+// Has reports whether the request carries messages.
+func (in *MessagesInput) Has() bool {
+	return (len(in.Messages) > 0 && string(in.Messages) != "null") || in.MessagesText != nil
+}
+
+// Load decodes the messages; nil when there are none. Problems with the
+// messages are diagnostics; only a request naming them twice, or in an
+// unknown format, is an error.
+func (in *MessagesInput) Load() (*message.Decoded, []diag.Diagnostic, error) {
+	hasArray := len(in.Messages) > 0 && string(in.Messages) != "null"
+	switch {
+	case hasArray && in.MessagesText != nil:
+		return nil, nil, &Error{Code: "bad-request", Message: `give the messages as "messages" or as "messagesText", not both`}
+	case hasArray:
+		d, ds := message.Parse("messages", string(in.Messages), doc.JSON)
+		return d, ds, nil
+	case in.MessagesText != nil:
+		f := doc.Format(in.MessagesFormat)
+		if f != "" && f != doc.JSON && f != doc.YAML {
+			return nil, nil, &Error{Code: "bad-request", Message: `"messagesFormat" must be "json", "yaml" or empty, not ` + quote(in.MessagesFormat)}
+		}
+		d, ds := message.Parse("messages", *in.MessagesText, f)
+		return d, ds, nil
+	}
+	return nil, nil, nil
+}

@@ -2,7 +2,6 @@ package playground
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -32,12 +31,7 @@ type NamesRequest struct {
 	UUID string `json:"uuid,omitempty"`
 	// Count is how many names to preview without messages (default 1).
 	Count int `json:"count,omitempty"`
-	// Messages are REST PubsubMessages in delivery order, as a JSON array;
-	// MessagesText is the same as the user's JSON or YAML text, so that
-	// message diagnostics point into it.
-	Messages       json.RawMessage `json:"messages,omitempty"`
-	MessagesText   *string         `json:"messagesText,omitempty"`
-	MessagesFormat string          `json:"messagesFormat,omitempty"`
+	MessagesInput
 	// Stream is a synthetic message stream, instead of messages.
 	Stream *StreamInput `json:"stream,omitempty"`
 }
@@ -117,12 +111,12 @@ func ObjectNames(req *NamesRequest) (*NamesResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := req.Load()
+	cfg, err := req.ConfigInput.Load()
 	if err != nil {
 		return nil, err
 	}
 	resp := &NamesResponse{Names: []string{}, Folders: []storage.Folder{}, Files: []storage.File{}}
-	decoded, msgDs, err := loadMessages(&FilterRequest{Messages: req.Messages, MessagesText: req.MessagesText, MessagesFormat: req.MessagesFormat})
+	decoded, msgDs, err := req.MessagesInput.Load()
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +220,7 @@ func readNamesInput(req *NamesRequest) (namesInput, error) {
 	case in.count < 0 || in.count > MaxPreviewNames:
 		return bad(`"count" must be between 1 and ` + strconv.Itoa(MaxPreviewNames))
 	}
-	hasMessages := (len(req.Messages) > 0 && string(req.Messages) != "null") || req.MessagesText != nil
+	hasMessages := req.MessagesInput.Has()
 	if req.Stream == nil {
 		return in, nil
 	}

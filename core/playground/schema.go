@@ -31,11 +31,7 @@ type SchemaRequest struct {
 	// TableSchema is the BigQuery table's schema as `bq show --schema`
 	// prints it.
 	TableSchema *string `json:"tableSchema,omitempty"`
-	// Messages are REST PubsubMessages, as a JSON array; MessagesText is the
-	// same as the user's JSON or YAML text, so diagnostics point into it.
-	Messages       json.RawMessage `json:"messages,omitempty"`
-	MessagesText   *string         `json:"messagesText,omitempty"`
-	MessagesFormat string          `json:"messagesFormat,omitempty"`
+	MessagesInput
 	// Time is the publish time of sample messages that have none, RFC
 	// 3339; the current time when empty.
 	Time string `json:"time,omitempty"`
@@ -78,7 +74,7 @@ type BigQueryResult struct {
 
 // Schema answers a SchemaRequest.
 func Schema(req *SchemaRequest) (*SchemaResponse, error) {
-	cfg, err := req.Load()
+	cfg, err := req.ConfigInput.Load()
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +89,7 @@ func Schema(req *SchemaRequest) (*SchemaResponse, error) {
 	default:
 		return nil, &Error{Code: "bad-request", Message: `"topicSchemaType" must be "AVRO", "PROTOCOL_BUFFER" or empty, not ` + quote(req.TopicSchemaType)}
 	}
-	decoded, msgDs, err := loadMessages(&FilterRequest{Messages: req.Messages, MessagesText: req.MessagesText, MessagesFormat: req.MessagesFormat})
+	decoded, msgDs, err := req.MessagesInput.Load()
 	if err != nil {
 		return nil, err
 	}
