@@ -357,9 +357,13 @@ func (p *jsonParser) str() string {
 			p.syntax("control character "+strconv.QuoteRune(rune(c))+" inside a string", `escape it, e.g. \t for a tab`)
 		case c == '\\':
 			r, n, ok := unescapeJSON(s[p.i:])
+			if !ok && utf16.IsSurrogate(r) {
+				p.fail(p.i, p.i+n, "json-syntax", "the escape "+s[p.i:p.i+n]+" is half of a UTF-16 surrogate pair",
+					`a character beyond U+FFFF takes two escapes, such as \ud83d\ude00, or can be written as itself`)
+			}
 			if !ok {
 				end := p.i + n
-				p.fail(p.i, max(end, p.i+2), "json-syntax", "invalid escape "+strconv.Quote(s[p.i:min(end, len(s))])+" in a string",
+				p.fail(p.i, min(max(end, p.i+2), len(s)), "json-syntax", "invalid escape "+strconv.Quote(s[p.i:min(end, len(s))])+" in a string",
 					`JSON escapes are \" \\ \/ \b \f \n \r \t and \uXXXX`)
 			}
 			b.WriteRune(r)
@@ -380,7 +384,9 @@ func (p *jsonParser) str() string {
 
 // unescapeJSON decodes the escape at the start of s, returning the rune, the
 // bytes consumed, and whether it was valid. A surrogate pair counts as one
-// escape; a lone surrogate decodes to U+FFFD as encoding/json does.
+// escape. A lone surrogate is invalid (returned as r, for the message):
+// encoding/json would turn it into U+FFFD, but the proto JSON mapping the
+// API uses rejects it, and a changed character is worse than an error.
 func unescapeJSON(s string) (rune, int, bool) {
 	if len(s) < 2 {
 		return 0, len(s), false
@@ -415,7 +421,7 @@ func unescapeJSON(s string) (rune, int, bool) {
 					}
 				}
 			}
-			return utf8.RuneError, 6, true
+			return r, 6, false
 		}
 		return r, 6, true
 	}

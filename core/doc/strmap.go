@@ -151,7 +151,8 @@ func (m *mapper) fold(text string, i int) (int, bool) {
 	}
 	breaks := 0
 	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
-		if text[j] == '\n' {
+		// A "\r" alone is a line break too (YAML reads old Mac endings).
+		if text[j] == '\n' || (text[j] == '\r' && (j+1 == len(text) || text[j+1] != '\n')) {
 			breaks++
 		}
 		j++

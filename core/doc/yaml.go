@@ -20,6 +20,7 @@ type yamlWalker struct {
 	src      *diag.Source
 	maxDepth int
 	nodes    int
+	deep     bool // too-deep was reported: once is enough
 	ds       []diag.Diagnostic
 }
 
@@ -30,11 +31,12 @@ func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic
 	}
 	var first yaml.Node
 	dec := yaml.NewDecoder(strings.NewReader(src.Text))
-	if err := safeDecode(dec, &first); err != nil {
+	err := safeDecode(dec, &first)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, []diag.Diagnostic{yamlError(src, err)}
 	}
 	w := &yamlWalker{src: src, maxDepth: maxDepth}
-	if len(first.Content) == 0 {
+	if err != nil || len(first.Content) == 0 { // io.EOF: nothing but comments
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
 			Message: "the input holds no value, only comments or a document marker", Span: diag.SpanOf(0, 0)}}
 	}
@@ -64,7 +66,7 @@ func safeDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 
 func (w *yamlWalker) span(n *yaml.Node, fallbackLen int) diag.Span {
 	start := w.src.Offset(n.Line, n.Column)
-	return diag.SpanOf(start, start+fallbackLen)
+	return diag.SpanOf(start, min(start+fallbackLen, len(w.src.Text)))
 }
 
 func (w *yamlWalker) add(n *yaml.Node, code, msg, hint string) {
@@ -92,6 +94,10 @@ func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 		return &cp
 	case yaml.MappingNode, yaml.SequenceNode:
 		if depth+1 > w.maxDepth {
+			if w.deep {
+				return &Node{Kind: Null, Span: w.span(n, 1)}
+			}
+			w.deep = true
 			w.add(n, "too-deep", "the input nests deeper than "+strconv.Itoa(w.maxDepth)+" levels",
 				"a subscription is a few levels deep; check that this is the right file")
 			return &Node{Kind: Null, Span: w.span(n, 1)}
@@ -203,6 +209,8 @@ func (w *yamlWalker) scalarSpan(n *yaml.Node) diag.Span {
 	default:
 		if strings.HasPrefix(text[start:], n.Value) {
 			end = start + len(n.Value)
+		} else if e, ok := plainEnd(text, start, n.Value); ok {
+			end = e // folded over several lines
 		} else {
 			for end < len(text) && text[end] != '\n' && !(text[end] == '#' && end > start && isYAMLSpace(text[end-1])) {
 				end++
@@ -210,7 +218,17 @@ func (w *yamlWalker) scalarSpan(n *yaml.Node) diag.Span {
 			end = start + len(strings.TrimRight(text[start:end], " \t\r"))
 		}
 	}
-	return diag.SpanOf(start, max(end, start))
+	// The library counts a lone "\r" as a line break and diag.Source does
+	// not, so a position can land past the end: keep spans in the text.
+	return diag.SpanOf(start, min(max(end, start), len(text)))
+}
+
+// plainEnd finds where a plain scalar folded over several lines ends, by
+// folding the text as SourceSpan does.
+func plainEnd(text string, start int, value string) (int, bool) {
+	var m mapper
+	end := m.plain(text, start, len(value))
+	return end, m.b.String() == value
 }
 
 func isYAMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -1,6 +1,7 @@
 package subscription
 
 import (
+	"errors"
 	"math"
 	"reflect"
 	"strconv"
@@ -137,6 +138,21 @@ func camel(s string) string {
 	return b.String()
 }
 
+// snake turns a JSON name (ackDeadlineSeconds) into its proto field name
+// (ack_deadline_seconds): the only other spelling the mapping accepts.
+func snake(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b.WriteByte('_')
+			b.WriteByte(c - 'A' + 'a')
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
 func (c *Config) errorf(n *doc.Node, path, code, msg, hint string) {
 	if c.bad == nil {
 		c.bad = map[string]bool{}
@@ -151,6 +167,9 @@ func (c *Config) decodeStruct(n *doc.Node, path string, v reflect.Value) {
 	for _, m := range n.Members {
 		name := camel(m.Key)
 		idx, ok := si.byName[name]
+		if ok && name != m.Key && snake(name) != m.Key {
+			ok = false // ack_deadlineSeconds is neither spelling the API takes
+		}
 		fpath := path + "/" + name
 		if !ok {
 			c.unknownField(m, path, si)
@@ -244,7 +263,9 @@ func (c *Config) decodeValue(n *doc.Node, path string, f reflect.Value) {
 			c.typeError(n, path, name, "an object")
 			return
 		}
-		f.Set(reflect.ValueOf(toAny(n).(map[string]any)))
+		if c.finiteNumbers(n, path) {
+			f.Set(reflect.ValueOf(toAny(n).(map[string]any)))
+		}
 	default:
 		switch f.Kind() {
 		case reflect.Pointer: // a nested message
@@ -273,6 +294,34 @@ func (c *Config) decodeValue(n *doc.Node, path string, f reflect.Value) {
 			f.Set(s)
 		}
 	}
+}
+
+// finiteNumbers reports whether every number under n is one a
+// google.protobuf.Value holds (a finite float64), reporting those that are
+// not: 1e400 would otherwise become +Inf, and YAML's .nan and .inf likewise.
+func (c *Config) finiteNumbers(n *doc.Node, path string) bool {
+	ok := true
+	switch n.Kind {
+	case doc.Number:
+		f, err := strconv.ParseFloat(n.Value, 64)
+		switch {
+		case math.IsInf(f, 0):
+			c.errorf(n, path, "number-overflow", shorten(n.Value)+" is beyond what a parameter can hold", "parameters hold double-precision numbers")
+			ok = false
+		case err != nil || math.IsNaN(f):
+			c.errorf(n, path, "wrong-type", shorten(n.Value)+" is not a number a parameter can hold", "parameters hold finite double-precision numbers")
+			ok = false
+		}
+	case doc.Array:
+		for i, it := range n.Items {
+			ok = c.finiteNumbers(it, path+"/"+strconv.Itoa(i)) && ok
+		}
+	case doc.Object:
+		for _, m := range n.Members {
+			ok = c.finiteNumbers(m.Value, path+"/"+escapePointer(m.Key)) && ok
+		}
+	}
+	return ok
 }
 
 func toAny(n *doc.Node) any {
@@ -312,8 +361,10 @@ func (c *Config) typeErrorHint(n *doc.Node, path, name, want, hint string) {
 	c.errorf(n, path, "wrong-type", name+" must be "+want+", not "+found, hint)
 }
 
-// integer reads an integer field. The proto JSON mapping accepts a number
-// or a string holding one, and numbers such as 1e3 or 10.0 that are whole.
+// integer reads an integer field as the proto JSON mapping does: a number,
+// or a string holding exactly one JSON number, whose value is whole (1e3
+// and 10.0 are, 1.5 is not). The digits are shifted, not run through a
+// float, so every int64 stays exact.
 func (c *Config) integer(n *doc.Node, path, name string, lo, hi int64) (int64, bool) {
 	text := n.Value
 	switch n.Kind {
@@ -328,30 +379,138 @@ func (c *Config) integer(n *doc.Node, path, name string, lo, hi int64) (int64, b
 		c.typeError(n, path, name, "a whole number")
 		return 0, false
 	}
-	v, err := strconv.ParseInt(text, 10, 64)
-	if err != nil {
-		f, ferr := strconv.ParseFloat(text, 64)
-		switch {
-		case ferr != nil && strings.HasSuffix(text, "s") && allDigits(strings.TrimSuffix(text, "s")):
+	v, class := intValue(text, n.Kind == doc.Number)
+	switch class {
+	case notNumber:
+		if strings.HasSuffix(text, "s") && allDigits(strings.TrimSuffix(text, "s")) {
 			c.errorf(n, path, "wrong-type", name+" is a number of "+unitOf(path)+", not a duration", "write "+strings.TrimSuffix(text, "s"))
-			return 0, false
-		case ferr != nil:
+		} else {
 			c.errorf(n, path, "wrong-type", name+" must be a whole number, not "+strconv.Quote(shorten(text)), "")
-			return 0, false
-		case f != math.Trunc(f) || math.IsInf(f, 0):
-			c.errorf(n, path, "wrong-type", name+" must be a whole number, not "+shorten(text), "")
-			return 0, false
-		case f > float64(hi) || f < float64(lo):
-			c.errorf(n, path, "number-overflow", name+" is beyond what the field can hold", "")
-			return 0, false
 		}
-		v = int64(f)
+		return 0, false
+	case fraction:
+		c.errorf(n, path, "wrong-type", name+" must be a whole number, not "+shorten(text), "")
+		return 0, false
 	}
-	if v < lo || v > hi {
+	if class == tooLarge || v < lo || v > hi {
 		c.errorf(n, path, "number-overflow", name+" is beyond what the field can hold", "")
 		return 0, false
 	}
 	return v, true
+}
+
+// intValue reads the text of an integer field (see integer); yaml allows
+// the number forms YAML has and JSON has not.
+func intValue(text string, yaml bool) (int64, numberClass) {
+	digits, class := wholeNumber(text)
+	if class == notNumber && yaml {
+		digits, class = yamlWholeNumber(text)
+	}
+	if class != whole {
+		return 0, class
+	}
+	v, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return 0, tooLarge
+	}
+	return v, whole
+}
+
+// numberClass says what wholeNumber found.
+type numberClass uint8
+
+const (
+	notNumber numberClass = iota
+	fraction              // a number that is not whole
+	tooLarge              // whole, with more digits than an int64 has
+	whole
+)
+
+// wholeNumber reads s as a JSON number (RFC 8259 grammar, nothing else:
+// the mapping rejects "+5", "010" and "0x10" even inside a string) and,
+// when its value is whole, returns that value as plain decimal digits:
+// "1.5e3" gives "1500", "-0.0" gives "0".
+func wholeNumber(s string) (string, numberClass) {
+	i, neg := 0, strings.HasPrefix(s, "-")
+	if neg {
+		i++
+	}
+	digitsFrom := func() string {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return s[start:i]
+	}
+	intp := digitsFrom()
+	if intp == "" || (len(intp) > 1 && intp[0] == '0') {
+		return "", notNumber
+	}
+	frac := ""
+	if i < len(s) && s[i] == '.' {
+		i++
+		if frac = digitsFrom(); frac == "" {
+			return "", notNumber
+		}
+	}
+	expText := ""
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		sign := i
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digitsFrom() == "" {
+			return "", notNumber
+		}
+		expText = s[sign:i]
+	}
+	if i != len(s) {
+		return "", notNumber
+	}
+	// The value is mant × 10^shift, with mant free of leading and trailing zeros.
+	mant := strings.TrimLeft(intp+frac, "0")
+	if mant == "" {
+		return "0", whole
+	}
+	trimmed := strings.TrimRight(mant, "0")
+	shift := int64(len(mant) - len(trimmed) - len(frac))
+	if expText != "" {
+		exp, err := strconv.ParseInt(expText, 10, 32)
+		switch {
+		case err != nil && expText[0] == '-':
+			return "", fraction
+		case err != nil:
+			return "", tooLarge
+		}
+		shift += exp
+	}
+	switch {
+	case shift < 0:
+		return "", fraction
+	case int64(len(trimmed))+shift > 19:
+		return "", tooLarge
+	}
+	out := trimmed + strings.Repeat("0", int(shift))
+	if neg {
+		out = "-" + out
+	}
+	return out, whole
+}
+
+// yamlWholeNumber reads the numbers YAML writes and JSON does not (+1.5e3,
+// .5, 1.) through a float, as the YAML library does.
+func yamlWholeNumber(s string) (string, numberClass) {
+	f, err := strconv.ParseFloat(s, 64)
+	switch {
+	case math.IsNaN(f) || (err != nil && !errors.Is(err, strconv.ErrRange)):
+		return "", notNumber
+	case f >= 1<<63 || f < -(1<<63):
+		return "", tooLarge
+	case f != math.Trunc(f):
+		return "", fraction
+	}
+	return strconv.FormatInt(int64(f), 10), whole
 }
 
 func unitOf(path string) string {

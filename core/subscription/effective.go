@@ -52,8 +52,9 @@ func computeEffective(c *Config) *Effective {
 	e := *in // shallow: nested structs are copied before they change
 	f := &filler{origins: make(map[string]Origin, 24)}
 	for path := range c.nodes {
-		if fl := FieldAt(path); path != "" && fl != nil && !fl.OutputOnly && !strings.HasPrefix(genericPath(path), "/labels/") &&
-			!strings.HasPrefix(genericPath(path), "/tags/") && !strings.HasPrefix(genericPath(path), "/pushConfig/attributes/") {
+		g := genericPath(path)
+		if fl := FieldAt(path); path != "" && fl != nil && !fl.OutputOnly && !strings.HasPrefix(g, "/labels/") &&
+			!strings.HasPrefix(g, "/tags/") && !strings.HasPrefix(g, "/pushConfig/attributes/") {
 			f.mark(path, Set)
 		}
 	}

@@ -292,13 +292,7 @@ func FieldAt(path string) *Field {
 		return f
 	}
 	// Replace array indexes by "*", then try dropping a trailing map key.
-	parts := strings.Split(path, "/")
-	for i, p := range parts {
-		if p != "" && allDigits(p) {
-			parts[i] = "*"
-		}
-	}
-	g := strings.Join(parts, "/")
+	g := genericPath(path)
 	if f, ok := fieldByPath[g]; ok {
 		return f
 	}

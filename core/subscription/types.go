@@ -106,7 +106,8 @@ var (
 
 // ParseDuration reads the REST form: an optional "-", decimal seconds with
 // at most nine fractional digits, and "s". Nothing else: the API rejects
-// "7d", "10m" and "PT5M".
+// "7d", "10m" and "PT5M", and the proto JSON mapping rejects leading zeros
+// ("01s").
 func ParseDuration(s string) (Duration, error) {
 	body, ok := strings.CutSuffix(s, "s")
 	if !ok {
@@ -115,7 +116,7 @@ func ParseDuration(s string) (Duration, error) {
 	neg := strings.HasPrefix(body, "-")
 	body = strings.TrimPrefix(body, "-")
 	whole, frac, hasFrac := strings.Cut(body, ".")
-	if whole == "" || !allDigits(whole) || (hasFrac && (frac == "" || len(frac) > 9 || !allDigits(frac))) {
+	if whole == "" || !allDigits(whole) || (len(whole) > 1 && whole[0] == '0') || (hasFrac && (frac == "" || len(frac) > 9 || !allDigits(frac))) {
 		return Duration{}, errDurationSyntax
 	}
 	sec, err := strconv.ParseInt(whole, 10, 64)

@@ -190,6 +190,9 @@ func requiredHint(f *Field) string {
 }
 
 func genericPath(path string) string {
+	if !hasIndex(path) {
+		return path // the common case, without allocating
+	}
 	parts := strings.Split(path, "/")
 	for i, p := range parts {
 		if p != "" && allDigits(p) {
@@ -197,6 +200,23 @@ func genericPath(path string) string {
 		}
 	}
 	return strings.Join(parts, "/")
+}
+
+// hasIndex reports whether a path has a segment of digits only.
+func hasIndex(path string) bool {
+	for start := 0; start <= len(path); {
+		end := strings.IndexByte(path[start:], '/')
+		if end < 0 {
+			end = len(path)
+		} else {
+			end += start
+		}
+		if end > start && allDigits(path[start:end]) {
+			return true
+		}
+		start = end + 1
+	}
+	return false
 }
 
 // instances expands a table path with "*" into the paths present in the
@@ -240,13 +260,9 @@ func (v *validator) bounds(f *Field, path string, n *doc.Node) {
 	name := label(path)
 	switch f.Kind {
 	case KindInt32, KindInt64:
-		x, err := strconv.ParseInt(n.Value, 10, 64)
-		if err != nil {
-			fl, ferr := strconv.ParseFloat(n.Value, 64)
-			if ferr != nil {
-				return // decoding reported it
-			}
-			x = int64(fl)
+		x, class := intValue(n.Value, n.Kind == doc.Number)
+		if class != whole {
+			return // decoding reported it
 		}
 		if x == 0 && f.ZeroMeansDefault {
 			v.add(diag.Info, path, "zero-means-default", name+" is 0, which the API reads as unset: the default of "+f.Default+" "+f.Unit+" applies", "")
