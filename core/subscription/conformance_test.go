@@ -81,11 +81,11 @@ var differences = map[string]difference{
 	"enum-number-nested": {true, diag.Error, "wrong-type", nil, "enum numbers are not names"},
 	// An unknown name in an input field is a validation error.
 	"enum-unknown-input": {false, diag.Error, "enum-value", nil, "enum names are checked by the rule table"},
-	// An unknown name in an output-only field is not checked: the rules
-	// skip output-only values, which the service ignores on create and
-	// update. protojson (and so, probably, the API's reader) rejects it.
-	"enum-unknown-output-only":   {false, diag.Info, "output-only", nil, "output-only values are not checked"},
-	"enum-lowercase-output-only": {false, diag.Info, "output-only", nil, "output-only values are not checked"},
+	// An unknown name in an output-only field: the service ignores the
+	// value, but its JSON reader rejects a name it does not know, and so
+	// does the rule table.
+	"enum-unknown-output-only":   {false, diag.Error, "enum-value", nil, "enum names are checked even where the value is ignored"},
+	"enum-lowercase-output-only": {false, diag.Error, "enum-value", nil, "enum names are checked even where the value is ignored"},
 
 	// Durations: protojson's reader also takes "+1s", ".5s", "1.s" and even
 	// ".s". The REST API never prints these forms and the mapping's spec

@@ -132,7 +132,7 @@ var fields = []*Field{
 		Help: "JavaScript source that defines function <functionName>(message, metadata); return null to drop the message.", Source: srcProto + "; UDF overview"},
 	{Path: "/messageTransforms/*/compression", Kind: KindObject,
 		Help: "Compress or decompress message data.", Source: srcProto},
-	{Path: "/messageTransforms/*/compression/compressionAlgorithm", Kind: KindString, Required: true, Enum: []string{"ZLIB"},
+	{Path: "/messageTransforms/*/compression/compressionAlgorithm", Kind: KindString, Required: true, Enum: []string{"ZLIB", "ZSTD"},
 		Help: "The compression algorithm.", Source: srcProto},
 	{Path: "/messageTransforms/*/compression/compressionMode", Kind: KindString, Required: true, Enum: []string{"COMPRESS", "DECOMPRESS"},
 		Help: "Whether to compress or to decompress.", Source: srcProto},
@@ -186,7 +186,7 @@ var fields = []*Field{
 		Help: "With a schema option, drop message fields the table has no column for instead of leaving those messages in the backlog.", Source: srcProto + "; " + srcSeeds},
 	{Path: "/bigqueryConfig/serviceAccountEmail", Kind: KindString, Delivery: BigQuery, DefaultText: "the Pub/Sub service agent, service-PROJECT_NUMBER@gcp-sa-pubsub.iam.gserviceaccount.com",
 		Help: "The account that writes to the table. Whoever sets it needs iam.serviceAccounts.actAs on it.", Source: srcProto + "; " + srcSeeds},
-	{Path: "/bigqueryConfig/state", Kind: KindString, OutputOnly: true, Delivery: BigQuery,
+	{Path: "/bigqueryConfig/state", Kind: KindString, OutputOnly: true, Delivery: BigQuery, Enum: []string{"STATE_UNSPECIFIED", "ACTIVE", "PERMISSION_DENIED", "NOT_FOUND", "SCHEMA_MISMATCH", "IN_TRANSIT_LOCATION_RESTRICTION", "VERTEX_AI_LOCATION_RESTRICTION"},
 		Help: "Whether the service can write to the table; set by Pub/Sub.", Source: srcProto},
 
 	// Cloud Storage export.
@@ -216,7 +216,7 @@ var fields = []*Field{
 		Help: "Start a new file once this many messages are written: at least 1000.", Source: srcProto + "; " + srcSeeds + "; " + srcGC},
 	{Path: "/cloudStorageConfig/serviceAccountEmail", Kind: KindString, Delivery: CloudStorage, DefaultText: "the Pub/Sub service agent, service-PROJECT_NUMBER@gcp-sa-pubsub.iam.gserviceaccount.com",
 		Help: "The account that writes to the bucket. Whoever sets it needs iam.serviceAccounts.actAs on it.", Source: srcProto + "; " + srcSeeds},
-	{Path: "/cloudStorageConfig/state", Kind: KindString, OutputOnly: true, Delivery: CloudStorage,
+	{Path: "/cloudStorageConfig/state", Kind: KindString, OutputOnly: true, Delivery: CloudStorage, Enum: []string{"STATE_UNSPECIFIED", "ACTIVE", "PERMISSION_DENIED", "NOT_FOUND", "SCHEMA_MISMATCH", "IN_TRANSIT_LOCATION_RESTRICTION", "VERTEX_AI_LOCATION_RESTRICTION"},
 		Help: "Whether the service can write to the bucket; set by Pub/Sub.", Source: srcProto},
 
 	// Bigtable export: recognised so a pasted configuration reads cleanly.
@@ -230,7 +230,7 @@ var fields = []*Field{
 		Help: "The account that writes to the table.", Source: srcProto},
 	{Path: "/bigtableConfig/writeMetadata", Kind: KindBool, Default: "false", Delivery: Bigtable,
 		Help: "Also write the message metadata.", Source: srcProto},
-	{Path: "/bigtableConfig/state", Kind: KindString, OutputOnly: true, Delivery: Bigtable,
+	{Path: "/bigtableConfig/state", Kind: KindString, OutputOnly: true, Delivery: Bigtable, Enum: []string{"STATE_UNSPECIFIED", "ACTIVE", "PERMISSION_DENIED", "NOT_FOUND", "SCHEMA_MISMATCH", "IN_TRANSIT_LOCATION_RESTRICTION", "VERTEX_AI_LOCATION_RESTRICTION", "APP_PROFILE_MISCONFIGURED"},
 		Help: "Whether the service can write to the table; set by Pub/Sub.", Source: srcProto},
 
 	// Output only.

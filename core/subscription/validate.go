@@ -135,9 +135,11 @@ func (v *validator) tableRules() {
 		if f.OutputOnly {
 			v.add(diag.Info, path, "output-only", label(path)+" is set by the service; it is ignored when you create or update a subscription",
 				"it is fine to leave it in a file copied from describe")
-			continue
+		} else {
+			v.bounds(f, path, n)
 		}
-		v.bounds(f, path, n)
+		// Even an ignored enum must be a name the API knows: its JSON
+		// reader rejects the request otherwise.
 		if len(f.Enum) > 0 && n.Kind == doc.String && !contains(f.Enum, n.Value) {
 			hint := "use one of " + strings.Join(f.Enum, ", ")
 			for _, e := range f.Enum {
