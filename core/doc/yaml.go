@@ -16,10 +16,18 @@ import (
 // can otherwise expand a kilobyte into billions of nodes.
 const maxYAMLNodes = 100_000
 
+// maxAliasNodes bounds the values copied by aliases alone, far below
+// maxYAMLNodes: a large sample-message file is legitimate, a small file
+// that expands a thousandfold through aliases is not, and it should cost
+// little to refuse.
+const maxAliasNodes = 10_000
+
 type yamlWalker struct {
 	src      *diag.Source
 	maxDepth int
 	nodes    int
+	aliased  int // values visited through aliases
+	inAlias  int // > 0 while expanding an alias
 	deep     bool // too-deep was reported: once is enough
 	ds       []diag.Diagnostic
 }
@@ -75,6 +83,16 @@ func (w *yamlWalker) add(n *yaml.Node, code, msg, hint string) {
 
 func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 	w.nodes++
+	if w.inAlias > 0 {
+		w.aliased++
+	}
+	if w.aliased > maxAliasNodes {
+		if w.aliased == maxAliasNodes+1 {
+			w.add(n, "too-large", "aliases expand the document to more than "+strconv.Itoa(maxAliasNodes)+" copied values",
+				"aliases (*name) that refer to each other multiply the document; write the values out")
+		}
+		return &Node{Kind: Null, Span: w.span(n, 0)}
+	}
 	if w.nodes > maxYAMLNodes {
 		if w.nodes == maxYAMLNodes+1 {
 			w.add(n, "too-large", "the document expands to more than "+strconv.Itoa(maxYAMLNodes)+" values",
@@ -87,7 +105,9 @@ func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 		if n.Alias == nil {
 			return &Node{Kind: Null, Span: w.span(n, 0)}
 		}
+		w.inAlias++
 		out := w.node(n.Alias, depth)
+		w.inAlias--
 		cp := *out
 		cp.Span = w.scalarSpan(n)
 		cp.style = styleNone // offsets inside point at the anchor, not here
