@@ -1,11 +1,297 @@
-// Package httpapi serves the operations of core/playground over HTTP:
-// POST /v1/<op> with the same JSON as the WebAssembly bridge and the CLI.
-// It is the only package of core/ that imports net/http.
 package httpapi
 
-import "net/http"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"mime"
+	"net/http"
+	"os"
+	"reflect"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
 
-// Handler returns the API handler. (A placeholder until the edge API lands.)
-func Handler() http.Handler {
-	return http.NotFoundHandler()
+	"github.com/subplay/subplay/core/playground"
+)
+
+// MaxBody is the largest request body accepted, in bytes. A larger one is
+// answered with 413 before more than MaxBody+1 bytes of it are read.
+const MaxBody = 1 << 20
+
+// Error codes of the HTTP layer, beside the playground's own
+// ("bad-request", "unknown-operation", "internal").
+const (
+	codeNotFound         = "not-found"
+	codeMethodNotAllowed = "method-not-allowed"
+	codeMediaType        = "unsupported-media-type"
+	codeTooLarge         = "request-too-large"
+	codeBadRequest       = "bad-request"
+	codeUnknownOp        = "unknown-operation"
+	codeInternal         = "internal"
+)
+
+// Option configures a Handler.
+type Option func(*handler)
+
+// WithLogger sends the handler's log (recovered panics and internal
+// errors, never request contents) to l instead of standard error.
+func WithLogger(l *log.Logger) Option {
+	return func(h *handler) { h.log = l }
+}
+
+// Handler returns the API handler. It keeps no state between requests, so
+// one Handler may serve any number of them concurrently.
+func Handler(opts ...Option) http.Handler {
+	h := &handler{log: stderrLog, run: (*playground.Op).Run}
+	for _, o := range opts {
+		o(h)
+	}
+	installPanicHook()
+	return h
+}
+
+var stderrLog = log.New(os.Stderr, "subplay api: ", log.LstdFlags)
+
+// installPanicHook makes the playground log the stack of a panic it
+// recovers inside an operation; the caller gets only a short message.
+// The hook is process-wide, so it is set once and only if nobody else (a
+// command that embeds the handler, say) has set one.
+var installPanicHook = sync.OnceFunc(func() {
+	if playground.PanicHook != nil {
+		return
+	}
+	playground.PanicHook = func(op string, value any, stack []byte) {
+		stderrLog.Printf("panic in operation %q: %v\n%s", op, value, stack)
+	}
+})
+
+type handler struct {
+	log *log.Logger
+	// run runs an operation; tests replace it to reach the paths that real
+	// operations never take (a panic, an internal error).
+	run func(op *playground.Op, body []byte) ([]byte, error)
+}
+
+func (h *handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w := &trackingWriter{ResponseWriter: rw}
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		h.log.Printf("panic serving %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
+		if !w.wrote {
+			writeError(w, r, http.StatusInternalServerError, codeInternal,
+				"the server failed while answering this request; the failure was logged")
+		}
+	}()
+	setCORS(w.Header())
+	h.route(w, r)
+}
+
+// route answers one request. The checks run from the most to the least
+// fundamental (does the route exist, is the method right, is the body
+// acceptable), so a request that is wrong in several ways always gets the
+// same error.
+func (h *handler) route(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	var op *playground.Op
+	var methods []string
+	switch {
+	case path == "/healthz":
+		methods = []string{http.MethodGet, http.MethodHead}
+	case path == "/v1/openapi.json":
+		methods = []string{http.MethodGet, http.MethodHead}
+	case strings.HasPrefix(path, "/v1/"):
+		name := strings.TrimPrefix(path, "/v1/")
+		op = playground.Lookup(name)
+		if op == nil {
+			writeError(w, r, http.StatusNotFound, codeUnknownOp, fmt.Sprintf(
+				"there is no operation %q; the operations are %s", name, strings.Join(playground.Names(), ", ")))
+			return
+		}
+		methods = opMethods(op)
+	default:
+		writeError(w, r, http.StatusNotFound, codeNotFound, fmt.Sprintf(
+			"nothing is served at %q; the API is POST /v1/<operation> (see /v1/openapi.json)", path))
+		return
+	}
+
+	if r.Method == http.MethodOptions {
+		preflight(w, r, methods)
+		return
+	}
+	if !contains(methods, r.Method) {
+		allow := strings.Join(append(methods, http.MethodOptions), ", ")
+		w.Header().Set("Allow", allow)
+		writeError(w, r, http.StatusMethodNotAllowed, codeMethodNotAllowed,
+			fmt.Sprintf("%s is not allowed on %s; use %s", r.Method, path, allow))
+		return
+	}
+
+	switch {
+	case path == "/healthz":
+		writeJSON(w, r, http.StatusOK, []byte(`{"status":"ok"}`))
+	case path == "/v1/openapi.json":
+		writeJSON(w, r, http.StatusOK, openAPIJSON())
+	case r.Method == http.MethodPost:
+		h.serveOp(w, r, op)
+	default: // GET of an operation that takes no input
+		h.answer(w, r, op, []byte("{}"))
+	}
+}
+
+// opMethods says how an operation may be called: always by POST, and also
+// by GET when its request has no fields, since then there is nothing to send.
+func opMethods(op *playground.Op) []string {
+	if op.Request.Kind() == reflect.Struct && op.Request.NumField() == 0 {
+		return []string{http.MethodGet, http.MethodHead, http.MethodPost}
+	}
+	return []string{http.MethodPost}
+}
+
+func (h *handler) serveOp(w http.ResponseWriter, r *http.Request, op *playground.Op) {
+	if msg := checkMediaType(r.Header.Get("Content-Type")); msg != "" {
+		writeError(w, r, http.StatusUnsupportedMediaType, codeMediaType, msg)
+		return
+	}
+	tooLarge := fmt.Sprintf("the request body is larger than %d bytes (1 MiB)", MaxBody)
+	// A declared length settles it before anything is read.
+	if r.ContentLength > MaxBody {
+		writeError(w, r, http.StatusRequestEntityTooLarge, codeTooLarge, tooLarge)
+		return
+	}
+	// The limit is set on the server's own writer: only it can tell the
+	// server to drop the connection rather than drain an oversized body.
+	raw := w
+	if t, ok := w.(*trackingWriter); ok {
+		raw = t.ResponseWriter
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(raw, r.Body, MaxBody))
+	if err != nil {
+		var big *http.MaxBytesError
+		if errors.As(err, &big) {
+			writeError(w, r, http.StatusRequestEntityTooLarge, codeTooLarge, tooLarge)
+			return
+		}
+		writeError(w, r, http.StatusBadRequest, codeBadRequest, "reading the request body: "+err.Error())
+		return
+	}
+	h.answer(w, r, op, body)
+}
+
+func (h *handler) answer(w http.ResponseWriter, r *http.Request, op *playground.Op, body []byte) {
+	out, err := h.run(op, body)
+	if err == nil {
+		writeJSON(w, r, http.StatusOK, out)
+		return
+	}
+	var perr *playground.Error
+	if !errors.As(err, &perr) {
+		perr = &playground.Error{Code: codeInternal, Message: err.Error()}
+	}
+	status := statusOf(perr.Code)
+	if status == http.StatusInternalServerError {
+		// The message is safe to return (the playground never puts a
+		// stack in it); the log keeps the operation for whoever debugs it.
+		h.log.Printf("operation %q failed: %s", op.Name, perr.Message)
+	}
+	writeError(w, r, status, perr.Code, perr.Message)
+}
+
+// statusOf maps a playground error code to its HTTP status. An unknown code
+// is treated as a failure of ours, not of the caller.
+func statusOf(code string) int {
+	switch code {
+	case codeBadRequest:
+		return http.StatusBadRequest
+	case codeUnknownOp:
+		return http.StatusNotFound
+	}
+	return http.StatusInternalServerError
+}
+
+// checkMediaType accepts application/json, with a UTF-8 charset if any
+// (JSON has no other encoding). It returns why a type is refused.
+func checkMediaType(ct string) string {
+	if ct == "" {
+		return `the request has no Content-Type; send the body as "application/json"`
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return fmt.Sprintf(`the body must be "application/json", not %q`, ct)
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return fmt.Sprintf("the body must be UTF-8 JSON, not charset %q", cs)
+	}
+	return ""
+}
+
+// setCORS lets any web page call the API. Nothing is credentialed (no
+// cookies, no auth), so "*" exposes nothing a plain HTTP client could not
+// already read.
+func setCORS(h http.Header) {
+	h.Set("Access-Control-Allow-Origin", "*")
+}
+
+func preflight(w http.ResponseWriter, r *http.Request, methods []string) {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Methods", strings.Join(append(methods, http.MethodOptions), ", "))
+	h.Set("Access-Control-Allow-Headers", "Content-Type")
+	h.Set("Access-Control-Max-Age", "86400")
+	h.Set("Allow", strings.Join(append(methods, http.MethodOptions), ", "))
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+func writeError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+	b, err := json.Marshal(playground.ErrorResponse{Error: &playground.Error{Code: code, Message: msg}})
+	if err != nil { // cannot happen for two strings, but never answer with nothing
+		b = []byte(`{"error":{"code":"internal","message":"encoding an error failed"}}`)
+	}
+	writeJSON(w, r, status, b)
+}
+
+// trackingWriter remembers whether the response has started, so a panic
+// after that point is logged without writing a second status line.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *trackingWriter) WriteHeader(status int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *trackingWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the server's writer.
+func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
 }

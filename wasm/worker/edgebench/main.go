@@ -1,0 +1,204 @@
+// Command edgebench is the measuring half of scripts/bench-edge: it serves
+// the API natively on loopback, and it loads a server with requests and
+// reports latency percentiles and throughput as one JSON line.
+//
+//	edgebench serve -addr 127.0.0.1:0 -ready FILE
+//	edgebench load -url URL -body FILE [-n 200] [-warmup 20] [-c 8] [-d 20s] [-max 200000]
+//
+// Every loop is bounded by a count and a duration, and only loopback URLs
+// are accepted.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/subplay/subplay/core/httpapi"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "usage: edgebench serve|load [flags]")
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "serve":
+		err = serve(args[1:], stderr)
+	case "load":
+		err = load(args[1:], stdout)
+	default:
+		err = fmt.Errorf("unknown command %q", args[0])
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "edgebench:", err)
+		return 1
+	}
+	return 0
+}
+
+func serve(args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on")
+	ready := fs.String("ready", "", "file to write the base URL to once listening")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return err
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("-addr must be a loopback address, not %q", *addr)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	base := "http://" + ln.Addr().String()
+	if *ready != "" {
+		if err := os.WriteFile(*ready, []byte(base), 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(stderr, "edgebench: serving the API natively at", base)
+	return http.Serve(ln, httpapi.Handler())
+}
+
+type result struct {
+	URL        string  `json:"url"`
+	FirstMs    float64 `json:"firstMs"` // the first request, which may start an instance
+	P50Ms      float64 `json:"p50Ms"`
+	P95Ms      float64 `json:"p95Ms"`
+	P99Ms      float64 `json:"p99Ms"`
+	Sequential int     `json:"sequential"`
+	Conc       int     `json:"concurrency"`
+	Seconds    float64 `json:"seconds"`
+	Requests   int64   `json:"requests"`
+	RPS        float64 `json:"rps"`
+	Errors     int64   `json:"errors"`
+}
+
+func load(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
+	target := fs.String("url", "", "the full URL to POST to (loopback only)")
+	bodyFile := fs.String("body", "", "the request body (JSON)")
+	n := fs.Int("n", 200, "sequential requests measured for the latency percentiles")
+	warmup := fs.Int("warmup", 20, "requests sent before measuring")
+	conc := fs.Int("c", 8, "concurrent clients for the throughput run")
+	dur := fs.Duration("d", 20*time.Second, "duration of the throughput run")
+	maxReq := fs.Int64("max", 200_000, "at most this many requests in the throughput run")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	u, err := url.Parse(*target)
+	if err != nil {
+		return err
+	}
+	if ip := net.ParseIP(u.Hostname()); u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("-url must be on loopback, not %q", *target)
+	}
+	body, err := os.ReadFile(*bodyFile)
+	if err != nil {
+		return err
+	}
+	client := &http.Client{
+		Timeout:   30 * time.Second,
+		Transport: &http.Transport{MaxIdleConnsPerHost: *conc * 2},
+	}
+	post := func() (time.Duration, error) {
+		start := time.Now()
+		resp, err := client.Post(*target, "application/json", bytes.NewReader(body))
+		if err != nil {
+			return 0, err
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err == nil && resp.StatusCode != http.StatusOK {
+			err = fmt.Errorf("status %d", resp.StatusCode)
+		}
+		return time.Since(start), err
+	}
+
+	res := result{URL: *target, Sequential: *n, Conc: *conc}
+	first, err := post()
+	if err != nil {
+		return fmt.Errorf("first request: %w", err)
+	}
+	res.FirstMs = ms(first)
+	for i := 0; i < *warmup; i++ {
+		if _, err := post(); err != nil {
+			return fmt.Errorf("warm-up: %w", err)
+		}
+	}
+	lat := make([]time.Duration, 0, *n)
+	for i := 0; i < *n; i++ {
+		d, err := post()
+		if err != nil {
+			return fmt.Errorf("latency run: %w", err)
+		}
+		lat = append(lat, d)
+	}
+	slices.Sort(lat)
+	res.P50Ms, res.P95Ms, res.P99Ms = ms(pct(lat, 50)), ms(pct(lat, 95)), ms(pct(lat, 99))
+
+	var issued, done, errs atomic.Int64
+	var firstErr atomic.Value
+	deadline := time.Now().Add(*dur)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < *conc; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// A slot is taken before the request is sent, so the clients
+			// together never exceed -max.
+			for time.Now().Before(deadline) && issued.Add(1) <= *maxReq {
+				if _, err := post(); err != nil {
+					errs.Add(1)
+					firstErr.CompareAndSwap(nil, err.Error())
+					continue
+				}
+				done.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	res.Seconds = time.Since(start).Seconds()
+	res.Requests, res.Errors = done.Load(), errs.Load()
+	res.RPS = float64(res.Requests) / res.Seconds
+	if res.Errors > 0 {
+		fmt.Fprintf(os.Stderr, "edgebench: %d requests failed, the first with %v\n", res.Errors, firstErr.Load())
+	}
+	if err := json.NewEncoder(stdout).Encode(res); err != nil {
+		return err
+	}
+	if res.Requests == 0 {
+		return errors.New("no request succeeded in the throughput run")
+	}
+	return nil
+}
+
+func pct(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := (len(sorted)*p + 99) / 100
+	return sorted[min(max(i-1, 0), len(sorted)-1)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

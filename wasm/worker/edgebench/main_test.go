@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/subplay/subplay/core/httpapi"
+)
+
+func TestPct(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		out := make([]time.Duration, len(v))
+		for i, x := range v {
+			out[i] = time.Duration(x) * time.Millisecond
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		sorted []time.Duration
+		p      int
+		want   time.Duration
+	}{
+		{"empty", nil, 50, 0},
+		{"one", ms(7), 95, 7 * time.Millisecond},
+		{"median of four is the second", ms(1, 2, 3, 4), 50, 2 * time.Millisecond},
+		{"p95 of twenty is the nineteenth", ms(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20), 95, 19 * time.Millisecond},
+		{"p100 is the largest", ms(1, 2, 3), 100, 3 * time.Millisecond},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := pct(tc.sorted, tc.p); got != tc.want {
+				t.Errorf("pct(%v, %d) = %v, want %v", tc.sorted, tc.p, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRefusesOtherHosts(t *testing.T) {
+	body := filepath.Join(t.TempDir(), "body.json")
+	os.WriteFile(body, []byte("{}"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"serve on all interfaces", []string{"serve", "-addr", ":0"}},
+		{"serve on a private address", []string{"serve", "-addr", "10.0.0.1:8080"}},
+		{"load a public host", []string{"load", "-url", "http://example.com/v1/validate", "-body", body}},
+		{"unknown command", []string{"shout"}},
+		{"no command", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := run(tc.args, &out, &errb); code == 0 {
+				t.Errorf("run(%q) = 0, want a failure", tc.args)
+			}
+		})
+	}
+}
+
+// TestLoad runs a short, bounded load against the native handler and
+// checks the report adds up.
+func TestLoad(t *testing.T) {
+	srv := httptest.NewServer(httpapi.Handler())
+	defer srv.Close()
+	body := filepath.Join(t.TempDir(), "body.json")
+	os.WriteFile(body, []byte("{}"), 0o644)
+	var out, errb bytes.Buffer
+	code := run([]string{"load", "-url", srv.URL + "/v1/version", "-body", body, "-n", "10", "-warmup", "2", "-c", "2", "-d", "200ms", "-max", "50"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var r result
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if r.Requests == 0 || r.Requests > 50 || r.Errors != 0 || r.P50Ms <= 0 || r.P95Ms < r.P50Ms || !strings.HasSuffix(r.URL, "/v1/version") {
+		t.Errorf("implausible report: %+v", r)
+	}
+}
