@@ -3,6 +3,7 @@ package avroschema
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hamba/avro/v2"
 
@@ -130,14 +131,16 @@ func article(s string) string {
 	return "a " + s
 }
 
-var fixedSchemas [2]avro.Schema
+// fixedSchemas parses the two generic schemas on first use rather than at
+// start-up, which every WebAssembly instance would pay for.
+var fixedSchemas = sync.OnceValue(func() [2]avro.Schema {
+	var out [2]avro.Schema
+	out[ShapePlain] = avro.MustParse(plainSchema)
+	out[ShapeMetadata] = avro.MustParse(metadataSchema)
+	return out
+})
 
-func init() {
-	fixedSchemas[ShapePlain] = avro.MustParse(plainSchema)
-	fixedSchemas[ShapeMetadata] = avro.MustParse(metadataSchema)
-}
-
-func fixedSchema(s Shape) avro.Schema { return fixedSchemas[s] }
+func fixedSchema(s Shape) avro.Schema { return fixedSchemas()[s] }
 
 // compactJSON writes n as compact JSON. extra, when set, is asked for text
 // to append to each array member of the root object, by key.

@@ -299,6 +299,10 @@ func TestLabels(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"ok", base(`"labels": {"env": "prod", "team_a": "", "ключ": "значение"}`), nil},
 		{"uppercase key (E15)", base(`"labels": {"Env": "prod"}`), []string{"error:label-key@/labels/Env"}},
+		{"caseless letters (Lo)", base(`"labels": {"日本": "値"}`), nil},
+		{"non-ASCII uppercase", base(`"labels": {"équipe": "Été"}`), []string{"error:label-value@/labels/équipe"}},
+		{"symbol in key", base(`"labels": {"env.name": "x"}`), []string{"error:label-key@/labels/env.name"}},
+		{"63 multi-byte characters", base(`"labels": {"k": "` + strings.Repeat("é", 63) + `"}`), nil},
 		{"key starts with digit", base(`"labels": {"1env": "prod"}`), []string{"error:label-key@/labels/1env"}},
 		{"key 63 characters", base(`"labels": {"` + "k" + strings.Repeat("x", 62) + `": "v"}`), nil},
 		{"key 64 characters", base(`"labels": {"` + "k" + strings.Repeat("x", 63) + `": "v"}`), []string{"error:label-key@/labels/k" + strings.Repeat("x", 63)}},

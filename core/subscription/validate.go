@@ -575,9 +575,15 @@ func (v *validator) deadLetter() {
 		"without them, failed messages are not forwarded and stay in the backlog")
 }
 
-var (
-	datasetRE = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
-)
+// isDatasetID reports whether s uses only the characters of a dataset ID.
+func isDatasetID(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 func (v *validator) bigQuery() {
 	bq := v.s.BigQueryConfig
@@ -634,7 +640,7 @@ func (v *validator) tableRef(path, ref string) {
 	dsStart := len(parts[0]) + 1
 	if len(parts[1]) > 1024 {
 		bad("the dataset ID is longer than 1024 characters", "", dsStart, dsStart+len(parts[1]))
-	} else if !datasetRE.MatchString(parts[1]) {
+	} else if !isDatasetID(parts[1]) {
 		bad("the dataset ID "+strconv.Quote(shorten(parts[1]))+" may use only letters, digits and underscores", "", dsStart, dsStart+len(parts[1]))
 	}
 	tStart := dsStart + len(parts[1]) + 1
@@ -687,22 +693,37 @@ func (v *validator) filter() {
 	v.filterGrammar(*f)
 }
 
-var (
-	labelKeyRE   = regexp.MustCompile(`^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$`)
-	labelValueRE = regexp.MustCompile(`^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$`)
-)
+// Label rules: a key is a lowercase or caseless letter, then up to 62
+// more of those, digits, "_" and "-"; a value is up to 63 of the latter.
+// Written out rather than as a regexp: compiling \p{Ll} and \p{Lo} costs
+// megabytes at start-up, which every WebAssembly instance would pay.
+func isLabelKey(k string) bool {
+	r, _ := utf8.DecodeRuneInString(k)
+	return k != "" && (unicode.Is(unicode.Ll, r) || unicode.Is(unicode.Lo, r)) && isLabelValue(k) && utf8.RuneCountInString(k) <= 63
+}
+
+func isLabelValue(v string) bool {
+	n := 0
+	for _, r := range v {
+		n++
+		if !(unicode.Is(unicode.Ll, r) || unicode.Is(unicode.Lo, r) || unicode.IsNumber(r) || r == '_' || r == '-') || r == utf8.RuneError {
+			return false
+		}
+	}
+	return n <= 63
+}
 
 func (v *validator) labels() {
 	for k, val := range v.s.Labels {
 		p := "/labels/" + escapePointer(k)
-		if !labelKeyRE.MatchString(k) || len(k) >= 128 {
+		if !isLabelKey(k) || len(k) >= 128 {
 			d := v.errorf(p, "label-key", "label key "+strconv.Quote(shorten(k))+" breaks the label rules",
 				"keys start with a lowercase letter and use lowercase letters, digits, _ and -, at most 63 characters"+lowerHint(k))
 			if ks, ok := v.c.keys[p]; ok {
 				d.Span = ks
 			}
 		}
-		if !labelValueRE.MatchString(val) || len(val) >= 128 {
+		if !isLabelValue(val) || len(val) >= 128 {
 			v.errorf(p, "label-value", "label value "+strconv.Quote(shorten(val))+" breaks the label rules",
 				"values use lowercase letters, digits, _ and -, at most 63 characters, and may be empty"+lowerHint(val))
 		}
@@ -710,7 +731,7 @@ func (v *validator) labels() {
 }
 
 func lowerHint(s string) string {
-	if l := strings.ToLower(s); l != s && labelValueRE.MatchString(l) {
+	if l := strings.ToLower(s); l != s && isLabelValue(l) {
 		return ": try " + strconv.Quote(l)
 	}
 	return ""
@@ -744,24 +765,43 @@ func (v *validator) transforms() {
 			} else {
 				seen[name] = np
 			}
-			if !jsIdentRE.MatchString(name) {
+			if !isJSIdent(name) {
 				v.errorf(np, "udf-name", strconv.Quote(shorten(name))+" is not a JavaScript function name", "")
 			} else if u.Code != nil && *u.Code != "" && !definesFunction(*u.Code, name) {
 				v.errorf(p+"/javascriptUdf/code", "udf-code", "the code does not define function "+name+"(message, metadata)",
 					"write: function "+name+"(message, metadata) { return message; }")
 			}
 		}
-		if ai := t.AiInference; ai != nil && ai.Endpoint != nil && *ai.Endpoint != "" && !aiEndpointRE.MatchString(*ai.Endpoint) {
+		if ai := t.AiInference; ai != nil && ai.Endpoint != nil && *ai.Endpoint != "" && !isAIEndpoint(*ai.Endpoint) {
 			v.errorf(p+"/aiInference/endpoint", "ai-endpoint",
 				"the endpoint must be projects/P/locations/L/endpoints/E or projects/P/locations/L/publishers/PUB/models/M", "")
 		}
 	}
 }
 
-var (
-	jsIdentRE    = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
-	aiEndpointRE = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/(endpoints/[^/]+|publishers/[^/]+/models/[^/]+)$`)
-)
+// isJSIdent reports whether s is a plain JavaScript identifier.
+func isJSIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || (i > 0 && c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// isAIEndpoint reports whether s is projects/P/locations/L/endpoints/E or
+// projects/P/locations/L/publishers/PUB/models/M.
+func isAIEndpoint(s string) bool {
+	p := strings.Split(s, "/")
+	for _, seg := range p {
+		if seg == "" {
+			return false
+		}
+	}
+	base := len(p) >= 4 && p[0] == "projects" && p[2] == "locations"
+	return base && (len(p) == 6 && p[4] == "endpoints" || len(p) == 8 && p[4] == "publishers" && p[6] == "models")
+}
 
 // definesFunction looks for a definition of name in JavaScript source: a
 // function declaration, or a function or arrow function bound to the name.
