@@ -1,0 +1,14 @@
+// app.js is the playground page's entry. It starts the core first, so the
+// module downloads and compiles in its worker while the rest of the page
+// (page.js, with the editor) loads and builds itself in tasks of its own.
+import { load } from "./loader.js";
+import { stageEditor } from "./lib/stage.js";
+
+let progress = () => {};
+const core = load({ module: "min", onProgress: (loaded, total) => progress(loaded, total) });
+core.catch(() => {}); // page.js reports a failure
+await stageEditor();
+const page = await import("./page.js");
+page.start(core, (f) => {
+  progress = f;
+});

@@ -1,0 +1,156 @@
+// loader.js is subplay.js: the one module a page needs to run subplay in the
+// browser.
+//
+//   import { load } from "./subplay.js";
+//   const sp = await load();
+//   const res = await sp.call("validate", { text: "topic: projects/p/topics/t\n", format: "yaml" });
+//
+// The core runs in a Web Worker, so loading the module and running an
+// operation never block the page. The worker and module URLs come from the
+// build (their names carry content hashes).
+
+/* global __SUBPLAY_MANIFEST__ */
+const MANIFEST = __SUBPLAY_MANIFEST__;
+
+/** The version of subplay this loader was built with. */
+export const version = MANIFEST.version;
+
+/** SubplayError is how a failed operation rejects: code is the contract's
+ * error code ("bad-request", "unknown-operation", "internal") or "timeout"
+ * or "load" for failures of the worker itself. */
+export class SubplayError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = "SubplayError";
+    this.code = code;
+  }
+}
+
+/**
+ * load starts the worker and the WebAssembly module.
+ * @param {object} [options]
+ * @param {"full"|"lean"|"min"} [options.module] which build to load:
+ *   "full" (the default) has every operation; "lean" leaves out cel-go, so
+ *   "filter" checks filters but does not run them (half the download);
+ *   "min" also leaves out the "schema" operation (a third of it).
+ * @param {string|URL} [options.base] where the built files are; by default
+ *   next to this module.
+ * @param {(loaded: number, total: number) => void} [options.onProgress]
+ * @param {number} [options.timeout] milliseconds one call may take before
+ *   the worker is stopped and restarted (default 10000).
+ * @returns {Promise<Subplay>}
+ */
+export async function load(options = {}) {
+  const sp = new Subplay(options);
+  await sp.ready;
+  return sp;
+}
+
+class Subplay {
+  constructor({ module = "full", base, onProgress, timeout = 10000 } = {}) {
+    if (!MANIFEST.wasm[module]) throw new SubplayError("load", `there is no build called ${module}; use full, lean or min`);
+    this.base = new URL(base || ".", import.meta.url);
+    this.module = MANIFEST.wasm[module];
+    this.onProgress = onProgress;
+    this.timeout = timeout;
+    this.version = MANIFEST.version;
+    this.timing = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.start();
+  }
+
+  start() {
+    const t0 = performance.now();
+    this.worker = new Worker(new URL(MANIFEST.worker, this.base), { name: "subplay" });
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.onmessage = (e) => {
+        const m = e.data;
+        switch (m.type) {
+          case "progress":
+            if (this.onProgress) this.onProgress(m.loaded, m.total);
+            break;
+          case "ready":
+            this.version = m.version;
+            this.timing = { ...m.timing, total: performance.now() - t0, transferred: m.transferred };
+            resolve();
+            break;
+          case "result":
+            this.settle(m);
+            break;
+          case "fatal":
+            this.fail(new SubplayError("load", m.message));
+            reject(new SubplayError("load", m.message));
+            break;
+        }
+      };
+      this.worker.onerror = (e) => {
+        const err = new SubplayError("load", "the subplay worker failed: " + (e.message || "unknown error"));
+        this.fail(err);
+        reject(err);
+      };
+    });
+    this.worker.postMessage({ type: "init", wasm: new URL(this.module.file, this.base).href, size: this.module.size });
+  }
+
+  /**
+   * call runs one operation. It resolves with the response object and
+   * rejects with a SubplayError when the operation fails.
+   */
+  async call(op, request = {}) {
+    const [r] = await this.batch([[op, request]]);
+    if (!r.ok) throw errorOf(r.value);
+    return r.value;
+  }
+
+  /**
+   * batch runs several operations in one round trip to the worker and
+   * resolves with [{ok, value, ms}] in the same order; a failed operation
+   * does not fail the batch.
+   */
+  batch(calls) {
+    const id = this.nextId++;
+    const wire = calls.map(([op, req]) => [String(op), typeof req === "string" ? req : JSON.stringify(req ?? {})]);
+    return this.ready.then(() => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.restart(id), this.timeout);
+      this.pending.set(id, { resolve, reject, timer });
+      this.worker.postMessage({ type: "call", id, calls: wire });
+    }));
+  }
+
+  settle(m) {
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    clearTimeout(p.timer);
+    p.resolve(m.results);
+  }
+
+  fail(err) {
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(err);
+    }
+    this.pending.clear();
+  }
+
+  // restart stops a worker stuck in a call (Go cannot be interrupted from
+  // outside) and starts a fresh one for the calls that follow.
+  restart(id) {
+    if (!this.pending.has(id)) return;
+    this.worker.terminate();
+    this.fail(new SubplayError("timeout", `the operation took longer than ${this.timeout} ms and was stopped`));
+    this.start();
+  }
+
+  /** terminate stops the worker; the object cannot be used afterwards. */
+  terminate() {
+    this.worker.terminate();
+    this.fail(new SubplayError("load", "subplay was terminated"));
+  }
+}
+
+function errorOf(value) {
+  const e = (value && value.error) || {};
+  return new SubplayError(e.code || "internal", e.message || "the operation failed");
+}

@@ -1,0 +1,294 @@
+// page.js is the playground page: the configuration editor, its
+// diagnostics, the preview panels, the examples and share links. Every
+// answer comes from the core, which runs in a worker (loader.js). app.js
+// loads it after starting the core, and calls start.
+import { load } from "./loader.js";
+import { $, h } from "./lib/dom.js";
+import { createEditor, warmEditor } from "./lib/editor.js";
+import { renderDiagnostics } from "./lib/diaglist.js";
+import { createRunner } from "./lib/runner.js";
+import { defaults, decode, encode, normalize, TABS } from "./lib/state.js";
+import { applyTheme } from "./lib/theme.js";
+import { loadingIndicator } from "./lib/loading.js";
+import { settingsPanel } from "./panels/settings.js";
+import { filterPanel } from "./panels/filter.js";
+import { storagePanel } from "./panels/storage.js";
+import { schemaPanel } from "./panels/schema.js";
+import { galleryPanel } from "./panels/gallery.js";
+
+let state = defaults();
+let lastEffective = null;
+const loading = loadingIndicator();
+
+// Two builds of the core (wasm/browser/doc.go): the small "min" one gives
+// the first preview quickly and serves every keystroke's diagnostics and
+// settings; the "full" one, with the filter evaluator and the schema
+// tools, is fetched only when a panel needs it, so a visit that never
+// opens those panels never downloads it.
+let sp = null; // the min build, once loaded
+let full = null; // a promise of the full build, once asked for
+let fullSp = null; // the full build, once loaded
+let fullError = ""; // why the last attempt to load it failed
+const FULL_OPS = new Set(["filter", "schema"]);
+
+function loadFull() {
+  if (!full) {
+    loading.show("Loading the filter and schema engine…");
+    document.body.dataset.busy = "full";
+    full = load({ module: "full", onProgress: loading.progress }).then((f) => {
+      fullSp = f;
+      window.subplayFullTiming = f.timing;
+      loading.done();
+      delete document.body.dataset.busy;
+      refresh();
+      return f;
+    }, (e) => {
+      loading.failed(e.message);
+      delete document.body.dataset.busy;
+      fullError = e.message;
+      full = null; // the next edit tries again
+      throw e;
+    });
+  }
+  return full;
+}
+
+// runCalls sends each call to the build that has its operation, the two
+// batches in parallel. Calls for the full build answer "loading" until it
+// is there; the page asks again when it is.
+async function runCalls(calls) {
+  const results = new Array(calls.length);
+  const groups = new Map();
+  calls.forEach((c, i) => {
+    const g = FULL_OPS.has(c[0]) ? "full" : "min";
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(i);
+  });
+  if (groups.has("full") && !fullSp) loadFull().catch(() => {});
+  await Promise.all([...groups].map(async ([g, idx]) => {
+    const mod = g === "full" ? fullSp : sp;
+    if (!mod) {
+      const message = fullError ? `The filter and schema engine did not load (${fullError}); edit to try again.` : "Loading the filter and schema engine…";
+      for (const i of idx) results[i] = { ok: false, value: { error: { code: "loading", message } } };
+      return;
+    }
+    const rs = await mod.batch(idx.map((i) => calls[i]));
+    idx.forEach((i, k) => { results[i] = rs[k]; });
+  }));
+  return results;
+}
+
+// detect mirrors what the core does for format "": text that opens with
+// { or [ is JSON, anything else YAML. It only picks the highlighting.
+function detect(text) {
+  return /^\s*[{[]/.test(text) ? "json" : "yaml";
+}
+const editorFormat = () => state.format || detect(state.config);
+
+let editor = null; // created by start, after the page has painted
+
+function createConfigEditor() {
+  editor = createEditor($("#editor"), {
+    doc: state.config,
+    format: editorFormat(),
+    label: "Subscription configuration",
+    onChange: (text) => {
+      const before = editorFormat();
+      state.config = text;
+      if (editorFormat() !== before) editor.setFormat(editorFormat());
+      refresh();
+    },
+  });
+}
+
+const formatSelect = $("#format");
+formatSelect.addEventListener("change", () => {
+  state.format = formatSelect.value;
+  editor.setFormat(editorFormat());
+  refresh();
+});
+
+const ctx = {
+  getState: () => state,
+  onChange: (patch) => {
+    state = { ...state, ...patch };
+    refresh();
+  },
+  onJump: (d) => editor.jump(d),
+};
+
+// Panels are built the first time they are shown: each builds editors and
+// tables, and building all of them at once made the page's first task
+// long.
+const factories = {
+  settings: () => settingsPanel($("#panel-settings")),
+  filter: () => filterPanel($("#panel-filter"), ctx),
+  storage: () => storagePanel($("#panel-storage"), ctx),
+  schema: () => schemaPanel($("#panel-schema"), ctx),
+  examples: () => galleryPanel($("#panel-examples"), {
+    onOpen: (ex, v) => {
+      applyState({ ...state, config: v.text, format: v.format, filter: null, tab: ex.tab });
+      editor.view.focus();
+    },
+  }),
+};
+const panels = {};
+function panel(name) {
+  if (!panels[name]) {
+    panels[name] = factories[name]();
+    if (panels[name].sync) panels[name].sync(state);
+  }
+  return panels[name];
+}
+
+// Tabs, with the keyboard pattern screen-reader users expect: arrows move
+// between tabs, Home and End jump, only the selected tab is in the tab order.
+const tabs = [...document.querySelectorAll('[role="tab"]')];
+function selectTab(name, focus) {
+  state.tab = name;
+  for (const t of tabs) {
+    const on = t.dataset.tab === name;
+    t.setAttribute("aria-selected", String(on));
+    t.tabIndex = on ? 0 : -1;
+    $("#" + t.getAttribute("aria-controls")).hidden = !on;
+    if (on && focus) t.focus();
+  }
+  panel(name);
+  refresh();
+}
+for (const t of tabs) {
+  t.addEventListener("click", () => selectTab(t.dataset.tab, false));
+  t.addEventListener("keydown", (e) => {
+    const i = tabs.indexOf(t);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    selectTab(tabs[(next + tabs.length) % tabs.length].dataset.tab, true);
+  });
+}
+
+const diagList = $("#diagnostics");
+const diagCount = $("#diag-count");
+
+const runner = createRunner(runCalls, (job, results) => {
+  const t0 = performance.now();
+  const base = results[0];
+  if (base.ok) {
+    lastEffective = base.value;
+    editor.setDiagnostics(base.value.diagnostics);
+    renderDiagnostics(diagList, base.value.diagnostics, (d) => editor.jump(d), diagCount);
+  } else {
+    lastEffective = null;
+    editor.setDiagnostics([]);
+    renderDiagnostics(diagList, [{ severity: "error", code: base.value.error.code, message: base.value.error.message }], null, diagCount);
+  }
+  // Only the visible panel is drawn; a panel is drawn again when shown.
+  panel(job.meta.tab).render({ state, effective: lastEffective, responses: results.slice(1) });
+  const done = performance.now();
+  document.body.dataset.rendered = String(job.seq);
+  // For the benchmarks: when the first preview was on the page, in ms
+  // since navigation started.
+  if (window.subplayFirstPreview === undefined) window.subplayFirstPreview = performance.now();
+  document.dispatchEvent(new CustomEvent("subplay:rendered", {
+    detail: { seq: job.seq, ms: done - job.t, renderMs: done - t0, ops: results.map((r) => r.ms) },
+  }));
+});
+
+function refresh() {
+  if (!sp) return;
+  const base = { text: state.config, format: state.format };
+  // The tests and benchmarks wait until the rendered job is the last one
+  // requested.
+  document.body.dataset.requested = String(runner([["effective", base], ...panel(state.tab).requests(state, base)], { tab: state.tab }));
+}
+
+function applyState(s) {
+  state = normalize(s);
+  editor.setText(state.config);
+  editor.setFormat(editorFormat());
+  formatSelect.value = state.format;
+  for (const p of Object.values(panels)) if (p.sync) p.sync(state);
+  selectTab(TABS.includes(state.tab) ? state.tab : "settings", false);
+}
+
+// Share: the whole state goes into the fragment; nothing is uploaded.
+const shareStatus = $("#share-status");
+$("#share").addEventListener("click", async () => {
+  const frag = await encode(state);
+  history.replaceState(null, "", "#" + frag);
+  const url = location.href;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(url);
+    copied = true;
+  } catch {
+    // No clipboard (an insecure context or a denied permission): the link
+    // is in the address bar and in the box below.
+  }
+  shareStatus.hidden = false;
+  shareStatus.replaceChildren(
+    copied ? "Link copied. " : "Copy this link: ",
+    h("input", { type: "text", readonly: true, value: url, "aria-label": "Share link", class: "mono share-url", onfocus: (e) => e.target.select() }),
+    ` (${url.length} characters)`);
+});
+
+async function restoreFromHash() {
+  if (location.hash.length < 2) return false;
+  try {
+    const { state: s, params } = await decode(location.hash);
+    applyTheme(params.get("theme"));
+    applyState(s);
+    return true;
+  } catch (e) {
+    shareStatus.hidden = false;
+    shareStatus.textContent = "This link could not be opened: " + e.message;
+    return false;
+  }
+}
+window.addEventListener("hashchange", () => restoreFromHash());
+
+// Version and a small hook for the browser tests and benchmarks.
+window.subplayPage = {
+  get state() { return state; },
+  get editor() { return editor; },
+  setConfig: (text) => editor.setText(text),
+  setMessages: (text) => panel("filter").messagesEditor.setText(text),
+  setSchemas: (topic, table) => {
+    state = { ...state, schema: { topic, table } };
+    panel("schema").sync(state);
+    refresh();
+  },
+  call: (op, req) => sp.call(op, req),
+};
+
+// yieldTask lets the browser paint and handle input between the steps of
+// starting up, so that none of them is a long task.
+const yieldTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * start builds the page. core is the promise of the min build, which
+ * app.js started loading before this module was even fetched; onProgress
+ * receives the progress callback for it.
+ */
+export async function start(core, onProgress) {
+  onProgress(loading.progress);
+  await yieldTask();
+  warmEditor();
+  await yieldTask();
+  createConfigEditor();
+
+  await yieldTask();
+  const restored = await restoreFromHash();
+  if (!restored) applyState(state);
+  try {
+    sp = await core;
+  } catch (e) {
+    loading.failed(e.message);
+    return;
+  }
+  loading.done();
+  window.subplayTiming = sp.timing;
+  for (const el of [$("#version"), $("#version-foot")]) el.textContent = sp.version;
+  document.body.dataset.ready = "true";
+  refresh();
+}

@@ -1,0 +1,84 @@
+// settings.js is the effective-settings panel: every setting of the
+// subscription with its value, whether the user set it or the service
+// fills it in, the range the API accepts and one line of help. All of that
+// comes from the core's "effective" operation (its rows carry the rule
+// table's fields); the panel only lays it out.
+import { h, replace } from "../lib/dom.js";
+import { human, value } from "../lib/format.js";
+
+const deliveryNames = {
+  pull: "Pull", push: "Push", bigquery: "BigQuery", cloudStorage: "Cloud Storage", bigtable: "Bigtable",
+};
+
+export function settingsPanel(root) {
+  const summary = h("p", { class: "summary", role: "status" });
+  const body = h("tbody");
+  const table = h("table", { class: "settings" },
+    h("caption", { class: "visually-hidden" }, "Effective settings"),
+    h("thead", null, h("tr", null,
+      h("th", { scope: "col" }, "Setting"),
+      h("th", { scope: "col" }, "Value"),
+      h("th", { scope: "col" }, "Origin"),
+      h("th", { scope: "col" }, "Allowed"),
+    )),
+    body);
+  replace(root, summary, h("div", { class: "table-wrap" }, table));
+  let lastKey = null;
+
+  return {
+    // The base "effective" call serves this panel; it needs no other.
+    requests: () => [],
+    render({ effective }) {
+      if (!effective) return;
+      const key = JSON.stringify([effective.valid, effective.deliveryType, effective.settings]);
+      if (key === lastKey) return;
+      lastKey = key;
+      const dt = deliveryNames[effective.deliveryType] || effective.deliveryType || "unknown";
+      summary.textContent = effective.effective
+        ? `${effective.valid ? "Valid" : "Not valid"}; delivery: ${dt}.`
+        : "The configuration could not be read; fix the errors on the left.";
+      summary.className = "summary " + (effective.valid ? "ok" : "bad");
+      // An object whose fields have rows of their own would only repeat
+      // them in one line.
+      const rows = effective.settings || [];
+      const parents = new Set(rows.map((s) => s.path.slice(0, s.path.lastIndexOf("/"))));
+      replace(body, rows.filter((s) => !(s.field && s.field.kind === "object" && parents.has(s.path))).map(row));
+    },
+  };
+}
+
+function row(s) {
+  const f = s.field || {};
+  const hasValue = s.value !== undefined && s.value !== "";
+  const dur = f.kind === "duration" && hasValue ? human(s.value) : "";
+  const origin = s.origin || "unset";
+  return h("tr", { class: `origin-${origin}`, dataset: { path: s.path } },
+    h("th", { scope: "row" },
+      h("code", null, s.path.replace(/^\//, "")),
+      f.help ? h("small", { class: "help" }, f.help) : null),
+    h("td", { class: "value" }, hasValue ? h("code", null, value(s.value)) : h("span", { class: "muted" }, s.value === "" ? "empty" : f.defaultText || "not set"),
+      dur ? h("small", { class: "muted" }, ` (${dur})`) : null),
+    h("td", null, h("span", { class: `badge badge-${origin}` }, originText(origin))),
+    h("td", { class: "range" }, allowed(f)));
+}
+
+function originText(o) {
+  return { set: "set", default: "default", derived: "derived", unset: "not set" }[o] || o;
+}
+
+// allowed says which values the API takes, from the field's own bounds.
+function allowed(f) {
+  const parts = [];
+  const unit = f.unit ? ` ${f.unit}` : "";
+  const hm = (v) => (f.kind === "duration" && human(v) ? `${v} (${human(v)})` : v);
+  if (f.min && f.max) parts.push(`${hm(f.min)} to ${hm(f.max)}${unit}`);
+  else if (f.min) parts.push(`at least ${hm(f.min)}${unit}`);
+  else if (f.max) parts.push(`at most ${hm(f.max)}${unit}`);
+  if (f.enum && f.enum.length) parts.push("one of " + f.enum.join(", "));
+  if (f.zeroMeansDefault) parts.push("0 means the default");
+  if (f.default !== undefined && f.default !== "") parts.push(`default ${hm(f.default)}`);
+  else if (f.defaultText) parts.push(f.defaultText);
+  if (f.required) parts.push("required");
+  if (f.immutable) parts.push("fixed at creation");
+  return parts.join("; ");
+}

@@ -1,0 +1,157 @@
+// widget.js is embed.html's widget: one part of the playground for
+// documentation pages, configured by the URL fragment:
+//
+//   embed.html#widget=filter&filter=...&messages=...&theme=dark&id=w1
+//
+// widget is filter, names, schema or settings; the state comes from "z"
+// (a share link's state) or plain parameters (see state.js). The page tells
+// its parent how tall it is with postMessage, so an iframe can fit it.
+// embed.js starts the core before loading this module, and calls start.
+import { $, h, replace } from "./lib/dom.js";
+import { createEditor, warmEditor } from "./lib/editor.js";
+import { renderDiagnostics } from "./lib/diaglist.js";
+import { createRunner } from "./lib/runner.js";
+import { decode, defaults, encode } from "./lib/state.js";
+import { applyTheme } from "./lib/theme.js";
+import { loadingIndicator } from "./lib/loading.js";
+import { settingsPanel } from "./panels/settings.js";
+import { filterPanel } from "./panels/filter.js";
+import { storagePanel } from "./panels/storage.js";
+import { schemaPanel } from "./panels/schema.js";
+
+import { WIDGETS } from "./widgets.js";
+
+const root = $("#widget");
+const loading = loadingIndicator();
+let state = defaults();
+let params = new URLSearchParams();
+
+const yieldTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function reportHeight() {
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (window.parent !== window) {
+    window.parent.postMessage({
+      type: "subplay:height", height, widget: params.get("widget"), id: params.get("id") || undefined,
+      rendered: Number(document.body.dataset.rendered || 0) > 0,
+    }, "*");
+  }
+  document.documentElement.dataset.height = String(height);
+}
+
+/**
+ * start builds the widget. core is the promise of the build the widget
+ * needs, which embed.js started loading; onProgress receives the progress
+ * callback for it.
+ */
+export async function start(core, onProgress) {
+  onProgress(loading.progress);
+  try {
+    ({ state, params } = await decode(location.hash));
+  } catch (e) {
+    replace(root, h("p", { class: "error-text", role: "alert" }, "This widget's link could not be read: " + e.message));
+    reportHeight();
+    return;
+  }
+  applyTheme(params.get("theme"));
+  const name = params.get("widget") || "filter";
+  const w = WIDGETS[name];
+  if (!w) {
+    replace(root, h("p", { class: "error-text", role: "alert" },
+      `Unknown widget "${name}"; use one of ${Object.keys(WIDGETS).join(", ")}.`));
+    reportHeight();
+    return;
+  }
+  // The first editor pays for compiling CodeMirror; that goes in a task of
+  // its own, and so does each step below.
+  await yieldTask();
+  warmEditor();
+  await yieldTask();
+  document.title = `subplay: ${w.title}`;
+  document.documentElement.dataset.widget = name;
+  new ResizeObserver(reportHeight).observe(document.documentElement);
+
+  const ctx = {
+    getState: () => state,
+    onChange: (patch) => {
+      state = { ...state, ...patch };
+      refresh();
+    },
+    onJump: (d) => editor && editor.jump(d),
+  };
+  const heading = h("h2", { class: "widget-title" }, params.get("title") || w.title);
+  const open = h("button", { type: "button", class: "link open-full", onclick: openFull }, "Open in the playground");
+  const head = h("div", { class: "widget-head" }, heading, open);
+  let editor = null;
+  const diagList = h("ul", { class: "diag-list compact", "aria-label": "Configuration diagnostics" });
+  const panelHost = h("div", { class: "panel", role: "region", "aria-label": w.title });
+  const showEditor = w.config && params.get("editor") !== "0";
+  const editorHost = showEditor ? h("div", { class: "editor small" }) : null;
+  replace(root, head, editorHost, showEditor ? diagList : null, panelHost);
+  if (showEditor) {
+    editor = createEditor(editorHost, {
+      doc: state.config,
+      format: state.format || (/^\s*[{[]/.test(state.config) ? "json" : "yaml"),
+      label: "Subscription configuration",
+      onChange: (text) => ctx.onChange({ config: text }),
+    });
+  }
+  await yieldTask();
+  let panel;
+  if (name === "filter") {
+    if (state.filter === null) state.filter = "";
+    panel = filterPanel(panelHost, { ...ctx, standalone: true });
+  } else if (name === "names") {
+    panel = storagePanel(panelHost, ctx);
+  } else if (name === "schema") {
+    panel = schemaPanel(panelHost, ctx);
+  } else {
+    panel = settingsPanel(panelHost);
+  }
+  if (panel.sync) panel.sync(state);
+
+  let sp;
+  const runner = createRunner((calls) => sp.batch(calls), (job, results) => {
+    let responses = results;
+    let effective = null;
+    if (w.config) {
+      effective = results[0].ok ? results[0].value : null;
+      responses = results.slice(1);
+      const ds = effective ? effective.diagnostics : [{ severity: "error", code: results[0].value.error.code, message: results[0].value.error.message }];
+      if (editor) editor.setDiagnostics(ds);
+      renderDiagnostics(diagList, ds, (d) => editor && editor.jump(d));
+    }
+    panel.render({ state, effective, responses });
+    document.body.dataset.rendered = String(job.seq);
+    // For the benchmarks: when the first preview was on the page, in ms
+    // since navigation started.
+    if (window.subplayFirstPreview === undefined) window.subplayFirstPreview = performance.now();
+    document.dispatchEvent(new CustomEvent("subplay:rendered", { detail: { seq: job.seq, ms: performance.now() - job.t } }));
+    reportHeight();
+  });
+
+  function refresh() {
+    if (!sp) return;
+    const base = { text: state.config, format: state.format };
+    const calls = w.config ? [["effective", base], ...panel.requests(state, base)] : panel.requests(state, base);
+    document.body.dataset.requested = String(runner(calls, {}));
+  }
+
+  async function openFull() {
+    const frag = await encode({ ...state, tab: w.tab });
+    window.open(new URL("./#" + frag, location.href).href, "_blank", "noopener");
+  }
+
+  reportHeight();
+  try {
+    sp = await core;
+  } catch (e) {
+    loading.failed(e.message);
+    reportHeight();
+    return;
+  }
+  loading.done();
+  window.subplayTiming = sp.timing;
+  document.body.dataset.ready = "true";
+  refresh();
+}

@@ -1,0 +1,360 @@
+//go:build browser
+
+package sitetest
+
+// The playground's performance figures, as benchmarks in headless Chromium
+// (scripts/bench-site runs them; they are never timed tests):
+//
+//	BenchmarkDownload      bytes each page downloads, from the build's
+//	                       manifest (raw, gzip, brotli) and as transferred
+//	BenchmarkColdLoad      navigation to the first preview, cache off
+//	BenchmarkEditToPreview an edit to the rendered preview, per panel
+//	BenchmarkLongestTask   the longest main-thread task after first paint,
+//	                       from a Chromium trace of a load and 40 edits
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
+)
+
+type manifest struct {
+	Sizes map[string]struct{ Raw, Gzip, Br int }
+	Pages map[string][]string
+}
+
+func readManifest(b *testing.B) manifest {
+	b.Helper()
+	dir := os.Getenv("SUBPLAY_SITE_DIR")
+	if dir == "" {
+		dir = filepath.Join(repoRoot, "dist", "site")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// benchPages are the pages measured: the playground and each embed.
+var benchPages = []struct{ name, manifestKey, path string }{
+	{"page", "index.html", ""},
+	{"page-filter-tab", "index.html, filter or schema panel opened", "#tab=filter"},
+	{"embed-filter", "embed.html#widget=filter", widgets[0].frag},
+	{"embed-names", "embed.html#widget=names", widgets[1].frag},
+	{"embed-schema", "embed.html#widget=schema", widgets[2].frag},
+	{"embed-settings", "embed.html#widget=settings", widgets[3].frag},
+}
+
+func BenchmarkDownload(b *testing.B) {
+	m := readManifest(b)
+	for _, p := range benchPages {
+		b.Run(p.name, func(b *testing.B) {
+			var raw, gz, br int
+			for _, f := range m.Pages[p.manifestKey] {
+				s := m.Sizes[f]
+				raw, gz, br = raw+s.Raw, gz+s.Gzip, br+s.Br
+			}
+			var transferred float64
+			var encodings []string
+			for range b.N {
+				transferred, encodings = transferredBytes(b, p.path)
+			}
+			b.ReportMetric(float64(raw), "raw-B")
+			b.ReportMetric(float64(gz), "gzip-B")
+			b.ReportMetric(float64(br), "br-B")
+			b.ReportMetric(transferred, "transferred-B")
+			b.Logf("%s: files %v; encodings the browser got: %v", p.name, m.Pages[p.manifestKey], encodings)
+		})
+	}
+}
+
+// transferredBytes loads a page with the cache off and adds up what came
+// over the wire: the page's requests with their headers, and the bodies of
+// the modules the workers fetched.
+func transferredBytes(b *testing.B, path string) (float64, []string) {
+	tb := newBenchTab(b)
+	var mu sync.Mutex
+	var total float64
+	enc := map[string]bool{}
+	err := chromedp.Listen(tb.ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventLoadingFinished:
+			total += e.EncodedDataLength
+		case *network.EventResponseReceived:
+			if ce, ok := e.Response.Headers["Content-Encoding"]; ok {
+				enc[fmt.Sprint(ce)] = true
+			} else if ce, ok := e.Response.Headers["content-encoding"]; ok {
+				enc[fmt.Sprint(ce)] = true
+			}
+		}
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tb.open(path)
+	time.Sleep(200 * time.Millisecond) // let the last loadingFinished arrive
+	// The modules come through workers, whose requests the page's network
+	// events do not show; the worker reports their transfer size.
+	var worker float64
+	tb.eval(`((window.subplayTiming || {}).transferred || 0) + ((window.subplayFullTiming || {}).transferred || 0)`, &worker)
+	mu.Lock()
+	defer mu.Unlock()
+	total += worker
+	var encs []string
+	for e := range enc {
+		encs = append(encs, e)
+	}
+	slices.Sort(encs)
+	return total, encs
+}
+
+// newBenchTab is a tab in a fresh browser context with the cache off, so
+// every load is cold.
+func newBenchTab(b *testing.B) *tab {
+	b.Helper()
+	tb := newTab(b, chromedp.WithNewBrowserContext())
+	if _, err := chromedp.Call(tb.ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		b.Fatal(err)
+	}
+	return tb
+}
+
+func BenchmarkColdLoad(b *testing.B) {
+	for _, p := range benchPages {
+		b.Run(p.name, func(b *testing.B) {
+			var first, compile, start []float64
+			for range b.N {
+				tb := newBenchTab(b)
+				tb.open(p.path)
+				var r struct {
+					First   float64 `json:"first"`
+					Compile float64 `json:"compile"`
+					Start   float64 `json:"start"`
+				}
+				tb.eval(`({first: window.subplayFirstPreview, compile: (window.subplayTiming || {}).compile || 0, start: (window.subplayTiming || {}).start || 0})`, &r)
+				first, compile, start = append(first, r.First), append(compile, r.Compile), append(start, r.Start)
+			}
+			b.ReportMetric(percentile(first, 50), "p50-first-preview-ms")
+			b.ReportMetric(slices.Max(first), "max-first-preview-ms")
+			b.ReportMetric(percentile(compile, 50), "p50-compile-ms")
+			b.ReportMetric(percentile(start, 50), "p50-go-start-ms")
+		})
+	}
+}
+
+// editPanels are the panels edits are timed on, each with a configuration
+// that gives it work to do and the line whose number the edits change.
+var editPanels = []struct{ tab, config, field string }{
+	{"settings", validConfig, `"ackDeadlineSeconds": `},
+	{"filter", `{
+  "name": "projects/my-project/subscriptions/orders-eu",
+  "topic": "projects/my-project/topics/orders",
+  "ackDeadlineSeconds": 30,
+  "filter": "attributes.region = \"eu\" AND NOT attributes.kind = \"refund\""
+}
+`, `"ackDeadlineSeconds": `},
+	{"storage", storageConfig + "ackDeadlineSeconds: 30\n", `ackDeadlineSeconds: `},
+	{"schema", storageConfig + "  avroConfig:\n    writeMetadata: true\nackDeadlineSeconds: 30\n", `ackDeadlineSeconds: `},
+}
+
+func BenchmarkEditToPreview(b *testing.B) {
+	for _, p := range editPanels {
+		b.Run(p.tab, func(b *testing.B) {
+			tb := newBenchTab(b)
+			tb.open("")
+			tb.setConfig(p.config)
+			tb.clickTab(p.tab)
+			edit := func() (float64, float64) {
+				var r struct{ Render, Frame float64 }
+				tb.eval(fmt.Sprintf(`new Promise((resolve) => {
+					const v = window.subplayPage.editor.view;
+					const at = v.state.doc.toString().indexOf(%q) + %d;
+					const digit = v.state.doc.sliceString(at, at + 1) === "3" ? "4" : "3";
+					document.addEventListener("subplay:rendered", function on(e) {
+						document.removeEventListener("subplay:rendered", on);
+						const render = e.detail.ms;
+						// The next frame: the preview is on screen.
+						requestAnimationFrame(() => setTimeout(() => resolve({render, frame: performance.now() - t0})));
+					});
+					const t0 = performance.now();
+					v.dispatch({changes: {from: at, to: at + 1, insert: digit}, userEvent: "input.type"});
+				})`, p.field, len(p.field)), &r)
+				return r.Render, r.Frame
+			}
+			for range 20 { // warm-up: JIT, caches, first layouts
+				edit()
+			}
+			var render, frame []float64
+			b.ResetTimer()
+			for range b.N {
+				r, f := edit()
+				render, frame = append(render, r), append(frame, f)
+			}
+			b.StopTimer()
+			b.ReportMetric(percentile(render, 50), "p50-ms")
+			b.ReportMetric(percentile(render, 95), "p95-ms")
+			b.ReportMetric(slices.Max(render), "max-ms")
+			b.ReportMetric(percentile(frame, 95), "p95-frame-ms")
+		})
+	}
+}
+
+// BenchmarkLongestTask traces a cold load of the playground and 40 edits on
+// each panel, and reports the longest task on the page's main thread after
+// its first paint.
+func BenchmarkLongestTask(b *testing.B) {
+	for range b.N {
+		tb := newBenchTab(b)
+		var mu sync.Mutex
+		var events []json.RawMessage
+		done := make(chan struct{})
+		err := chromedp.Listen(tb.ctx, func(ev any) {
+			switch e := ev.(type) {
+			case *tracing.EventDataCollected:
+				mu.Lock()
+				for _, v := range e.Value {
+					events = append(events, json.RawMessage(v))
+				}
+				mu.Unlock()
+			case *tracing.EventTracingComplete:
+				close(done)
+			}
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := chromedp.Call(tb.ctx, tracing.Start, tracing.StartParams{
+			TransferMode: tracing.StartTransferModeReportEvents,
+			TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
+				"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "loading", "__metadata",
+			}},
+		}); err != nil {
+			b.Fatal(err)
+		}
+		tb.open("")
+		for _, p := range editPanels {
+			tb.setConfig(p.config)
+			tb.clickTab(p.tab)
+			for i := range 10 {
+				tb.setConfig(strings.Replace(p.config, "30", fmt.Sprint(31+i), 1))
+			}
+		}
+		if _, err := chromedp.Call(tb.ctx, tracing.End, cdp.Empty{}); err != nil {
+			b.Fatal(err)
+		}
+		select {
+		case <-done:
+		case <-time.After(60 * time.Second):
+			b.Fatal("the trace did not complete")
+		}
+		mu.Lock()
+		longest, over, where := longestTask(events)
+		mu.Unlock()
+		b.ReportMetric(longest, "longest-task-ms")
+		b.ReportMetric(float64(over), "tasks-over-50ms")
+		b.Logf("longest main-thread task after first paint: %.1f ms (%s)", longest, where)
+	}
+}
+
+// longestTask finds the renderer main threads, the first paint, and the
+// longest task on those threads that starts after it.
+func longestTask(raw []json.RawMessage) (ms float64, over int, where string) {
+	type event struct {
+		Name string          `json:"name"`
+		Cat  string          `json:"cat"`
+		Ph   string          `json:"ph"`
+		Ts   float64         `json:"ts"`
+		Dur  float64         `json:"dur"`
+		Pid  int             `json:"pid"`
+		Tid  int             `json:"tid"`
+		Args json.RawMessage `json:"args"`
+	}
+	var evs []event
+	main := map[[2]int]bool{}
+	for _, r := range raw {
+		var e event
+		if json.Unmarshal(r, &e) != nil {
+			continue
+		}
+		if e.Ph == "M" && e.Name == "thread_name" && strings.Contains(string(e.Args), "CrRendererMain") {
+			main[[2]int{e.Pid, e.Tid}] = true
+		}
+		evs = append(evs, e)
+	}
+	var longest event
+	firstPaint := -1.0
+	for _, e := range evs {
+		if (e.Name == "firstPaint" || e.Name == "firstContentfulPaint") && (firstPaint < 0 || e.Ts < firstPaint) {
+			firstPaint = e.Ts
+		}
+	}
+	for _, e := range evs {
+		if e.Ph != "X" || !main[[2]int{e.Pid, e.Tid}] || e.Ts < firstPaint {
+			continue
+		}
+		if e.Name != "RunTask" && e.Name != "ThreadControllerImpl::RunTask" {
+			continue
+		}
+		d := e.Dur / 1000
+		if d > 50 {
+			over++
+		}
+		if d > ms {
+			ms, where = d, fmt.Sprintf("at %.0f ms after first paint", (e.Ts-firstPaint)/1000)
+			longest = e
+		}
+	}
+	// Say what the longest task spent its time on: the longest events
+	// nested in it, other than the task itself.
+	if ms > 0 {
+		var inner []event
+		for _, e := range evs {
+			if e.Ph == "X" && e.Pid == longest.Pid && e.Tid == longest.Tid && e.Ts >= longest.Ts &&
+				e.Ts+e.Dur <= longest.Ts+longest.Dur && e.Name != longest.Name && e.Dur > 1000 {
+				inner = append(inner, e)
+			}
+		}
+		slices.SortFunc(inner, func(a, b event) int { return int(b.Dur - a.Dur) })
+		var parts []string
+		for _, e := range inner[:min(len(inner), 6)] {
+			detail := ""
+			if len(e.Args) < 300 {
+				detail = " " + string(e.Args)
+			}
+			parts = append(parts, fmt.Sprintf("%s %.0f ms%s", e.Name, e.Dur/1000, detail))
+		}
+		where += "; inside: " + strings.Join(parts, "; ")
+	}
+	if firstPaint < 0 {
+		where += "; no first paint in the trace, all tasks counted"
+	}
+	return ms, over, where
+}
+
+func percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	i := int(p/100*float64(len(s)-1) + 0.5)
+	return s[i]
+}

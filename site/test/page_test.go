@@ -1,0 +1,412 @@
+//go:build browser
+
+package sitetest
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+const validConfig = `{
+  "name": "projects/my-project/subscriptions/orders",
+  "topic": "projects/my-project/topics/orders",
+  "ackDeadlineSeconds": 30
+}
+`
+
+// badConfig has one error, on line 4: an ack deadline below 10 seconds.
+const badConfig = `{
+  "name": "projects/my-project/subscriptions/orders",
+  "topic": "projects/my-project/topics/orders",
+  "ackDeadlineSeconds": 5
+}
+`
+
+func TestPageLoads(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	var version string
+	tb.eval(`document.getElementById("version").textContent`, &version)
+	if version == "" {
+		t.Error("the page shows no version")
+	}
+	var loadingHidden bool
+	tb.eval(`document.getElementById("loading").hidden`, &loadingHidden)
+	if !loadingHidden {
+		t.Error("the progress indicator is still shown after loading")
+	}
+	// The default state has settings rows from the core.
+	var rows int
+	tb.eval(`document.querySelectorAll("#panel-settings tbody tr").length`, &rows)
+	if rows < 5 {
+		t.Errorf("the effective settings have %d rows", rows)
+	}
+	tb.screenshot("page")
+
+	// After load, editing talks to nobody: the core runs in the page.
+	n := tb.requestCount()
+	tb.setConfig(validConfig)
+	tb.clickTab("storage")
+	tb.setConfig(storageConfig)
+	tb.clickTab("settings")
+	if reqs := tb.requestsSince(n); len(reqs) != 0 {
+		t.Errorf("requests after load: %v", reqs)
+	}
+	// Opening the filter panel fetches the full build of the core, once:
+	// a file of the build, by a name that carries nothing of the state.
+	n = tb.requestCount()
+	tb.clickTab("filter")
+	tb.setConfig(badConfig)
+	tb.clickTab("schema")
+	// The module itself is fetched by the worker, which these page events
+	// do not show; the worker script is.
+	reqs := tb.requestsSince(n)
+	if len(reqs) == 0 || len(reqs) > 2 {
+		t.Errorf("opening the filter panel made requests %v, want the worker and the module", reqs)
+	}
+	for _, r := range reqs {
+		if !regexp.MustCompile(`^` + regexp.QuoteMeta(baseURL) + `(worker|subplay-full)\.[0-9a-f]{10}\.(js|wasm)$`).MatchString(r) {
+			t.Errorf("unexpected request %q", r)
+		}
+	}
+}
+
+func TestDiagnosticAtLine(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	tb.setConfig(badConfig)
+
+	var ds []struct {
+		Code string `json:"code"`
+		Line string `json:"line"`
+	}
+	tb.eval(`[...document.querySelectorAll("#diagnostics li.diag-error")].map((li) => ({code: li.dataset.code, line: li.dataset.line}))`, &ds)
+	found := false
+	for _, d := range ds {
+		if d.Code == "value-too-small" && d.Line == "4" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no value-too-small error at line 4 in %+v", ds)
+	}
+	// The editor underlines the value on line 4.
+	var marked string
+	tb.eval(`(() => {
+		const m = document.querySelector(".cm-content .cm-lintRange-error");
+		if (!m) return "";
+		const line = m.closest(".cm-line");
+		return [...document.querySelectorAll(".cm-content .cm-line")].indexOf(line) + 1 + ":" + m.textContent;
+	})()`, &marked)
+	if marked != "4:5" {
+		t.Errorf("underlined %q, want the 5 on line 4 (\"4:5\")", marked)
+	}
+	tb.screenshot("page-diagnostic")
+
+	// Activating the diagnostic selects its span in the editor.
+	tb.run(chromedp.Click(chromedp.CSS(`#diagnostics li[data-code="value-too-small"] button`)))
+	var sel struct{ From, To int }
+	tb.eval(`(() => { const s = window.subplayPage.editor.view.state.selection.main; return {from: s.from, to: s.to}; })()`, &sel)
+	if want := strings.Index(badConfig, "5\n"); sel.From != want || sel.To != want+1 {
+		t.Errorf("selection %+v, want %d..%d", sel, want, want+1)
+	}
+	var focused bool
+	tb.eval(`document.activeElement.classList.contains("cm-content")`, &focused)
+	if !focused {
+		t.Error("the editor does not have the focus after the jump")
+	}
+
+	// Fixing it clears it.
+	tb.setConfig(strings.Replace(badConfig, `: 5`, `: 15`, 1))
+	var errorsLeft int
+	tb.eval(`document.querySelectorAll("#diagnostics li.diag-error, .cm-content .cm-lintRange-error").length`, &errorsLeft)
+	if errorsLeft != 0 {
+		t.Errorf("%d error marks remain after the fix", errorsLeft)
+	}
+}
+
+func TestTypingInTheEditor(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	tb.setConfig(validConfig)
+	// Real key presses: put the cursor after "30" and type a digit, which
+	// makes the deadline 300 (valid); then another, 3000 (too large).
+	n := tb.rendered()
+	tb.eval(`(() => { const v = window.subplayPage.editor.view; const at = v.state.doc.toString().indexOf("30\n") + 2; v.dispatch({selection: {anchor: at}}); v.focus(); return true; })()`, nil)
+	tb.run(chromedp.KeyEvent("0"))
+	tb.waitRender(n)
+	n = tb.rendered()
+	tb.run(chromedp.KeyEvent("0"))
+	tb.waitRender(n)
+	var codes []string
+	tb.eval(`[...document.querySelectorAll("#diagnostics li.diag-error")].map((li) => li.dataset.code)`, &codes)
+	if len(codes) != 1 || codes[0] != "value-too-large" {
+		t.Errorf("after typing 3000: errors %v, want [value-too-large]", codes)
+	}
+}
+
+func TestFilterMarksMessages(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	tb.setConfig(`{
+  "name": "projects/my-project/subscriptions/orders-eu",
+  "topic": "projects/my-project/topics/orders",
+  "filter": "attributes.region = \"eu\" AND NOT attributes.kind = \"refund\""
+}
+`)
+	tb.clickTab("filter")
+	var got []struct {
+		Index string `json:"index"`
+		Match string `json:"match"`
+	}
+	tb.eval(`[...document.querySelectorAll("#panel-filter tbody tr")].map((tr) => ({index: tr.dataset.index, match: tr.dataset.match}))`, &got)
+	// The default messages: eu order, us order, eu refund, no attributes.
+	want := []string{"true", "false", "false", "false"}
+	if len(got) != len(want) {
+		t.Fatalf("%d result rows, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		if got[i].Match != w {
+			t.Errorf("message %d: match %s, want %s", i+1, got[i].Match, w)
+		}
+	}
+	if cel := tb.text("#panel-filter pre"); !strings.Contains(cel, `"eu"`) || !strings.Contains(cel, "&&") {
+		t.Errorf("CEL form %q", cel)
+	}
+	tb.screenshot("page-filter")
+
+	// A filter typed in the panel replaces the configuration's.
+	n := tb.rendered()
+	tb.run(chromedp.SetValue(chromedp.CSS(`#panel-filter input.filter-input`), `attributes:kind`))
+	tb.eval(`document.querySelector("#panel-filter input.filter-input").dispatchEvent(new Event("input")), true`, nil)
+	tb.waitRender(n)
+	var matches []string
+	tb.eval(`[...document.querySelectorAll("#panel-filter tbody tr")].map((tr) => tr.dataset.match)`, &matches)
+	if strings.Join(matches, ",") != "true,true,true,false" {
+		t.Errorf("with attributes:kind: %v", matches)
+	}
+}
+
+const storageConfig = `name: projects/my-project/subscriptions/archive
+topic: projects/my-project/topics/orders
+cloudStorageConfig:
+  bucket: my-archive-bucket
+  filenamePrefix: orders/
+  filenameSuffix: .txt
+  filenameDatetimeFormat: YYYY-MM-DD/hh_mm_ssZ
+  maxDuration: 300s
+`
+
+func TestObjectNames(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	tb.setConfig(storageConfig)
+	tb.clickTab("storage")
+	n0 := tb.rendered()
+	tb.run(chromedp.SetValue(chromedp.CSS(`#panel-storage input.mono`), `2024-05-01T12:00:00Z`))
+	tb.eval(`document.querySelector("#panel-storage input.mono").dispatchEvent(new Event("input")), true`, nil)
+	tb.waitRender(n0)
+	var names []string
+	tb.eval(`[...document.querySelectorAll("#panel-storage ol.names li")].map((li) => li.textContent)`, &names)
+	if len(names) != 5 {
+		t.Fatalf("%d names, want 5: %v", len(names), names)
+	}
+	if !strings.HasPrefix(names[0], "orders/2024-05-01/12_00_00Z_") || !strings.HasSuffix(names[0], ".txt") {
+		t.Errorf("first name %q", names[0])
+	}
+	var files int
+	tb.eval(`document.querySelectorAll("#panel-storage table.files tbody tr").length`, &files)
+	if files == 0 {
+		t.Error("the synthetic stream made no files")
+	}
+	tb.screenshot("page-storage")
+
+	// With the sample messages, the text files' contents appear.
+	n := tb.rendered()
+	tb.run(chromedp.Click(chromedp.CSS(`#panel-storage input[type=radio][value=messages]`)))
+	tb.waitRender(n)
+	if c := tb.text("#panel-storage .contents pre"); !strings.Contains(c, "order 1") {
+		t.Errorf("file contents %q lack the first message", c)
+	}
+}
+
+func TestShareLinkRestores(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	tb.setConfig(storageConfig)
+	tb.clickTab("storage")
+	tb.run(chromedp.Click(chromedp.CSS(`#share`)))
+	var link string
+	tb.eval(`new Promise((resolve) => { const f = () => document.querySelector(".share-url") ? resolve(document.querySelector(".share-url").value) : setTimeout(f, 20); f(); })`, &link)
+	if !strings.Contains(link, "#z=") {
+		t.Fatalf("share link %q has no state", link)
+	}
+	var before map[string]any
+	tb.eval(`window.subplayPage.state`, &before)
+
+	other := newTab(t)
+	other.run(chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("body[data-ready][data-rendered]")))
+	var after map[string]any
+	other.eval(`window.subplayPage.state`, &after)
+	bj, _ := json.Marshal(before)
+	aj, _ := json.Marshal(after)
+	if string(bj) != string(aj) {
+		t.Errorf("restored state differs:\n got  %s\n want %s", aj, bj)
+	}
+	var editorText string
+	other.eval(`window.subplayPage.editor.text`, &editorText)
+	if editorText != storageConfig {
+		t.Errorf("editor holds %q", editorText)
+	}
+	var selected string
+	other.eval(`document.querySelector('[role=tab][aria-selected=true]').dataset.tab`, &selected)
+	if selected != "storage" {
+		t.Errorf("selected tab %q, want storage", selected)
+	}
+}
+
+// TestOldShareLink opens a link made with state format v1. When the format
+// changes, this link must keep opening to the same state: add an upgrade
+// in site/src/lib/state.js, never edit testdata/share-v1.txt.
+func TestOldShareLink(t *testing.T) {
+	frag, err := os.ReadFile(filepath.Join("testdata", "share-v1.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "share-v1.config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := newTab(t)
+	tb.open("#" + strings.TrimSpace(string(frag)))
+	var got string
+	tb.eval(`window.subplayPage.editor.text`, &got)
+	if got != string(want) {
+		t.Errorf("the v1 link restored\n%s\nwant\n%s", got, want)
+	}
+	var selected string
+	tb.eval(`document.querySelector('[role=tab][aria-selected=true]').dataset.tab`, &selected)
+	if selected != "filter" {
+		t.Errorf("selected tab %q, want filter", selected)
+	}
+}
+
+func TestTabsByKeyboard(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	tb.run(chromedp.Focus(chromedp.CSS(`#tab-settings`)), chromedp.KeyEvent(kb.ArrowRight))
+	var state struct {
+		Selected string `json:"selected"`
+		Focused  string `json:"focused"`
+		Hidden   bool   `json:"hidden"`
+	}
+	tb.eval(`({selected: document.querySelector('[role=tab][aria-selected=true]').id, focused: document.activeElement.id, hidden: document.getElementById("panel-settings").hidden})`, &state)
+	if state.Selected != "tab-filter" || state.Focused != "tab-filter" || !state.Hidden {
+		t.Errorf("after ArrowRight: %+v", state)
+	}
+}
+
+func TestExamplesOpen(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	var count int
+	tb.eval(`document.querySelectorAll("#panel-examples .card").length`, &count)
+	if count == 0 {
+		t.Skip("the build has no examples yet (core/subscription/testdata/examples)")
+	}
+	tb.clickTab("examples")
+	tb.screenshot("page-examples")
+	n := tb.rendered()
+	tb.run(chromedp.Click(chromedp.CSS(`#panel-examples .card button`)))
+	tb.waitRender(n)
+	var text string
+	tb.eval(`window.subplayPage.editor.text`, &text)
+	if !strings.Contains(text, "topic") {
+		t.Errorf("the example put %q in the editor", text)
+	}
+}
+
+// TestPhone loads the page and an embed at a phone's width: nothing may
+// force sideways scrolling, and the editor and the previews stack.
+func TestPhone(t *testing.T) {
+	for _, path := range []string{"", widgets[1].frag} {
+		t.Run("/"+strings.SplitN(path, "#", 2)[0], func(t *testing.T) {
+			tb := newTab(t)
+			tb.run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+			tb.open(path)
+			var fit struct {
+				Scroll int `json:"scroll"`
+				Inner  int `json:"inner"`
+			}
+			tb.eval(`({scroll: document.documentElement.scrollWidth, inner: window.innerWidth})`, &fit)
+			if fit.Scroll > fit.Inner {
+				t.Errorf("the page is %d px wide in a %d px viewport", fit.Scroll, fit.Inner)
+			}
+			if path == "" {
+				tb.clickTab("filter")
+				var stacked bool
+				tb.eval(`document.querySelector(".preview-pane").getBoundingClientRect().top >= document.querySelector(".editor-pane").getBoundingClientRect().bottom`, &stacked)
+				if !stacked {
+					t.Error("the previews are not below the editor")
+				}
+				tb.screenshot("page-phone")
+			} else {
+				tb.screenshot("embed-phone")
+			}
+		})
+	}
+}
+
+func TestSchemas(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	// Cloud Storage with Avro output: the files' schema and a sample file.
+	tb.setConfig(`name: projects/my-project/subscriptions/avro-archive
+topic: projects/my-project/topics/orders
+cloudStorageConfig:
+  bucket: my-archive-bucket
+  avroConfig:
+    writeMetadata: true
+`)
+	tb.clickTab("schema")
+	if s := tb.text("#panel-schema pre.code"); !strings.Contains(s, `"PubsubMessageWithMetadata"`) {
+		t.Errorf("Avro schema %q", s)
+	}
+	var href string
+	tb.eval(`(document.querySelector("#panel-schema a[download]") || {href: ""}).href`, &href)
+	if !strings.HasPrefix(href, "blob:") {
+		t.Errorf("no download of the sample Avro file (href %q)", href)
+	}
+	var magic string
+	tb.eval(`document.querySelector("#panel-schema a[download]").blob.arrayBuffer().then((b) => String.fromCharCode(...new Uint8Array(b, 0, 4)))`, &magic)
+	if magic != "Obj\x01" {
+		t.Errorf("the sample file starts %q, not with the Avro magic", magic)
+	}
+	tb.screenshot("page-schema")
+
+	// BigQuery with a topic schema: the table it needs, and the verdict on
+	// a table that lacks a column.
+	tb.setConfig(`{
+  "name": "projects/my-project/subscriptions/orders-to-bq",
+  "topic": "projects/my-project/topics/orders",
+  "bigqueryConfig": {"table": "my-project.analytics.orders", "useTopicSchema": true}
+}
+`)
+	n := tb.rendered()
+	tb.eval(`window.subplayPage.setSchemas(`+jsString(`{"type": "record", "name": "Order", "fields": [{"name": "id", "type": "string"}, {"name": "total", "type": "double"}]}`)+`, `+jsString(`[{"name": "id", "type": "STRING"}]`)+`), true`, nil)
+	tb.waitRender(n)
+	bq := tb.text("#panel-schema")
+	if !strings.Contains(bq, "does not fit") {
+		t.Errorf("the BigQuery verdict is missing from %q", bq)
+	}
+	if !strings.Contains(bq, `"total"`) {
+		t.Errorf("the generated table schema lacks the total column: %q", bq)
+	}
+}
