@@ -1,7 +1,7 @@
 package subscription
 
 import (
-	"net"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -471,7 +471,7 @@ func (v *validator) endpoint(path, raw string) {
 		return
 	}
 	host := u.Hostname()
-	if ip := net.ParseIP(host); (ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsUnspecified() || ip.IsLinkLocalUnicast())) ||
+	if ip, err := netip.ParseAddr(host); (err == nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsUnspecified() || ip.IsLinkLocalUnicast())) ||
 		host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".internal") || strings.HasSuffix(host, ".local") {
 		d := v.add(diag.Warning, path, "push-endpoint-private", "Pub/Sub pushes from Google's network, so "+strconv.Quote(host)+" cannot be reached",
 			"use a public HTTPS endpoint")
