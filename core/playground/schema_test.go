@@ -1,3 +1,5 @@
+//go:build !noavro
+
 package playground
 
 import (
