@@ -26,8 +26,8 @@ type yamlWalker struct {
 	src      *diag.Source
 	maxDepth int
 	nodes    int
-	aliased  int // values visited through aliases
-	inAlias  int // > 0 while expanding an alias
+	aliased  int  // values visited through aliases
+	inAlias  int  // > 0 while expanding an alias
 	deep     bool // too-deep was reported: once is enough
 	ds       []diag.Diagnostic
 }
