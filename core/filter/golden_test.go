@@ -1,14 +1,11 @@
 package filter
 
 import (
-	"flag"
-	"os"
+	"github.com/subplay/subplay/core/golden"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // TestRenderedGolden keeps every error case as users see it (message,
 // caret, hint) in one file, so a change in wording shows up in review.
@@ -27,29 +24,5 @@ func TestRenderedGolden(t *testing.T) {
 		_, ds := Parse(tc.src)
 		b.WriteString("## " + tc.name + "\n" + render(tc.src, ds) + "\n")
 	}
-	golden(t, filepath.Join("testdata", "errors.golden"), b.String())
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the output; run go test -update and review the diff", path)
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) && i < len(wl); i++ {
-			if gl[i] != wl[i] {
-				t.Errorf("first difference at line %d:\n got %q\nwant %q", i+1, gl[i], wl[i])
-				break
-			}
-		}
-	}
+	golden.Check(t, filepath.Join("testdata", "errors.golden"), b.String())
 }
