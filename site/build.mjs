@@ -17,6 +17,8 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { PAGE_MODULES } from "./src/modules.js";
+import { WIDGETS } from "./src/widgets.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -90,6 +92,30 @@ const patchStyleMod = {
       const from = "if (!root.head && root.adoptedStyleSheets && win.CSSStyleSheet) {";
       if (!src.includes(from)) throw new Error("style-mod changed: update patchStyleMod in site/build.mjs");
       return { contents: src.replace(from, "if (root.adoptedStyleSheets && win.CSSStyleSheet) {"), loader: "js" };
+    });
+  },
+};
+
+// patchSegmenter makes @codemirror/commands create its Intl.Segmenter on
+// first use (moving by sub-word), not while the module is evaluated:
+// creating one loads ICU's word-break data, 40 to 60 ms on the main thread
+// during the page's start. The build fails if the code it rewrites ever
+// changes.
+const patchSegmenter = {
+  name: "commands-lazy-segmenter",
+  setup(b) {
+    b.onLoad({ filter: /@codemirror[\\/]commands[\\/]dist[\\/]index\.js$/ }, async (a) => {
+      let src = await fs.promises.readFile(a.path, "utf8");
+      const edits = [
+        ["const segmenter = typeof Intl != \"undefined\" && Intl.Segmenter ?\n    /*@__PURE__*/new (Intl.Segmenter)(undefined, { granularity: \"word\" }) : null;",
+          "let segmenter = undefined;\nconst makeSegmenter = () => (segmenter = typeof Intl != \"undefined\" && Intl.Segmenter ?\n    new (Intl.Segmenter)(undefined, { granularity: \"word\" }) : null);"],
+        ["if (segmenter && cat == CharCategory.Word", "if ((segmenter === undefined ? makeSegmenter() : segmenter) && cat == CharCategory.Word"],
+      ];
+      for (const [from, to] of edits) {
+        if (src.split(from).length !== 2) throw new Error("@codemirror/commands changed: update patchSegmenter in site/build.mjs");
+        src = src.replace(from, to);
+      }
+      return { contents: src, loader: "js" };
     });
   },
 };
@@ -210,11 +236,16 @@ async function main() {
     return name;
   };
 
+  // Every module scripts/build-site staged, by name (subplay-NAME.wasm).
   const wasm = {};
-  for (const kind of ["full", "lean", "min"]) {
-    const file = `subplay-${kind}.wasm`;
+  for (const file of fs.readdirSync(stage).sort()) {
+    const m = /^subplay-(\w+)\.wasm$/.exec(file);
+    if (!m) continue;
     const buf = fs.readFileSync(path.join(stage, file));
-    wasm[kind] = { file: emit(file, hashedName(file, buf), buf), size: buf.length };
+    wasm[m[1]] = { file: emit(file, hashedName(file, buf), buf), size: buf.length };
+  }
+  for (const name of [...PAGE_MODULES, ...Object.values(WIDGETS).map((w) => w.module)]) {
+    if (!wasm[name]) throw new Error(`the site uses the ${name} build, which scripts/build-site did not build`);
   }
 
   const wasmExec = path.join(stage, "wasm_exec.js");
@@ -232,7 +263,7 @@ async function main() {
   const manifest = { version: a.version, worker: files["worker.js"], wasm };
   const define = { __SUBPLAY_MANIFEST__: JSON.stringify(manifest) };
   const examplesDir = path.join(root, "core", "subscription", "testdata", "examples");
-  const esm = { format: "esm", define, plugins: [patchStyleMod, examplesPlugin(examplesDir)] };
+  const esm = { format: "esm", define, plugins: [patchStyleMod, patchSegmenter, examplesPlugin(examplesDir)] };
 
   // The loader keeps a stable name: other pages import it by URL.
   emit("subplay.js", "subplay.js", await bundle("loader.js", esm));
@@ -250,6 +281,12 @@ async function main() {
     entryNames: "[name].[hash]",
     chunkNames: "chunk.[hash]",
     legalComments: "none",
+    // V8's compile hint: compile every function of these chunks while the
+    // script is loaded (off the main thread when it streams) instead of
+    // on first call. Most of the editor's code runs during the page's
+    // start anyway; compiled lazily, it made the start's tasks twice as
+    // long.
+    banner: { js: "//# allFunctionsCalledOnLoad" },
     target: ["chrome111", "firefox113", "safari16.4"],
     logLevel: "warning",
     ...esm,
@@ -315,19 +352,23 @@ async function main() {
   // What each page downloads, for scripts/bench-site and the tests.
   const pageFiles = {};
   const common = [files["style.css"], files["favicon.svg"], files["worker.js"]];
-  // The page starts with the min build and fetches the full one when the
-  // filter or schema panel is opened.
-  pageFiles["index.html"] = ["index.html", ...chunkFiles["app.js"], ...common, wasm.min.file];
-  pageFiles["index.html, filter or schema panel opened"] = [...pageFiles["index.html"], wasm.full.file];
-  for (const [widget, kind] of [["filter", "full"], ["schema", "lean"], ["names", "min"], ["settings", "min"]]) {
-    pageFiles[`embed.html#widget=${widget}`] = ["embed.html", ...chunkFiles["embed.js"], ...common, wasm[kind].file];
+  const [first, ...rest] = PAGE_MODULES.map((m) => wasm[m].file);
+  pageFiles["index.html"] = ["index.html", ...chunkFiles["app.js"], ...common, first];
+  // The schema panel needs every operation: whatever other build the page
+  // has is fetched by then.
+  pageFiles["index.html, every panel opened"] = [...pageFiles["index.html"], ...rest];
+  for (const [widget, w] of Object.entries(WIDGETS)) {
+    pageFiles[`embed.html#widget=${widget}`] = ["embed.html", ...chunkFiles["embed.js"], ...common, wasm[w.module].file];
   }
-  fs.writeFileSync(path.join(out, "manifest.json"), JSON.stringify({ ...manifest, brotliQuality: quality, files, sizes, pages: pageFiles }, null, 2));
+  fs.writeFileSync(path.join(out, "manifest.json"), JSON.stringify({
+    ...manifest, brotliQuality: quality, files, sizes, pages: pageFiles,
+    pageModules: PAGE_MODULES, widgetModules: Object.fromEntries(Object.entries(WIDGETS).map(([k, w]) => [k, w.module])),
+  }, null, 2));
 
   for (const [page, list] of Object.entries(pageFiles)) {
     const sum = { raw: 0, gzip: 0, br: 0 };
     for (const f of list) for (const k of Object.keys(sum)) sum[k] += sizes[f][k];
-    console.log(`${page.padEnd(26)} raw ${kb(sum.raw)}  gzip ${kb(sum.gzip)}  br ${kb(sum.br)}`);
+    console.log(`${page.padEnd(32)} raw ${kb(sum.raw)}  gzip ${kb(sum.gzip)}  br ${kb(sum.br)}`);
   }
 }
 

@@ -237,17 +237,69 @@ func (s Stream) Count() int64 {
 	return int64(n)
 }
 
-// Simulate runs the stream from start through a Batcher. It costs
-// constant time per message and memory only for the kept files.
+// Simulate runs the stream from start through a Batcher. Runs of
+// messages that only grow the open file are added in one step (see
+// skip), so it costs time per file rather than per message, and memory
+// only for the kept files: the playground runs it on every edit.
 func (s Stream) Simulate(start time.Time, lim Limits, out Output, keep int) Result {
 	b := NewBatcher(lim, out, keep)
 	b.base, b.hasBase = start, true
 	n := s.Count()
 	interval := 1e9 / s.Rate
-	for i := int64(0); i < n; i++ {
-		b.add(int64(float64(i)*interval), s.Size)
+	at := func(i int64) int64 { return int64(float64(i) * interval) }
+	for i := int64(0); i < n; {
+		b.add(at(i), s.Size)
+		i = b.skip(i+1, n, at, s.Size)
 	}
 	return b.Result()
+}
+
+// skip adds, in one step, the messages from index i on (of n, message j
+// arriving at at(j), at(j) never decreasing) that add goes through without
+// closing a file: each only adds its size and a separator to the open
+// file. It returns the index of the first message it left for add. The
+// result is the same as adding them one by one.
+func (b *Batcher) skip(i, n int64, at func(int64) int64, size int64) int64 {
+	if !b.open || i >= n {
+		return i
+	}
+	size = max(size, 0)
+	step := b.sep + size
+	q := n - i
+	if b.lim.MaxBytes > 0 && step > 0 {
+		// The file stays under maxBytes after q more messages.
+		q = min(q, (b.lim.MaxBytes-b.cur.Bytes-1)/step)
+	}
+	if b.lim.MaxMessages > 0 {
+		q = min(q, b.lim.MaxMessages-b.cur.Messages-1)
+	}
+	if step > 0 {
+		q = min(q, (math.MaxInt64-b.cur.Bytes)/step) // no saturation to mimic
+	}
+	// The first message at or after start+maxDuration closes the file.
+	end := add(b.start, int64(b.lim.MaxDuration))
+	if q > 0 && at(i+q-1) >= end {
+		lo, hi := i, i+q-1 // at(hi) >= end; find the first such index
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			if at(mid) >= end {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		q = lo - i
+	}
+	if q <= 0 {
+		return i
+	}
+	b.cur.Messages += q
+	b.cur.Bytes += q * step
+	b.n += q
+	b.res.Summary.Messages += q
+	b.last = at(i + q - 1)
+	b.clock = b.last
+	return i + q
 }
 
 // NameFiles fills in the name of every file: created at its first

@@ -3,9 +3,10 @@
 // (page.js, with the editor) loads and builds itself in tasks of its own.
 import { load } from "./loader.js";
 import { stageEditor } from "./lib/stage.js";
+import { PAGE_MODULES } from "./modules.js";
 
 let progress = () => {};
-const core = load({ module: "min", onProgress: (loaded, total) => progress(loaded, total) });
+const core = load({ module: PAGE_MODULES[0], onProgress: (loaded, total) => progress(loaded, total) });
 core.catch(() => {}); // page.js reports a failure
 await stageEditor();
 const page = await import("./page.js");

@@ -29,10 +29,13 @@ export class SubplayError extends Error {
 /**
  * load starts the worker and the WebAssembly module.
  * @param {object} [options]
- * @param {"full"|"lean"|"min"} [options.module] which build to load:
- *   "full" (the default) has every operation; "lean" leaves out cel-go, so
- *   "filter" checks filters but does not run them (half the download);
- *   "min" also leaves out the "schema" operation (a third of it).
+ * @param {"full"|"cel"|"avro"|"min"} [options.module] which build to load
+ *   (wasm/browser/doc.go): "full" (the default) has every operation; "cel"
+ *   has every operation but "schema" (no hamba/avro, four fifths of the
+ *   download); "avro" has every operation, but "filter" checks filters
+ *   without running them (no cel-go, two thirds); "min" has neither
+ *   (under half). sp.has(op) says whether the loaded build has an
+ *   operation.
  * @param {string|URL} [options.base] where the built files are; by default
  *   next to this module.
  * @param {(loaded: number, total: number) => void} [options.onProgress]
@@ -48,13 +51,17 @@ export async function load(options = {}) {
 
 class Subplay {
   constructor({ module = "full", base, onProgress, timeout = 10000 } = {}) {
-    if (!MANIFEST.wasm[module]) throw new SubplayError("load", `there is no build called ${module}; use full, lean or min`);
+    if (!MANIFEST.wasm[module]) {
+      throw new SubplayError("load", `there is no build called ${module}; use ${Object.keys(MANIFEST.wasm).join(", ")}`);
+    }
+    this.name = module;
     this.base = new URL(base || ".", import.meta.url);
     this.module = MANIFEST.wasm[module];
     this.onProgress = onProgress;
     this.timeout = timeout;
     this.version = MANIFEST.version;
     this.timing = null;
+    this.operations = null;
     this.nextId = 1;
     this.pending = new Map();
     this.start();
@@ -72,6 +79,7 @@ class Subplay {
             break;
           case "ready":
             this.version = m.version;
+            this.operations = m.operations ? new Set(m.operations) : null;
             this.timing = { ...m.timing, total: performance.now() - t0, transferred: m.transferred };
             resolve();
             break;
@@ -91,6 +99,11 @@ class Subplay {
       };
     });
     this.worker.postMessage({ type: "init", wasm: new URL(this.module.file, this.base).href, size: this.module.size });
+  }
+
+  /** has says whether the loaded build has the operation op. */
+  has(op) {
+    return !this.operations || this.operations.has(op);
   }
 
   /**

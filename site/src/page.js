@@ -15,60 +15,58 @@ import { filterPanel } from "./panels/filter.js";
 import { storagePanel } from "./panels/storage.js";
 import { schemaPanel } from "./panels/schema.js";
 import { galleryPanel } from "./panels/gallery.js";
+import { PAGE_MODULES } from "./modules.js";
 
 let state = defaults();
-let lastEffective = null;
+let lastBase = null;
 const loading = loadingIndicator();
 
-// Two builds of the core (wasm/browser/doc.go): the small "min" one gives
-// the first preview quickly and serves every keystroke's diagnostics and
-// settings; the "full" one, with the filter evaluator and the schema
-// tools, is fetched only when a panel needs it, so a visit that never
-// opens those panels never downloads it.
-let sp = null; // the min build, once loaded
-let full = null; // a promise of the full build, once asked for
-let fullSp = null; // the full build, once loaded
-let fullError = ""; // why the last attempt to load it failed
-const FULL_OPS = new Set(["filter", "schema"]);
+// The builds of the core the page uses (modules.js): the first gives the
+// first preview and answers every operation it has; an operation it lacks
+// goes to the second, which is fetched only when a panel first needs it.
+let sp = null; // the first build, once loaded
+let more = null; // a promise of the second, once asked for
+let moreSp = null; // the second, once loaded
+let moreError = ""; // why the last attempt to load it failed
 
-function loadFull() {
-  if (!full) {
-    loading.show("Loading the filter and schema engine…");
-    document.body.dataset.busy = "full";
-    full = load({ module: "full", onProgress: loading.progress }).then((f) => {
-      fullSp = f;
-      window.subplayFullTiming = f.timing;
+function loadMore() {
+  if (!more) {
+    loading.show("Loading the rest of the core…");
+    document.body.dataset.busy = PAGE_MODULES[1];
+    more = load({ module: PAGE_MODULES[1], onProgress: loading.progress }).then((m) => {
+      moreSp = m;
+      window.subplayMoreTiming = m.timing;
       loading.done();
       delete document.body.dataset.busy;
       refresh();
-      return f;
+      return m;
     }, (e) => {
       loading.failed(e.message);
       delete document.body.dataset.busy;
-      fullError = e.message;
-      full = null; // the next edit tries again
+      moreError = e.message;
+      more = null; // the next edit tries again
       throw e;
     });
   }
-  return full;
+  return more;
 }
 
 // runCalls sends each call to the build that has its operation, the two
-// batches in parallel. Calls for the full build answer "loading" until it
-// is there; the page asks again when it is.
+// batches in parallel. Calls for the second build answer "loading" until
+// it is there; the page asks again when it is.
 async function runCalls(calls) {
   const results = new Array(calls.length);
   const groups = new Map();
   calls.forEach((c, i) => {
-    const g = FULL_OPS.has(c[0]) ? "full" : "min";
+    const g = sp.has(c[0]) || PAGE_MODULES.length < 2 ? "first" : "more";
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(i);
   });
-  if (groups.has("full") && !fullSp) loadFull().catch(() => {});
+  if (groups.has("more") && !moreSp) loadMore().catch(() => {});
   await Promise.all([...groups].map(async ([g, idx]) => {
-    const mod = g === "full" ? fullSp : sp;
+    const mod = g === "more" ? moreSp : sp;
     if (!mod) {
-      const message = fullError ? `The filter and schema engine did not load (${fullError}); edit to try again.` : "Loading the filter and schema engine…";
+      const message = moreError ? `The rest of the core did not load (${moreError}); edit to try again.` : "Loading the rest of the core…";
       for (const i of idx) results[i] = { ok: false, value: { error: { code: "loading", message } } };
       return;
     }
@@ -174,32 +172,40 @@ const runner = createRunner(runCalls, (job, results) => {
   const t0 = performance.now();
   const base = results[0];
   if (base.ok) {
-    lastEffective = base.value;
+    lastBase = base.value;
     editor.setDiagnostics(base.value.diagnostics);
     renderDiagnostics(diagList, base.value.diagnostics, (d) => editor.jump(d), diagCount);
   } else {
-    lastEffective = null;
+    lastBase = null;
     editor.setDiagnostics([]);
     renderDiagnostics(diagList, [{ severity: "error", code: base.value.error.code, message: base.value.error.message }], null, diagCount);
   }
   // Only the visible panel is drawn; a panel is drawn again when shown.
-  panel(job.meta.tab).render({ state, effective: lastEffective, responses: results.slice(1) });
+  panel(job.meta.tab).render({ state, effective: lastBase, responses: results.slice(1) });
   const done = performance.now();
   document.body.dataset.rendered = String(job.seq);
   // For the benchmarks: when the first preview was on the page, in ms
   // since navigation started.
   if (window.subplayFirstPreview === undefined) window.subplayFirstPreview = performance.now();
   document.dispatchEvent(new CustomEvent("subplay:rendered", {
-    detail: { seq: job.seq, ms: done - job.t, renderMs: done - t0, ops: results.map((r) => r.ms) },
+    detail: { seq: job.seq, ms: done - job.t, renderMs: done - t0, ops: results.map((r) => r.ms), calls: job.calls.map((c) => c[0]) },
   }));
 });
+
+// baseOp is the operation every edit runs for the diagnostics. Only the
+// settings panel needs "effective", whose rows carry every field's bounds
+// and help: an answer ten times the size of "validate"'s, which has the
+// rest (the verdict, the findings, the effective subscription).
+function baseOp(tab) {
+  return tab === "settings" ? "effective" : "validate";
+}
 
 function refresh() {
   if (!sp) return;
   const base = { text: state.config, format: state.format };
   // The tests and benchmarks wait until the rendered job is the last one
   // requested.
-  document.body.dataset.requested = String(runner([["effective", base], ...panel(state.tab).requests(state, base)], { tab: state.tab }));
+  document.body.dataset.requested = String(runner([[baseOp(state.tab), base], ...panel(state.tab).requests(state, base)], { tab: state.tab }));
 }
 
 function applyState(s) {
@@ -266,14 +272,18 @@ window.subplayPage = {
 const yieldTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
- * start builds the page. core is the promise of the min build, which
+ * start builds the page. core is the promise of the first build, which
  * app.js started loading before this module was even fetched; onProgress
  * receives the progress callback for it.
  */
 export async function start(core, onProgress) {
   onProgress(loading.progress);
-  await yieldTask();
-  warmEditor();
+  // The first editor's first-time costs, in steps of their own (see
+  // warmEditor), then the real one.
+  for (const step of warmEditor()) {
+    await yieldTask();
+    step();
+  }
   await yieldTask();
   createConfigEditor();
 

@@ -62,10 +62,12 @@ export async function start(core, onProgress) {
     reportHeight();
     return;
   }
-  // The first editor pays for compiling CodeMirror; that goes in a task of
-  // its own, and so does each step below.
-  await yieldTask();
-  warmEditor();
+  // The first editor's first-time costs go in tasks of their own (see
+  // warmEditor), and so does each step below.
+  for (const step of warmEditor()) {
+    await yieldTask();
+    step();
+  }
   await yieldTask();
   document.title = `subplay: ${w.title}`;
   document.documentElement.dataset.widget = name;
@@ -133,7 +135,8 @@ export async function start(core, onProgress) {
   function refresh() {
     if (!sp) return;
     const base = { text: state.config, format: state.format };
-    const calls = w.config ? [["effective", base], ...panel.requests(state, base)] : panel.requests(state, base);
+    // Only the settings widget shows what "effective" adds to "validate".
+    const calls = w.config ? [[name === "settings" ? "effective" : "validate", base], ...panel.requests(state, base)] : panel.requests(state, base);
     document.body.dataset.requested = String(runner(calls, {}));
   }
 

@@ -1,9 +1,10 @@
 // widgets.js lists the embed's widgets and the build of the core each one
 // loads (wasm/browser/doc.go): only the filter tester pays for cel-go, and
-// only the schema widget for hamba/avro.
+// only the schema widget for hamba/avro. build.mjs reads it too, to list
+// what each embed downloads.
 export const WIDGETS = {
-  filter: { title: "Filter tester", module: "full", config: false, tab: "filter" },
+  filter: { title: "Filter tester", module: "cel", config: false, tab: "filter" },
   names: { title: "Cloud Storage object names", module: "min", config: true, tab: "storage" },
-  schema: { title: "Schemas", module: "lean", config: true, tab: "schema" },
+  schema: { title: "Schemas", module: "avro", config: true, tab: "schema" },
   settings: { title: "Effective settings", module: "min", config: true, tab: "settings" },
 };

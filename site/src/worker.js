@@ -5,7 +5,7 @@
 //   in:  {type: "init", wasm: URL, size: bytes}
 //        {type: "call", id, calls: [[op, requestJSON], ...]}
 //   out: {type: "progress", loaded, total}
-//        {type: "ready", version, timing: {fetch, compile, start}, transferred}
+//        {type: "ready", version, operations, timing: {fetch, compile, start}, transferred}
 //        {type: "result", id, results: [{ok, value, ms}], ms}
 //        {type: "fatal", message}
 import "go:wasm_exec";
@@ -39,12 +39,21 @@ async function init({ wasm, size }) {
   await started;
   api = self.subplay;
   const t3 = performance.now();
+  // Which operations this build has: the page sends the others to another
+  // build (wasm/browser/doc.go).
+  let operations = null; // null: unknown, so the page sends this build everything
+  try {
+    operations = JSON.parse(api.call("version", "{}").body).operations || null;
+  } catch {
+    // Reported as unknown; the operations themselves will say what fails.
+  }
   // What the module cost on the wire (the page cannot see a worker's
   // requests); 0 when the browser does not say.
   const entry = performance.getEntriesByName(wasm)[0];
   self.postMessage({
     type: "ready",
     version: api.version,
+    operations,
     timing: { fetch: t1 - t0, compile: t2 - t1, start: t3 - t2 },
     transferred: entry ? entry.transferSize : 0,
   });

@@ -13,10 +13,10 @@ package sitetest
 //	                       from a Chromium trace of a load and 40 edits
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -29,32 +29,10 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-type manifest struct {
-	Sizes map[string]struct{ Raw, Gzip, Br int }
-	Pages map[string][]string
-}
-
-func readManifest(b *testing.B) manifest {
-	b.Helper()
-	dir := os.Getenv("SUBPLAY_SITE_DIR")
-	if dir == "" {
-		dir = filepath.Join(repoRoot, "dist", "site")
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var m manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		b.Fatal(err)
-	}
-	return m
-}
-
 // benchPages are the pages measured: the playground and each embed.
 var benchPages = []struct{ name, manifestKey, path string }{
 	{"page", "index.html", ""},
-	{"page-filter-tab", "index.html, filter or schema panel opened", "#tab=filter"},
+	{"page-schema-tab", "index.html, every panel opened", "#tab=schema"},
 	{"embed-filter", "embed.html#widget=filter", widgets[0].frag},
 	{"embed-names", "embed.html#widget=names", widgets[1].frag},
 	{"embed-schema", "embed.html#widget=schema", widgets[2].frag},
@@ -62,7 +40,7 @@ var benchPages = []struct{ name, manifestKey, path string }{
 }
 
 func BenchmarkDownload(b *testing.B) {
-	m := readManifest(b)
+	m := readSiteManifest(b)
 	for _, p := range benchPages {
 		b.Run(p.name, func(b *testing.B) {
 			var raw, gz, br int
@@ -114,7 +92,7 @@ func transferredBytes(b *testing.B, path string) (float64, []string) {
 	// The modules come through workers, whose requests the page's network
 	// events do not show; the worker reports their transfer size.
 	var worker float64
-	tb.eval(`((window.subplayTiming || {}).transferred || 0) + ((window.subplayFullTiming || {}).transferred || 0)`, &worker)
+	tb.eval(`((window.subplayTiming || {}).transferred || 0) + ((window.subplayMoreTiming || {}).transferred || 0)`, &worker)
 	mu.Lock()
 	defer mu.Unlock()
 	total += worker
@@ -131,6 +109,7 @@ func transferredBytes(b *testing.B, path string) (float64, []string) {
 func newBenchTab(b *testing.B) *tab {
 	b.Helper()
 	tb := newTab(b, chromedp.WithNewBrowserContext())
+	tb.base = serverURL // not through the recording proxy
 	if _, err := chromedp.Call(tb.ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
 		b.Fatal(err)
 	}
@@ -182,36 +161,59 @@ func BenchmarkEditToPreview(b *testing.B) {
 			tb.open("")
 			tb.setConfig(p.config)
 			tb.clickTab(p.tab)
-			edit := func() (float64, float64) {
-				var r struct{ Render, Frame float64 }
+			// One edit: the time to the rendered preview, to the next frame
+			// (the preview on screen), and of it, what the worker spent on
+			// the operations and what the page spent drawing.
+			type timing struct {
+				Render, Frame, Ops, Draw float64
+				Each                     []float64 // per operation, in call order
+				Calls                    []string
+			}
+			edit := func() timing {
+				var r timing
 				tb.eval(fmt.Sprintf(`new Promise((resolve) => {
 					const v = window.subplayPage.editor.view;
 					const at = v.state.doc.toString().indexOf(%q) + %d;
 					const digit = v.state.doc.sliceString(at, at + 1) === "3" ? "4" : "3";
 					document.addEventListener("subplay:rendered", function on(e) {
 						document.removeEventListener("subplay:rendered", on);
-						const render = e.detail.ms;
+						const d = e.detail;
+						const ops = (d.ops || []).reduce((a, b) => a + (b || 0), 0);
 						// The next frame: the preview is on screen.
-						requestAnimationFrame(() => setTimeout(() => resolve({render, frame: performance.now() - t0})));
+						requestAnimationFrame(() => setTimeout(() => resolve({render: d.ms, frame: performance.now() - t0, ops, draw: d.renderMs, each: d.ops, calls: d.calls})));
 					});
 					const t0 = performance.now();
 					v.dispatch({changes: {from: at, to: at + 1, insert: digit}, userEvent: "input.type"});
 				})`, p.field, len(p.field)), &r)
-				return r.Render, r.Frame
+				return r
 			}
 			for range 20 { // warm-up: JIT, caches, first layouts
 				edit()
 			}
-			var render, frame []float64
+			var render, frame, ops, draw []float64
+			each := map[string][]float64{}
 			b.ResetTimer()
 			for range b.N {
-				r, f := edit()
-				render, frame = append(render, r), append(frame, f)
+				r := edit()
+				render, frame, ops, draw = append(render, r.Render), append(frame, r.Frame), append(ops, r.Ops), append(draw, r.Draw)
+				for i, c := range r.Calls {
+					if i < len(r.Each) {
+						k := fmt.Sprintf("%d-%s", i, c)
+						each[k] = append(each[k], r.Each[i])
+					}
+				}
 			}
 			b.StopTimer()
 			b.ReportMetric(percentile(render, 50), "p50-ms")
 			b.ReportMetric(percentile(render, 95), "p95-ms")
 			b.ReportMetric(slices.Max(render), "max-ms")
+			b.ReportMetric(percentile(ops, 50), "p50-worker-ms")
+			b.ReportMetric(percentile(draw, 50), "p50-draw-ms")
+			var parts []string
+			for _, k := range slices.Sorted(maps.Keys(each)) {
+				parts = append(parts, fmt.Sprintf("%s p50 %.1f ms", k[strings.IndexByte(k, '-')+1:], percentile(each[k], 50)))
+			}
+			b.Logf("%s: worker time per operation: %s", p.tab, strings.Join(parts, ", "))
 			b.ReportMetric(percentile(frame, 95), "p95-frame-ms")
 		})
 	}
@@ -266,17 +268,32 @@ func BenchmarkLongestTask(b *testing.B) {
 			b.Fatal("the trace did not complete")
 		}
 		mu.Lock()
-		longest, over, where := longestTask(events)
+		tasks := longTasks(events, 0)
 		mu.Unlock()
+		longest, over := 0.0, 0
+		for _, t := range tasks {
+			longest = max(longest, t.ms)
+			if t.ms > 50 {
+				over++
+				b.Logf("task over 50 ms after first paint: %.1f ms at %.0f ms; inside: %s", t.ms, t.at, t.inside)
+			}
+		}
 		b.ReportMetric(longest, "longest-task-ms")
 		b.ReportMetric(float64(over), "tasks-over-50ms")
-		b.Logf("longest main-thread task after first paint: %.1f ms (%s)", longest, where)
 	}
 }
 
-// longestTask finds the renderer main threads, the first paint, and the
-// longest task on those threads that starts after it.
-func longestTask(raw []json.RawMessage) (ms float64, over int, where string) {
+// longTask is one task on a page's main thread: when it started (ms after
+// the first paint), how long it ran, and the longest events inside it.
+type longTask struct {
+	at, ms float64
+	inside string
+}
+
+// longTasks finds the renderer main threads and the first paint, and
+// returns every task on those threads that starts after it and runs over
+// min ms, longest first.
+func longTasks(raw []json.RawMessage, minMS float64) []longTask {
 	type event struct {
 		Name string          `json:"name"`
 		Cat  string          `json:"cat"`
@@ -299,54 +316,54 @@ func longestTask(raw []json.RawMessage) (ms float64, over int, where string) {
 		}
 		evs = append(evs, e)
 	}
-	var longest event
 	firstPaint := -1.0
 	for _, e := range evs {
 		if (e.Name == "firstPaint" || e.Name == "firstContentfulPaint") && (firstPaint < 0 || e.Ts < firstPaint) {
 			firstPaint = e.Ts
 		}
 	}
+	// Tasks, without those nested in another (Chromium traces a task
+	// inside its scheduler's task).
+	var tasks []event
 	for _, e := range evs {
-		if e.Ph != "X" || !main[[2]int{e.Pid, e.Tid}] || e.Ts < firstPaint {
-			continue
-		}
-		if e.Name != "RunTask" && e.Name != "ThreadControllerImpl::RunTask" {
-			continue
-		}
-		d := e.Dur / 1000
-		if d > 50 {
-			over++
-		}
-		if d > ms {
-			ms, where = d, fmt.Sprintf("at %.0f ms after first paint", (e.Ts-firstPaint)/1000)
-			longest = e
+		if e.Ph == "X" && main[[2]int{e.Pid, e.Tid}] && (e.Name == "RunTask" || e.Name == "ThreadControllerImpl::RunTask") {
+			tasks = append(tasks, e)
 		}
 	}
-	// Say what the longest task spent its time on: the longest events
-	// nested in it, other than the task itself.
-	if ms > 0 {
+	slices.SortFunc(tasks, func(a, b event) int { return cmp.Or(cmp.Compare(a.Ts, b.Ts), cmp.Compare(b.Dur, a.Dur)) })
+	var outer []event
+	for _, e := range tasks {
+		if n := len(outer); n > 0 && outer[n-1].Pid == e.Pid && outer[n-1].Tid == e.Tid && e.Ts+e.Dur <= outer[n-1].Ts+outer[n-1].Dur {
+			continue
+		}
+		outer = append(outer, e)
+	}
+	var out []longTask
+	for _, task := range outer {
+		if task.Ts < firstPaint || task.Dur/1000 <= minMS {
+			continue
+		}
+		// What the task spent its time on: the longest events nested in it.
 		var inner []event
 		for _, e := range evs {
-			if e.Ph == "X" && e.Pid == longest.Pid && e.Tid == longest.Tid && e.Ts >= longest.Ts &&
-				e.Ts+e.Dur <= longest.Ts+longest.Dur && e.Name != longest.Name && e.Dur > 1000 {
+			if e.Ph == "X" && e.Pid == task.Pid && e.Tid == task.Tid && e.Ts >= task.Ts &&
+				e.Ts+e.Dur <= task.Ts+task.Dur && e.Name != task.Name && e.Dur > 1000 {
 				inner = append(inner, e)
 			}
 		}
 		slices.SortFunc(inner, func(a, b event) int { return int(b.Dur - a.Dur) })
 		var parts []string
-		for _, e := range inner[:min(len(inner), 6)] {
+		for _, e := range inner[:min(len(inner), 4)] {
 			detail := ""
-			if len(e.Args) < 300 {
+			if len(e.Args) < 400 {
 				detail = " " + string(e.Args)
 			}
 			parts = append(parts, fmt.Sprintf("%s %.0f ms%s", e.Name, e.Dur/1000, detail))
 		}
-		where += "; inside: " + strings.Join(parts, "; ")
+		out = append(out, longTask{at: (task.Ts - firstPaint) / 1000, ms: task.Dur / 1000, inside: strings.Join(parts, "; ")})
 	}
-	if firstPaint < 0 {
-		where += "; no first paint in the trace, all tasks counted"
-	}
-	return ms, over, where
+	slices.SortFunc(out, func(a, b longTask) int { return int(b.ms - a.ms) })
+	return out
 }
 
 func percentile(xs []float64, p float64) float64 {

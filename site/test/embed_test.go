@@ -26,24 +26,30 @@ func fragment(kv ...string) string {
 
 var widgets = []struct {
 	name string
-	frag string
+	// module is the build the widget must load: only the filter tester
+	// pays for cel-go, only the schema widget for hamba/avro.
+	module string
+	frag   string
 	// check is a JS expression that is true once the widget shows what it
 	// should.
 	check string
 }{
 	{
-		name: "filter",
+		name:   "filter",
+		module: "cel",
 		frag: fragment("widget", "filter", "filter", `attributes.region = "eu"`,
 			"messages", `[{"text":"a","attributes":{"region":"eu"}},{"text":"b","attributes":{"region":"us"}}]`),
 		check: `[...document.querySelectorAll("tbody tr")].map((tr) => tr.dataset.match).join() === "true,false"`,
 	},
 	{
-		name:  "names",
-		frag:  fragment("widget", "names", "config", storageConfig, "time", "2024-05-01T12:00:00Z", "uuid", "abc", "count", "3"),
-		check: `document.querySelector("ol.names li") && document.querySelector("ol.names li").textContent === "orders/2024-05-01/12_00_00Z_abc.txt"`,
+		name:   "names",
+		module: "min",
+		frag:   fragment("widget", "names", "config", storageConfig, "time", "2024-05-01T12:00:00Z", "uuid", "abc", "count", "3"),
+		check:  `document.querySelector("ol.names li") && document.querySelector("ol.names li").textContent === "orders/2024-05-01/12_00_00Z_abc.txt"`,
 	},
 	{
-		name: "schema",
+		name:   "schema",
+		module: "avro",
 		frag: fragment("widget", "schema", "config", `name: projects/my-project/subscriptions/avro
 topic: projects/my-project/topics/orders
 cloudStorageConfig:
@@ -54,16 +60,21 @@ cloudStorageConfig:
 		check: `!!document.querySelector("pre.code")`,
 	},
 	{
-		name:  "settings",
-		frag:  fragment("widget", "settings", "config", validConfig),
-		check: `document.querySelectorAll("tbody tr").length > 5`,
+		name:   "settings",
+		module: "min",
+		frag:   fragment("widget", "settings", "config", validConfig),
+		check:  `document.querySelectorAll("tbody tr").length > 5`,
 	},
 }
 
 func TestEmbedWidgets(t *testing.T) {
+	m := readSiteManifest(t)
 	for _, w := range widgets {
 		t.Run(w.name, func(t *testing.T) {
-			tb := newTab(t)
+			mark := served.mark()
+			// A context of its own: another widget's module in the shared
+			// cache would not be fetched again.
+			tb := newTab(t, chromedp.WithNewBrowserContext())
 			tb.open(w.frag)
 			var ok bool
 			tb.eval(`new Promise((resolve) => { const t0 = Date.now(); const f = () => (`+w.check+`) ? resolve(true) : Date.now() - t0 > 10000 ? resolve(false) : setTimeout(f, 25); f(); })`, &ok)
@@ -76,6 +87,12 @@ func TestEmbedWidgets(t *testing.T) {
 				t.Errorf("the embed has %d pieces of page chrome", chrome)
 			}
 			tb.screenshot("embed-" + w.name)
+			// Each widget fetches its own build only, and the state in the
+			// fragment never reaches the server.
+			if got := m.WidgetModules[w.name]; got != w.module {
+				t.Errorf("the build lists the %s build for the widget, want %s", got, w.module)
+			}
+			checkRequests(t, served.since(mark), m, m.Pages["embed.html#widget="+w.name], []string{w.module})
 		})
 	}
 }

@@ -8,11 +8,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -26,10 +31,16 @@ import (
 
 // The suite shares one server and one browser; each test opens its own tab.
 var (
+	// baseURL is the site through the recording proxy (served), which sees
+	// every request the pages and their workers make; serverURL is
+	// `subplay serve` itself, for the benchmarks.
 	baseURL    string
+	serverURL  string
 	browserCtx context.Context
 	repoRoot   string
+	siteDir    string
 	shotDir    string
+	served     = &requestLog{}
 )
 
 func TestMain(m *testing.M) {
@@ -49,7 +60,7 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "site/test: skipping the browser suite (set SUBPLAY_REQUIRE_TOOLS=1 to fail instead)")
 		return 0
 	}
-	siteDir := os.Getenv("SUBPLAY_SITE_DIR")
+	siteDir = os.Getenv("SUBPLAY_SITE_DIR")
 	if siteDir == "" {
 		siteDir = filepath.Join(repoRoot, "dist", "site")
 	}
@@ -76,6 +87,13 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer stop()
+	proxy, err := startProxy(serverURL)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "site/test:", err)
+		return 1
+	}
+	defer proxy.Close()
+	baseURL = proxy.URL + "/"
 
 	if err := os.MkdirAll(shotDir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -157,7 +175,7 @@ func startServer(tmp, siteDir string) (func(), error) {
 			stop()
 			return nil, fmt.Errorf("subplay serve said %q", s)
 		}
-		baseURL = m
+		serverURL = m
 	case <-time.After(20 * time.Second):
 		stop()
 		return nil, fmt.Errorf("subplay serve did not start")
@@ -165,10 +183,85 @@ func startServer(tmp, siteDir string) (func(), error) {
 	return stop, nil
 }
 
+// request is what the proxy saw of one request.
+type request struct {
+	Method, Path, Query string
+	Body                int64 // bytes, -1 when unknown
+	Referer             string
+}
+
+// requestLog records every request that reaches the site.
+type requestLog struct {
+	mu   sync.Mutex
+	reqs []request
+}
+
+func (l *requestLog) add(r request) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reqs = append(l.reqs, r)
+}
+
+// mark returns a position in the log, for since.
+func (l *requestLog) mark() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.reqs)
+}
+
+// since returns the requests made after mark.
+func (l *requestLog) since(mark int) []request {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.reqs[mark:])
+}
+
+// startProxy puts a recording reverse proxy in front of the server. The
+// browser's own network events miss what a worker fetches (the modules);
+// the proxy sees it all, and the tests check it: what each view downloads,
+// and that no request carries anything of what the user typed.
+func startProxy(target string) (*httptest.Server, error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return nil, err
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.add(request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Body: r.ContentLength, Referer: r.Referer()})
+		rp.ServeHTTP(w, r)
+	})), nil
+}
+
+// siteManifest is what site/build.mjs writes into manifest.json.
+type siteManifest struct {
+	Wasm map[string]struct {
+		File string
+		Size int
+	}
+	Sizes         map[string]struct{ Raw, Gzip, Br int }
+	Pages         map[string][]string
+	PageModules   []string
+	WidgetModules map[string]string
+}
+
+func readSiteManifest(t testing.TB) siteManifest {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(siteDir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m siteManifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // tab is one browser tab with what it logged.
 type tab struct {
-	t   testing.TB
-	ctx context.Context
+	t    testing.TB
+	ctx  context.Context
+	base string // the site's URL: baseURL, or serverURL for benchmarks
 
 	mu       sync.Mutex
 	problems []string // console errors, exceptions, CSP reports
@@ -182,7 +275,7 @@ func newTab(t testing.TB, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browserCtx, opts...)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
-	tb := &tab{t: t, ctx: ctx}
+	tb := &tab{t: t, ctx: ctx, base: baseURL}
 	err := chromedp.Listen(ctx, func(ev any) {
 		tb.mu.Lock()
 		defer tb.mu.Unlock()
@@ -303,7 +396,7 @@ func (tb *tab) evalStrict(expr string, out any) {
 // open loads a page of the site and waits until the core answered once.
 func (tb *tab) open(path string) {
 	tb.t.Helper()
-	tb.run(chromedp.Navigate(baseURL+path), chromedp.WaitVisible(chromedp.CSS("body[data-ready][data-rendered]")))
+	tb.run(chromedp.Navigate(tb.base+path), chromedp.WaitVisible(chromedp.CSS("body[data-ready][data-rendered]")))
 	tb.waitRender(0)
 }
 
@@ -363,5 +456,39 @@ func (tb *tab) screenshot(name string) {
 	}
 	if err := os.WriteFile(filepath.Join(shotDir, name+".png"), buf, 0o644); err != nil {
 		tb.t.Fatal(err)
+	}
+}
+
+// checkRequests checks what a view fetched: every request is a plain GET,
+// with no query, body or referrer (nothing of the user's state leaves the
+// page), of a file the build lists for the view (allowed, from the
+// manifest's pages); and the WebAssembly modules among them are exactly
+// the builds named in modules, once each.
+func checkRequests(t testing.TB, reqs []request, m siteManifest, allowed []string, modules []string) {
+	t.Helper()
+	var gotWasm []string
+	for _, r := range reqs {
+		file := strings.TrimPrefix(r.Path, "/")
+		if file == "" {
+			file = "index.html"
+		}
+		if r.Method != http.MethodGet || r.Query != "" || r.Body > 0 || r.Referer != "" {
+			t.Errorf("request %+v: want a GET with no query, body or referrer", r)
+		}
+		if !slices.Contains(allowed, file) {
+			t.Errorf("request for %q, which the view does not need (it needs %v)", r.Path, allowed)
+		}
+		if strings.HasSuffix(file, ".wasm") {
+			gotWasm = append(gotWasm, file)
+		}
+	}
+	var want []string
+	for _, name := range modules {
+		want = append(want, m.Wasm[name].File)
+	}
+	slices.Sort(gotWasm)
+	slices.Sort(want)
+	if !slices.Equal(gotWasm, want) {
+		t.Errorf("modules fetched %v, want %v (builds %v)", gotWasm, want, modules)
 	}
 }

@@ -3,13 +3,16 @@
 package sitetest
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -29,8 +32,17 @@ const badConfig = `{
 }
 `
 
+// pageModules are the builds the playground page loads, in order (see
+// site/src/modules.js).
+var pageModules = []string{"full"}
+
 func TestPageLoads(t *testing.T) {
-	tb := newTab(t)
+	m := readSiteManifest(t)
+	if !slices.Equal(m.PageModules, pageModules) {
+		t.Fatalf("the build says the page loads %v, want %v", m.PageModules, pageModules)
+	}
+	mark := served.mark()
+	tb := newTab(t, chromedp.WithNewBrowserContext()) // an empty cache
 	tb.open("")
 	var version string
 	tb.eval(`document.getElementById("version").textContent`, &version)
@@ -49,32 +61,26 @@ func TestPageLoads(t *testing.T) {
 		t.Errorf("the effective settings have %d rows", rows)
 	}
 	tb.screenshot("page")
+	// The page starts with the first of its builds, and nothing else.
+	checkRequests(t, served.since(mark), m, m.Pages["index.html"], m.PageModules[:1])
 
-	// After load, editing talks to nobody: the core runs in the page.
-	n := tb.requestCount()
+	// After load, every panel works from what is in the page: requests are
+	// only for the builds that panels need and the first lacks, fetched
+	// once, by names that carry nothing of the state.
+	mark = served.mark()
 	tb.setConfig(validConfig)
 	tb.clickTab("storage")
 	tb.setConfig(storageConfig)
-	tb.clickTab("settings")
-	if reqs := tb.requestsSince(n); len(reqs) != 0 {
-		t.Errorf("requests after load: %v", reqs)
-	}
-	// Opening the filter panel fetches the full build of the core, once:
-	// a file of the build, by a name that carries nothing of the state.
-	n = tb.requestCount()
 	tb.clickTab("filter")
 	tb.setConfig(badConfig)
 	tb.clickTab("schema")
-	// The module itself is fetched by the worker, which these page events
-	// do not show; the worker script is.
-	reqs := tb.requestsSince(n)
-	if len(reqs) == 0 || len(reqs) > 2 {
-		t.Errorf("opening the filter panel made requests %v, want the worker and the module", reqs)
-	}
-	for _, r := range reqs {
-		if !regexp.MustCompile(`^` + regexp.QuoteMeta(baseURL) + `(worker|subplay-full)\.[0-9a-f]{10}\.(js|wasm)$`).MatchString(r) {
-			t.Errorf("unexpected request %q", r)
-		}
+	tb.setConfig(storageConfig)
+	tb.clickTab("filter")
+	tb.clickTab("schema")
+	tb.clickTab("settings")
+	checkRequests(t, served.since(mark), m, m.Pages["index.html, every panel opened"], m.PageModules[1:])
+	if s := tb.text("#panel-schema .summary"); !strings.Contains(s, "Cloud Storage subscription") {
+		t.Errorf("the schema panel says %q for a Cloud Storage configuration", s)
 	}
 }
 
@@ -379,15 +385,42 @@ cloudStorageConfig:
 	if s := tb.text("#panel-schema pre.code"); !strings.Contains(s, `"PubsubMessageWithMetadata"`) {
 		t.Errorf("Avro schema %q", s)
 	}
-	var href string
-	tb.eval(`(document.querySelector("#panel-schema a[download]") || {href: ""}).href`, &href)
-	if !strings.HasPrefix(href, "blob:") {
-		t.Errorf("no download of the sample Avro file (href %q)", href)
+	var label string
+	tb.eval(`(document.querySelector("#panel-schema button.download") || {textContent: ""}).textContent`, &label)
+	if !strings.HasPrefix(label, "Download the Avro file") {
+		t.Errorf("no download of the sample Avro file (button %q)", label)
 	}
 	var magic string
-	tb.eval(`document.querySelector("#panel-schema a[download]").blob.arrayBuffer().then((b) => String.fromCharCode(...new Uint8Array(b, 0, 4)))`, &magic)
+	tb.eval(`document.querySelector("#panel-schema button.download").sampleFile().arrayBuffer().then((b) => String.fromCharCode(...new Uint8Array(b, 0, 4)))`, &magic)
 	if magic != "Obj\x01" {
 		t.Errorf("the sample file starts %q, not with the Avro magic", magic)
+	}
+	// The button really downloads it.
+	dir := t.TempDir()
+	if _, err := chromedp.Call(tb.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: new(true),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dctx, cancel := context.WithTimeout(tb.ctx, 20*time.Second)
+	defer cancel()
+	progress := chromedp.Events(dctx, browser.DownloadProgress)
+	tb.run(chromedp.Click(chromedp.CSS(`#panel-schema button.download`)))
+	for ev, err := range progress {
+		if err != nil {
+			t.Fatalf("waiting for the download: %v", err)
+		}
+		if ev.State == browser.DownloadProgressStateCanceled {
+			t.Fatal("the download was cancelled")
+		}
+		if ev.State != browser.DownloadProgressStateCompleted {
+			continue
+		}
+		file, err := os.ReadFile(filepath.Join(dir, ev.GUID))
+		if err != nil || !strings.HasPrefix(string(file), "Obj\x01") {
+			t.Errorf("the downloaded file (%v) starts %.4q, not with the Avro magic", err, file)
+		}
+		break
 	}
 	tb.screenshot("page-schema")
 
@@ -408,5 +441,34 @@ cloudStorageConfig:
 	}
 	if !strings.Contains(bq, `"total"`) {
 		t.Errorf("the generated table schema lacks the total column: %q", bq)
+	}
+}
+
+// TestSettingsRedrawOneRow edits one value: its row shows the new value,
+// and the other rows stay the same elements (the panel redraws only what
+// changed).
+func TestSettingsRedrawOneRow(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	tb.setConfig(validConfig)
+	tb.eval(`document.querySelectorAll("#panel-settings tbody tr").forEach((tr) => { tr.subplayOld = true; }), true`, nil)
+	tb.setConfig(strings.Replace(validConfig, `: 30`, `: 45`, 1))
+	var rows []struct {
+		Path  string `json:"path"`
+		Value string `json:"value"`
+		Old   bool   `json:"old"`
+	}
+	tb.eval(`[...document.querySelectorAll("#panel-settings tbody tr")].map((tr) => ({path: tr.dataset.path, value: tr.querySelector(".value").textContent, old: !!tr.subplayOld}))`, &rows)
+	if len(rows) < 5 {
+		t.Fatalf("%d settings rows", len(rows))
+	}
+	for _, r := range rows {
+		changed := r.Path == "/ackDeadlineSeconds"
+		if changed && (r.Old || !strings.HasPrefix(r.Value, "45")) {
+			t.Errorf("the edited row %+v: want a new row showing 45", r)
+		}
+		if !changed && !r.Old {
+			t.Errorf("row %s was redrawn, though its setting did not change", r.Path)
+		}
 	}
 }

@@ -9,13 +9,19 @@
 // escapes a js.FuncOf callback ends the Go program and every later call
 // would fail with "Go program has already exited".
 //
-// It is built three times (scripts/build-site), because the docs embeds
-// should not download what they never run:
+// It is built four times (scripts/build-wasm --list), because the docs
+// embeds should not download what they never run:
 //
-//	full   (no tags)           everything; the playground page and the filter embed
-//	lean   (-tags nocel)       no cel-go, so filters are checked but not run; the schema embed
-//	min    (-tags nocel,noavro) no cel-go and no hamba/avro (no "schema" operation);
-//	                           the object-names and settings embeds
+//	full (no tags)             every operation; the playground page
+//	cel  (-tags noavro)        no "schema" operation and no hamba/avro; the filter embed
+//	avro (-tags nocel)         no cel-go, so filters are checked but not run; the schema embed
+//	min  (-tags nocel,noavro)  neither; the object-names and settings embeds
+//
+// scripts/build-wasm builds every one with patch/reflect2_methods.go.txt
+// added to hamba/avro's dependency reflect2: without it, linking cel-go
+// and hamba/avro together makes the linker keep every exported method of
+// every reachable type, and the full build grows from about 18 MB to 27 MB
+// (the patch file explains how).
 //
 // deps_test.go keeps the heavy packages out of the smaller builds.
 package main

@@ -9,14 +9,16 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common"
 	celast "github.com/google/cel-go/common/ast"
-	celenv "github.com/google/cel-go/common/env"
+	"github.com/google/cel-go/common/containers"
+	"github.com/google/cel-go/common/decls"
 	"github.com/google/cel-go/common/operators"
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/interpreter"
 	"github.com/google/cel-go/parser"
 
@@ -26,76 +28,124 @@ import (
 // The one variable a filter sees.
 const attributesVar = "attributes"
 
-// env holds what every compilation shares. The checker environment is built
-// from the CEL environment's own declarations, so the two cannot disagree.
+// env holds what every compilation shares: the checker's declarations and
+// the interpreter with the functions' implementations, both built from
+// the same declarations (functions), so the two cannot disagree.
 var env struct {
-	once sync.Once
-	cel  *cel.Env
-	chk  *checker.Env
-	err  error
+	once   sync.Once
+	chk    *checker.Env
+	interp interpreter.Interpreter
+	err    error
 }
 
-func setup() (*cel.Env, *checker.Env, error) {
+func setup() (*checker.Env, interpreter.Interpreter, error) {
 	env.once.Do(func() {
-		e, err := cel.NewCustomEnv(
-			cel.StdLib(cel.StdLibSubset(stdlibSubset())),
-			cel.Variable(attributesVar, cel.MapType(cel.StringType, cel.StringType)))
+		fail := func(what string, err error) {
+			env.err = fmt.Errorf("celfilter: %s: %w", what, err)
+		}
+		fns, err := functions()
 		if err != nil {
-			env.err = fmt.Errorf("celfilter: creating the CEL environment: %w", err)
+			fail("declaring the CEL functions", err)
 			return
 		}
-		chk, err := checker.NewEnv(e.Container, e.CELTypeProvider())
+		cont, err := containers.NewContainer()
+		if err != nil {
+			fail("creating the CEL container", err)
+			return
+		}
+		// No message types: a filter sees a map of strings and nothing
+		// else, so the registry needs none of protobuf's.
+		reg := types.NewEmptyRegistry()
+		chk, err := checker.NewEnv(cont, reg)
 		if err == nil {
-			err = chk.AddIdents(e.Variables()...)
+			err = chk.AddIdents(decls.NewVariable(attributesVar, types.NewMapType(types.StringType, types.StringType)))
 		}
-		for _, fn := range e.Functions() {
-			if err != nil {
-				break
-			}
-			err = chk.AddFunctions(fn)
+		if err == nil {
+			err = chk.AddFunctions(fns...)
 		}
 		if err != nil {
-			env.err = fmt.Errorf("celfilter: creating the CEL checker: %w", err)
+			fail("creating the CEL checker", err)
 			return
 		}
-		env.cel, env.chk = e, chk
+		disp := interpreter.NewDispatcher()
+		for _, fn := range fns {
+			bindings, err := fn.Bindings()
+			if err == nil {
+				err = disp.Add(bindings...)
+			}
+			if err != nil {
+				fail("binding "+fn.Name(), err)
+				return
+			}
+		}
+		env.chk = chk
+		env.interp = interpreter.NewInterpreter(disp, cont, reg, reg, interpreter.NewAttributeFactory(cont, reg, reg))
 	})
-	return env.cel, env.chk, env.err
+	return env.chk, env.interp, env.err
 }
 
-// stdlibSubset is the part of CEL's standard library a filter compiles to.
-// The checker tries every overload of a function it meets, so leaving out
-// the ones a filter never needs (in on lists, indexing lists, ...) makes
-// checking cheaper; and the environment says exactly what filters use.
-func stdlibSubset() *celenv.LibrarySubset {
-	fn := func(name string, ids ...string) *celenv.Function {
-		var ol []*celenv.Overload
-		for _, id := range ids {
-			ol = append(ol, &celenv.Overload{ID: id})
-		}
-		return celenv.NewFunction(name, ol...)
+// functions declares the part of CEL's standard library a filter compiles
+// to, as the standard library declares it (cel-go's common/stdlib), with
+// the same overload ids. Declaring them here, rather than taking a subset
+// of the standard library through the cel package, keeps the cel package,
+// the standard library and protobuf's descriptor tooling out of the
+// binaries (the WebAssembly module is smaller and starts faster; the CEL
+// parser stays, as the checker imports it). The checker tries every
+// overload of a function it meets, so the few declared here also make
+// checking cheaper.
+//
+// &&, ||, == and != are evaluated by the interpreter itself; the others
+// carry their implementations.
+func functions() ([]*decls.FunctionDecl, error) {
+	a := types.NewTypeParamType("A")
+	b := types.NewTypeParamType("B")
+	boolean, str := types.BoolType, types.StringType
+	var out []*decls.FunctionDecl
+	var errs []error
+	add := func(name string, opts ...decls.FunctionOpt) {
+		fn, err := decls.NewFunction(name, opts...)
+		out, errs = append(out, fn), append(errs, err)
 	}
-	return celenv.NewLibrarySubset().SetDisableMacros(true).AddIncludedFunctions(
-		fn(operators.LogicalAnd),
-		fn(operators.LogicalOr),
-		fn(operators.LogicalNot),
-		fn(operators.Equals),
-		fn(operators.NotEquals),
-		fn(operators.In, overloads.InMap),
-		fn(operators.Index, overloads.IndexMap),
-		fn(overloads.StartsWith, overloads.StartsWithString),
-	)
+	noOverride := decls.SingletonBinaryBinding(func(ref.Val, ref.Val) ref.Val { return types.NoSuchOverloadErr() })
+	add(operators.LogicalAnd,
+		decls.Overload(overloads.LogicalAnd, []*types.Type{boolean, boolean}, boolean, decls.OverloadIsNonStrict()), noOverride)
+	add(operators.LogicalOr,
+		decls.Overload(overloads.LogicalOr, []*types.Type{boolean, boolean}, boolean, decls.OverloadIsNonStrict()), noOverride)
+	add(operators.LogicalNot,
+		decls.Overload(overloads.LogicalNot, []*types.Type{boolean}, boolean),
+		decls.SingletonUnaryBinding(func(v ref.Val) ref.Val {
+			x, ok := v.(types.Bool)
+			if !ok {
+				return types.MaybeNoSuchOverloadErr(v)
+			}
+			return x.Negate()
+		}))
+	add(operators.Equals, decls.Overload(overloads.Equals, []*types.Type{a, a}, boolean), noOverride)
+	add(operators.NotEquals, decls.Overload(overloads.NotEquals, []*types.Type{a, a}, boolean), noOverride)
+	add(operators.In, decls.Overload(overloads.InMap, []*types.Type{a, types.NewMapType(a, b)}, boolean),
+		decls.SingletonBinaryBinding(func(key, m ref.Val) ref.Val {
+			if m.Type().HasTrait(traits.ContainerType) {
+				return m.(traits.Container).Contains(key)
+			}
+			return types.ValOrErr(m, "no such overload")
+		}))
+	add(operators.Index, decls.Overload(overloads.IndexMap, []*types.Type{types.NewMapType(a, b), a}, b),
+		decls.SingletonBinaryBinding(func(m, key ref.Val) ref.Val { return m.(traits.Indexer).Get(key) }, traits.IndexerType))
+	add(overloads.StartsWith,
+		decls.MemberOverload(overloads.StartsWithString, []*types.Type{str, str}, boolean, decls.BinaryBinding(types.StringStartsWith)),
+		decls.DisableTypeGuards(true))
+	return out, errors.Join(errs...)
 }
 
 // Program is a compiled filter. It is safe for concurrent use.
 type Program struct {
 	filter *filter.Filter
 	ast    *celast.AST // checked
-	prog   cel.Program
+	prog   interpreter.InterpretableV2
 	ids    map[filter.Expr]int64 // the CEL node each filter node became
 
 	trackOnce sync.Once // the program that records every node's value, for Explain
-	tracked   cel.Program
+	tracked   *interpreter.ObservableInterpretable
 	trackErr  error
 	texts     map[filter.Expr]string // canonical form of each node, for reasons
 
@@ -110,7 +160,7 @@ func Compile(f *filter.Filter) (*Program, error) {
 	if f == nil {
 		return nil, errors.New("celfilter: no filter to compile (it did not parse)")
 	}
-	e, chk, err := setup()
+	chk, interp, err := setup()
 	if err != nil {
 		return nil, err
 	}
@@ -121,9 +171,8 @@ func Compile(f *filter.Filter) (*Program, error) {
 	} else {
 		root = b.expr(f.Root)
 	}
-	// cel.Env.Check only takes a *cel.Ast, which can be made from text or
-	// from protos but not from a tree built in memory; the checker package
-	// checks that tree as it is, with the declarations of the environment.
+	// The checker checks the tree as it was built, with the declarations
+	// of functions().
 	parsed := celast.NewAST(root, celast.NewSourceInfo(nil))
 	checked, errs := checker.Check(parsed, common.NewTextSource(f.Text), chk)
 	if len(errs.GetErrors()) > 0 {
@@ -132,7 +181,7 @@ func Compile(f *filter.Filter) (*Program, error) {
 	if t := checked.GetType(root.ID()); !t.IsExactType(types.BoolType) {
 		return nil, fmt.Errorf("celfilter: the CEL program of %q is of type %s, not bool", f.Text, t)
 	}
-	prog, err := e.PlanProgram(checked)
+	prog, err := interp.NewInterpretable(checked)
 	if err != nil {
 		return nil, fmt.Errorf("celfilter: planning the CEL program of %q: %w", f.Text, err)
 	}
@@ -279,7 +328,7 @@ func newActivation(attrs map[string]string) *activation {
 
 // Match reports whether a message with these attributes is delivered.
 func (p *Program) Match(attrs map[string]string) (bool, error) {
-	out, _, err := p.prog.Eval(newActivation(attrs))
+	out, _, err := eval(p.prog, attrs)
 	if err != nil {
 		return false, fmt.Errorf("celfilter: evaluating: %w", err)
 	}
@@ -313,11 +362,20 @@ type Result struct {
 	Reason   string
 }
 
-func (p *Program) trackedProgram() (cel.Program, error) {
+// trackedProgram is the program that records the value of every node it
+// evaluates, which Explain reads; planned on first use.
+func (p *Program) trackedProgram() (*interpreter.ObservableInterpretable, error) {
 	p.trackOnce.Do(func() {
-		e, _, err := setup()
+		_, interp, err := setup()
+		var prog interpreter.InterpretableV2
 		if err == nil {
-			p.tracked, err = e.PlanProgram(p.ast, cel.EvalOptions(cel.OptTrackState))
+			prog, err = interp.NewInterpretable(p.ast, interpreter.EvalStateObserver())
+		}
+		if err == nil {
+			var ok bool
+			if p.tracked, ok = prog.(*interpreter.ObservableInterpretable); !ok {
+				err = fmt.Errorf("the planner returned %T, which records no state", prog)
+			}
 		}
 		p.texts = make(map[filter.Expr]string, len(p.ids))
 		for n := range p.ids {
@@ -330,6 +388,35 @@ func (p *Program) trackedProgram() (cel.Program, error) {
 	return p.tracked, p.trackErr
 }
 
+// eval runs a program on a message's attributes, with what a cel.Program
+// adds to the interpreter: a panic inside cel-go or a CEL error value
+// becomes an error, and an observing program reports its state.
+func eval(prog interpreter.InterpretableV2, attrs map[string]string) (out ref.Val, state interpreter.EvalState, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, state, err = nil, nil, fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	frame, err := interpreter.NewExecutionFrame(newActivation(attrs))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer frame.Close()
+	if o, ok := prog.(*interpreter.ObservableInterpretable); ok {
+		out = o.ObserveExec(frame, func(v any) {
+			if s, ok := v.(interpreter.EvalState); ok {
+				state = s
+			}
+		})
+	} else {
+		out = prog.Exec(frame)
+	}
+	if e, ok := out.(*types.Err); ok {
+		return nil, state, e
+	}
+	return out, state, nil
+}
+
 // Explain evaluates the filter on a message and says why it is delivered
 // or not, from the values CEL recorded for each node.
 func (p *Program) Explain(attrs map[string]string) (Result, error) {
@@ -340,15 +427,15 @@ func (p *Program) Explain(attrs map[string]string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	out, det, err := prog.Eval(newActivation(attrs))
+	out, state, err := eval(prog, attrs)
 	if err != nil {
 		return Result{}, fmt.Errorf("celfilter: evaluating: %w", err)
 	}
 	match, ok := out.(types.Bool)
-	if !ok || det == nil || det.State() == nil {
+	if !ok || state == nil {
 		return Result{}, fmt.Errorf("celfilter: the tracking program returned %v with no state", out)
 	}
-	x := &explainer{p: p, state: det.State(), attrs: attrs}
+	x := &explainer{p: p, state: state, attrs: attrs}
 	ds, err := x.decide(p.filter.Root)
 	if err != nil {
 		return Result{}, err

@@ -56,3 +56,23 @@ export function field(label, input, help) {
   if (helpEl) input.setAttribute("aria-describedby", helpEl.id);
   return h("div", { class: "field" }, h("label", { for: inputId }, label), input, helpEl);
 }
+
+/**
+ * patch makes build(item) for each of items the children of parent,
+ * keeping a child in place when key(item) is what it was drawn from: an
+ * edit that changes one row of a table redraws that row, and the browser
+ * restyles only that.
+ */
+export function patch(parent, items, key, build) {
+  const before = parent.subplayKeys || [];
+  const keys = items.map(key);
+  const kids = parent.children;
+  for (let i = 0; i < keys.length; i++) {
+    if (i < kids.length && before[i] === keys[i]) continue;
+    const el = build(items[i]);
+    if (i < kids.length) parent.replaceChild(el, kids[i]);
+    else parent.append(el);
+  }
+  while (kids.length > keys.length) parent.lastElementChild.remove();
+  parent.subplayKeys = keys;
+}

@@ -8,7 +8,7 @@ import {
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { syntaxHighlighting, indentOnInput, bracketMatching } from "@codemirror/language";
 import { classHighlighter } from "@lezer/highlight";
-import { setDiagnostics, lintGutter, lintKeymap } from "@codemirror/lint";
+import { setDiagnostics, linter, lintGutter, lintKeymap } from "@codemirror/lint";
 import { searchKeymap, highlightSelectionMatches } from "@codemirror/search";
 import { json } from "@codemirror/lang-json";
 import { yaml } from "@codemirror/lang-yaml";
@@ -35,25 +35,7 @@ function languageOf(format) {
  */
 export function createEditor(parent, { doc = "", format = "json", label, onChange, lines = true, hint } = {}) {
   const lang = new Compartment();
-  const extensions = [
-    lines ? [lineNumbers(), highlightActiveLineGutter(), lintGutter()] : [],
-    history(),
-    drawSelection(),
-    indentOnInput(),
-    bracketMatching(),
-    highlightActiveLine(),
-    highlightSelectionMatches(),
-    syntaxHighlighting(classHighlighter),
-    keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...lintKeymap]),
-    lang.of(languageOf(format)),
-    hint ? placeholder(hint) : [],
-    theme,
-    EditorView.lineWrapping,
-    EditorView.contentAttributes.of({ "aria-label": label || "editor", "aria-multiline": "true" }),
-    EditorView.updateListener.of((u) => {
-      if (u.docChanged && onChange) onChange(u.state.doc.toString());
-    }),
-  ];
+  const extensions = extensionsFor({ lang, format, label, onChange, lines, hint });
   const view = new EditorView({ state: EditorState.create({ doc, extensions }), parent });
   let lastDiagnostics = null;
   let current = format;
@@ -84,6 +66,36 @@ export function createEditor(parent, { doc = "", format = "json", label, onChang
       view.focus();
     },
   };
+}
+
+function gutters() {
+  return [lineNumbers(), highlightActiveLineGutter(), lintGutter()];
+}
+
+function extensionsFor({ lang, format, label, onChange, lines, hint }) {
+  return [
+    lines ? gutters() : [],
+    history(),
+    drawSelection(),
+    indentOnInput(),
+    bracketMatching(),
+    highlightActiveLine(),
+    highlightSelectionMatches(),
+    syntaxHighlighting(classHighlighter),
+    keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...lintKeymap]),
+    // The lint machinery from the start, without a source of its own: the
+    // diagnostics come from the core. Otherwise the first setDiagnostics
+    // adds it, and reconfiguring a live editor is a long task.
+    linter(null),
+    lang.of(languageOf(format)),
+    hint ? placeholder(hint) : [],
+    theme,
+    EditorView.lineWrapping,
+    EditorView.contentAttributes.of({ "aria-label": label || "editor", "aria-multiline": "true" }),
+    EditorView.updateListener.of((u) => {
+      if (u.docChanged && onChange) onChange(u.state.doc.toString());
+    }),
+  ];
 }
 
 /**
@@ -138,15 +150,78 @@ function toEditor(doc, ds) {
 }
 
 /**
- * warmEditor builds and drops a bare editor. The first editor of a page
- * pays for compiling CodeMirror's code and mounting its styles; paying that
- * in a task of its own keeps each task of the page's start short.
+ * warmEditor returns the steps that prepare the first editor of a page, to
+ * run each in a task of its own. That editor pays for compiling
+ * CodeMirror's code, mounting its style sheets and the first layout of an
+ * editor; done in one go, that was a task of 60 to 130 ms. Each step here
+ * exercises another part of that first-time work on an editor that is
+ * thrown away; the last prepares the fonts the previews use.
  */
 export function warmEditor() {
-  const host = document.createElement("div");
-  host.className = "editor warm";
-  document.body.append(host);
-  const view = new EditorView({ state: EditorState.create({ doc: "{}", extensions: [lineNumbers(), theme] }), parent: host });
-  view.destroy();
-  host.remove();
+  const sample = '{\n  "a": [1, "b", true]\n}\n';
+  const full = () => extensionsFor({ lang: new Compartment(), format: "json", lines: true });
+  const detached = (extensions) => new EditorView({ state: EditorState.create({ doc: sample, extensions }) }).destroy();
+  let host = null;
+  let view = null;
+  const mount = (extensions) => {
+    host = document.createElement("div");
+    host.className = "editor warm";
+    document.body.append(host);
+    view = new EditorView({ state: EditorState.create({ doc: sample, extensions }), parent: host });
+  };
+  const drop = () => {
+    view.destroy();
+    host.remove();
+  };
+  return [
+    // The state side: facets, fields, the JSON parser.
+    () => EditorState.create({ doc: sample, extensions: full() }),
+    // Views not in the document: the view's code and its style sheets.
+    () => detached([gutters(), theme]),
+    () => detached([gutters(), theme, drawSelection(), bracketMatching(), highlightActiveLine()]),
+    () => detached(full()),
+    // In the document: the first layout of an editor.
+    () => {
+      mount([gutters(), theme]);
+      drop();
+    },
+    () => mount(full()),
+    // Its first diagnostics.
+    () => view.dispatch(setDiagnostics(view.state, [
+      { from: 4, to: 7, severity: "error", message: "warm" },
+      { from: 10, to: 11, severity: "warning", message: "warm" },
+    ])),
+    drop,
+    warmText,
+  ];
+}
+
+// warmText lays out, out of sight, a line in each font the previews use
+// and the page has not shown yet (bold and italic monospace, small bold
+// labels). The first layout in a new font face loads and prepares the
+// face; in the traces that was a 40 ms layout in the first preview's task.
+function warmText() {
+  const box = document.createElement("div");
+  box.className = "visually-hidden";
+  box.setAttribute("aria-hidden", "true");
+  const table = document.createElement("table");
+  table.className = "settings";
+  const row = table.insertRow();
+  const th = document.createElement("th");
+  th.scope = "row";
+  const code = document.createElement("code");
+  code.textContent = "ackDeadlineSeconds 0123456789";
+  th.append(code);
+  row.append(th);
+  for (const cls of ["sev", "badge", "help", "tok-comment mono", "summary", "range"]) {
+    const cell = row.insertCell();
+    const span = document.createElement("span");
+    span.className = cls;
+    span.textContent = "Error 10s (10 seconds) default";
+    cell.append(span);
+  }
+  box.append(table);
+  document.body.append(box);
+  void box.offsetHeight; // lay it out now, in this task
+  box.remove();
 }

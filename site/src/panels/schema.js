@@ -46,8 +46,9 @@ export function schemaPanel(root, { getState, onChange, onJump }) {
     hint: '[{"name": "id", "type": "STRING", "mode": "REQUIRED"}]',
     onChange: (text) => onChange({ schema: { ...getState().schema, table: text } }),
   });
-  let url = null;
+  let button = null; // the sample file's download button, if there is a file
   let lastKey = null;
+  let lastOCF = null;
 
   // Which editor a finding belongs to, from its path.
   const editorOf = (d) => (d.path && d.path.startsWith("/topicSchema") ? topic
@@ -73,53 +74,90 @@ export function schemaPanel(root, { getState, onChange, onJump }) {
     render({ effective, responses }) {
       const r = responses[0];
       if (!r) return;
-      const key = JSON.stringify([r.ok, r.value, effective && effective.diagnostics]);
-      if (key === lastKey) return;
-      lastKey = key;
-      if (!r.ok) {
-        summary.textContent = r.value.error ? r.value.error.message : "No schema preview.";
-        summary.className = "summary" + (r.value.error && r.value.error.code === "loading" ? "" : " bad");
-        replace(avro); replace(bq); replace(download);
-        return;
+      // The sample file changes on every call (its sync marker is random,
+      // and its publish times follow the clock), while the rest seldom
+      // does: a new file only updates the download button.
+      const { ocf, ...rest } = r.ok ? r.value : {};
+      const key = JSON.stringify([r.ok, r.ok ? rest : r.value, effective && effective.diagnostics]);
+      if (key !== lastKey) {
+        lastKey = key;
+        lastOCF = null;
+        draw(r, rest, effective);
       }
-      const v = r.value;
-      const all = [...(v.diagnostics || []), ...(v.messageDiagnostics || []).map((d) => ({ ...d, line: 0 }))];
-      topic.setDiagnostics(all.filter((d) => editorOf(d) === topic));
-      table.setDiagnostics(all.filter((d) => editorOf(d) === table));
-      const ds = notIn(all, effective && effective.diagnostics);
-      renderDiagnostics(diags, ds, jump);
-      diags.hidden = ds.length === 0;
-      summary.textContent = v.deliveryType === "cloudStorage" ? "Cloud Storage subscription: the files' Avro schema."
-        : v.deliveryType === "bigquery" ? "BigQuery subscription: the table it writes to." : "";
-      summary.className = "summary";
-
-      replace(avro, v.avro ? [h("h3", null, "Avro schema of the files"), jsonBlock(v.avro, "Avro schema of the files")] : []);
-      if (url) URL.revokeObjectURL(url);
-      url = null;
-      if (v.ocf) {
-        const raw = Uint8Array.from(atob(v.ocf), (c) => c.charCodeAt(0));
-        const blob = new Blob([raw], { type: "application/octet-stream" });
-        url = URL.createObjectURL(blob);
-        const link = h("a", { href: url, download: "sample.avro", class: "button" },
-          `Download the Avro file of the sample messages (${bytes(raw.length)})`);
-        link.blob = blob; // the tests read the file without a fetch, which the CSP forbids
-        replace(download, link);
-      } else {
-        replace(download);
+      if (r.ok && ocf !== lastOCF) {
+        lastOCF = ocf;
+        drawDownload(ocf);
       }
-      const b = v.bigquery;
-      if (!b) {
-        replace(bq);
-        return;
-      }
-      replace(bq,
-        h("h3", null, "BigQuery"),
-        b.checked
-          ? h("p", { class: "summary " + (b.compatible ? "ok" : "bad") },
-            b.compatible ? "The table fits: the subscription can write these messages to it." : "The table does not fit; see the findings above.")
-          : h("p", { class: "muted" }, "Paste the table's schema above to check it."),
-        b.tableSchema && b.tableSchema.length ? [h("h4", null, "A table schema that fits (for bq mk --schema)"), jsonBlock(b.tableSchema, "Generated BigQuery table schema")] : null,
-        b.rows && b.rows.length ? [h("h4", null, "Rows the sample messages become"), jsonBlock(b.rows, "Rows written")] : null);
     },
   };
+
+  // drawDownload offers the sample file. Its Blob is made when the button
+  // is used, not on every edit: making a Blob and its URL cost more than
+  // everything else this panel does for an edit.
+  function drawDownload(ocf) {
+    if (!ocf) {
+      button = null;
+      replace(download);
+      return;
+    }
+    const size = (ocf.length / 4) * 3 - (ocf.endsWith("==") ? 2 : ocf.endsWith("=") ? 1 : 0);
+    const text = `Download the Avro file of the sample messages (${bytes(size)})`;
+    if (!button) {
+      button = h("button", { type: "button", class: "button download", onclick: save });
+      // For the tests, which cannot read a download: the file as a Blob.
+      button.sampleFile = sampleFile;
+      replace(download, button);
+    }
+    if (button.textContent !== text) button.textContent = text;
+  }
+
+  function sampleFile() {
+    return new Blob([Uint8Array.from(atob(lastOCF), (c) => c.charCodeAt(0))], { type: "application/octet-stream" });
+  }
+
+  function save() {
+    if (!lastOCF) return;
+    const url = URL.createObjectURL(sampleFile());
+    const a = h("a", { href: url, download: "sample.avro", hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    // The browser reads the URL after this click returns; a minute is
+    // plenty, and keeps one small file in memory at most that long.
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  }
+
+  function draw(r, v, effective) {
+    if (!r.ok) {
+      summary.textContent = r.value.error ? r.value.error.message : "No schema preview.";
+      summary.className = "summary" + (r.value.error && r.value.error.code === "loading" ? "" : " bad");
+      replace(avro); replace(bq); replace(download);
+      button = null;
+      return;
+    }
+    const all = [...(v.diagnostics || []), ...(v.messageDiagnostics || []).map((d) => ({ ...d, line: 0 }))];
+    topic.setDiagnostics(all.filter((d) => editorOf(d) === topic));
+    table.setDiagnostics(all.filter((d) => editorOf(d) === table));
+    const ds = notIn(all, effective && effective.diagnostics);
+    renderDiagnostics(diags, ds, jump);
+    diags.hidden = ds.length === 0;
+    summary.textContent = v.deliveryType === "cloudStorage" ? "Cloud Storage subscription: the files' Avro schema."
+      : v.deliveryType === "bigquery" ? "BigQuery subscription: the table it writes to." : "";
+    summary.className = "summary";
+
+    replace(avro, v.avro ? [h("h3", null, "Avro schema of the files"), jsonBlock(v.avro, "Avro schema of the files")] : []);
+    const b = v.bigquery;
+    if (!b) {
+      replace(bq);
+      return;
+    }
+    replace(bq,
+      h("h3", null, "BigQuery"),
+      b.checked
+        ? h("p", { class: "summary " + (b.compatible ? "ok" : "bad") },
+          b.compatible ? "The table fits: the subscription can write these messages to it." : "The table does not fit; see the findings above.")
+        : h("p", { class: "muted" }, "Paste the table's schema above to check it."),
+      b.tableSchema && b.tableSchema.length ? [h("h4", null, "A table schema that fits (for bq mk --schema)"), jsonBlock(b.tableSchema, "Generated BigQuery table schema")] : null,
+      b.rows && b.rows.length ? [h("h4", null, "Rows the sample messages become"), jsonBlock(b.rows, "Rows written")] : null);
+  }
 }

@@ -3,7 +3,7 @@
 // fills it in, the range the API accepts and one line of help. All of that
 // comes from the core's "effective" operation (its rows carry the rule
 // table's fields); the panel only lays it out.
-import { h, replace } from "../lib/dom.js";
+import { h, patch, replace } from "../lib/dom.js";
 import { human, value } from "../lib/format.js";
 
 const deliveryNames = {
@@ -29,7 +29,7 @@ export function settingsPanel(root) {
     // The base "effective" call serves this panel; it needs no other.
     requests: () => [],
     render({ effective }) {
-      if (!effective) return;
+      if (!effective || !effective.settings) return; // a "validate" answer, from another panel
       const key = JSON.stringify([effective.valid, effective.deliveryType, effective.settings]);
       if (key === lastKey) return;
       lastKey = key;
@@ -42,7 +42,7 @@ export function settingsPanel(root) {
       // them in one line.
       const rows = effective.settings || [];
       const parents = new Set(rows.map((s) => s.path.slice(0, s.path.lastIndexOf("/"))));
-      replace(body, rows.filter((s) => !(s.field && s.field.kind === "object" && parents.has(s.path))).map(row));
+      patch(body, rows.filter((s) => !(s.field && s.field.kind === "object" && parents.has(s.path))), (s) => JSON.stringify(s), row);
     },
   };
 }
