@@ -54,3 +54,20 @@ func BenchmarkSimulate1M(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBatcher1M adds the same 1,000,000 messages one at a time, as
+// sample messages with their own publish times are added: the path that
+// is linear in the number of messages.
+func BenchmarkBatcher1M(b *testing.B) {
+	lim := Limits{MaxDuration: time.Minute, MaxBytes: 5_000_000, MaxMessages: 10_000}
+	b.ReportAllocs()
+	for b.Loop() {
+		bt := NewBatcher(lim, Text, 1000)
+		for i := range 1_000_000 {
+			bt.Add(seedTime.Add(time.Duration(i)*time.Millisecond), 1000)
+		}
+		if res := bt.Result(); res.Summary.Messages != 1_000_000 {
+			b.Fatalf("%d messages", res.Summary.Messages)
+		}
+	}
+}
