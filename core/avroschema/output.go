@@ -151,48 +151,28 @@ func compactJSON(n *doc.Node, extra func(key string) string) string {
 }
 
 func writeJSON(b *strings.Builder, n *doc.Node, extra func(string) string) {
-	switch n.Kind {
-	case doc.Null:
-		b.WriteString("null")
-	case doc.Bool, doc.Number:
-		b.WriteString(n.Value)
-	case doc.String:
-		doc.QuoteJSON(b, n.Value)
-	case doc.Array:
-		b.WriteByte('[')
-		for i, it := range n.Items {
-			if i > 0 {
+	if extra == nil || n.Kind != doc.Object {
+		n.WriteJSON(b)
+		return
+	}
+	// Only the root object's arrays get extra members; the rest is plain.
+	b.WriteByte('{')
+	for i, m := range n.Members {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		doc.QuoteJSON(b, m.Key)
+		b.WriteByte(':')
+		if add := extra(m.Key); add != "" && m.Value.Kind == doc.Array {
+			b.WriteByte('[')
+			for _, it := range m.Value.Items {
+				it.WriteJSON(b)
 				b.WriteByte(',')
 			}
-			it.WriteJSON(b)
+			b.WriteString(add + "]")
+			continue
 		}
-		b.WriteByte(']')
-	case doc.Object:
-		b.WriteByte('{')
-		for i, m := range n.Members {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			doc.QuoteJSON(b, m.Key)
-			b.WriteByte(':')
-			if add := callExtra(extra, m.Key); add != "" && m.Value.Kind == doc.Array {
-				b.WriteByte('[')
-				for _, it := range m.Value.Items {
-					it.WriteJSON(b)
-					b.WriteByte(',')
-				}
-				b.WriteString(add + "]")
-				continue
-			}
-			m.Value.WriteJSON(b)
-		}
-		b.WriteByte('}')
+		m.Value.WriteJSON(b)
 	}
-}
-
-func callExtra(extra func(string) string, key string) string {
-	if extra == nil {
-		return ""
-	}
-	return extra(key)
+	b.WriteByte('}')
 }

@@ -94,6 +94,17 @@ func Compile(s Settings) (*Layout, []diag.Diagnostic) {
 		}
 	}
 	nameErrors = diag.HasErrors(prefixDs) || diag.HasErrors(suffixDs) || diag.HasErrors(formatDs)
+	// route files a finding about the whole name under the field it is on.
+	route := func(path string, d diag.Diagnostic) {
+		switch path {
+		case PathPrefix:
+			prefixDs = append(prefixDs, d)
+		case PathSuffix:
+			suffixDs = append(suffixDs, d)
+		default:
+			formatDs = append(formatDs, d)
+		}
+	}
 
 	// Rules on the whole name: checked only once each part is valid, and
 	// reported on a part, since the name itself is nowhere in the config.
@@ -103,14 +114,7 @@ func Compile(s Settings) (*Layout, []diag.Diagnostic) {
 			d := diag.Diagnostic{Severity: diag.Error, Code: "object-name-length", Span: span,
 				Message: "object names would be " + strconv.Itoa(n) + " bytes long; at most 1024 are allowed",
 				Hint:    "the date-time and the 36-character uuid count too; shorten the prefix or suffix"}
-			switch path {
-			case PathPrefix:
-				prefixDs = append(prefixDs, d)
-			case PathSuffix:
-				suffixDs = append(suffixDs, d)
-			default:
-				formatDs = append(formatDs, d)
-			}
+			route(path, d)
 		}
 		sample := l.Name(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), strings.Repeat("0", UUIDLen))
 		if strings.HasPrefix(sample, acmePrefix) {
@@ -128,14 +132,7 @@ func Compile(s Settings) (*Layout, []diag.Diagnostic) {
 	}
 	if l.Format != nil && !diag.HasErrors(formatDs) {
 		for _, d := range l.checkFolders() {
-			switch d.Path {
-			case PathPrefix:
-				prefixDs = append(prefixDs, d)
-			case PathSuffix:
-				suffixDs = append(suffixDs, d)
-			default:
-				formatDs = append(formatDs, d)
-			}
+			route(d.Path, d)
 		}
 	}
 	field(PathPrefix, prefixDs)
