@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // Kind is the JSON kind of a node.
@@ -84,9 +85,9 @@ type Limits struct {
 	MaxDepth int // deepest nesting of arrays and objects
 }
 
-// DefaultLimits are the limits every entry point uses: a subscription is a
-// few hundred bytes and five levels deep; schemas go deeper but not this deep.
-var DefaultLimits = Limits{MaxBytes: 1 << 20, MaxDepth: 64}
+// DefaultLimits are the limits every entry point uses (see core/limits for
+// their reasons).
+var DefaultLimits = Limits{MaxBytes: limits.DocumentBytes, MaxDepth: limits.DocumentDepth}
 
 // Detect guesses the format of text: JSON when its first significant
 // character opens an object or array, YAML otherwise.
@@ -141,4 +142,13 @@ func sizeText(n int) string {
 		return itoa(n) + " bytes (" + itoa(n>>20) + "+ MiB)"
 	}
 	return itoa(n) + " bytes"
+}
+
+// tooDeep is the finding for a document nested deeper than maxDepth, at
+// the byte offset where the scan or the parser saw it.
+func tooDeep(maxDepth, at int) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Error, Code: "too-deep",
+		Message: "the input nests deeper than " + itoa(maxDepth) + " levels",
+		Hint:    "a subscription is a few levels deep; check that this is the right file",
+		Span:    diag.SpanOf(at, at+1)}
 }

@@ -155,8 +155,8 @@ func isWordByte(s string, i int) bool {
 
 func (p *jsonParser) enter(depth int) {
 	if depth > p.maxDepth {
-		p.fail(p.i, p.i+1, "too-deep", "the input nests deeper than "+strconv.Itoa(p.maxDepth)+" levels",
-			"a subscription is a few levels deep; check that this is the right file")
+		p.ds = append(p.ds, tooDeep(p.maxDepth, p.i))
+		panic(errStop{})
 	}
 }
 

@@ -10,17 +10,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 )
 
-// maxYAMLNodes bounds alias expansion: a few anchors referring to each other
-// can otherwise expand a kilobyte into billions of nodes.
-const maxYAMLNodes = 100_000
-
-// maxAliasNodes bounds the values copied by aliases alone, far below
-// maxYAMLNodes: a large sample-message file is legitimate, a small file
-// that expands a thousandfold through aliases is not, and it should cost
-// little to refuse.
-const maxAliasNodes = 10_000
+const (
+	maxYAMLNodes  = limits.YAMLNodes
+	maxAliasNodes = limits.YAMLAliasNodes
+)
 
 type yamlWalker struct {
 	src      *diag.Source
@@ -36,6 +32,9 @@ func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic
 	if strings.TrimSpace(strings.TrimPrefix(src.Text, "\ufeff")) == "" {
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
 			Message: "the input is empty", Hint: "paste a subscription as JSON or YAML", Span: diag.SpanOf(0, 0)}}
+	}
+	if at := yamlTooDeep(src.Text, maxDepth*limits.YAMLScanDepthFactor); at >= 0 {
+		return nil, []diag.Diagnostic{tooDeep(maxDepth, at)}
 	}
 	var first yaml.Node
 	dec := yaml.NewDecoder(strings.NewReader(src.Text))
@@ -118,8 +117,9 @@ func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 				return &Node{Kind: Null, Span: w.span(n, 1)}
 			}
 			w.deep = true
-			w.add(n, "too-deep", "the input nests deeper than "+strconv.Itoa(w.maxDepth)+" levels",
-				"a subscription is a few levels deep; check that this is the right file")
+			d := tooDeep(w.maxDepth, 0)
+			d.Span = w.scalarSpan(n)
+			w.ds = append(w.ds, d)
 			return &Node{Kind: Null, Span: w.span(n, 1)}
 		}
 	}
