@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/subplay/subplay/core/limits"
 )
 
 // Severity says how much a finding matters.
@@ -172,4 +174,18 @@ func PointerKey(k string) string {
 		return k
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+// Quote quotes a piece of user input for a message, as strconv.Quote does,
+// keeping at most limits.QuotedInput code points and marking a cut with
+// "…": a megabyte key must not make a megabyte message.
+func Quote(s string) string {
+	n := 0
+	for i := range s {
+		if n == limits.QuotedInput {
+			return strconv.Quote(s[:i]) + "…"
+		}
+		n++
+	}
+	return strconv.Quote(s)
 }

@@ -319,3 +319,18 @@ func TestCounts(t *testing.T) {
 		t.Error("HasErrors misses an error")
 	}
 }
+
+func TestQuote(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"short", "a\"b", `"a\"b"`},
+		{"at the bound", strings.Repeat("é", 64), `"` + strings.Repeat("é", 64) + `"`},
+		{"past the bound", strings.Repeat("é", 65), `"` + strings.Repeat("é", 64) + `"…`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := diag.Quote(c.in); got != c.want {
+				t.Errorf("Quote = %s, want %s", got, c.want)
+			}
+		})
+	}
+}

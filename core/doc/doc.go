@@ -120,6 +120,12 @@ func ParseLimits(name, text string, f Format, lim Limits) (*Doc, []diag.Diagnost
 		}}
 		return d, ds
 	}
+	if utf16Text(text) {
+		// Read as UTF-8, UTF-16 is a word of odd bytes and NULs: say what it is.
+		return d, []diag.Diagnostic{{Severity: diag.Error, Code: "utf16", Line: 1, Column: 1,
+			Message: "the input is UTF-16 text; subplay reads UTF-8",
+			Hint:    "save the file as UTF-8 (PowerShell's > writes UTF-16: use Out-File -Encoding utf8)"}}
+	}
 	var ds []diag.Diagnostic
 	switch f {
 	case JSON:
@@ -151,4 +157,11 @@ func tooDeep(maxDepth, at int) diag.Diagnostic {
 		Message: "the input nests deeper than " + itoa(maxDepth) + " levels",
 		Hint:    "a subscription is a few levels deep; check that this is the right file",
 		Span:    diag.SpanOf(at, at+1)}
+}
+
+// utf16Text reports whether text looks like UTF-16: a byte-order mark, or a
+// NUL in its first two bytes (the high byte of an ASCII character).
+func utf16Text(text string) bool {
+	return strings.HasPrefix(text, "\xff\xfe") || strings.HasPrefix(text, "\xfe\xff") ||
+		len(text) >= 2 && (text[0] == 0 || text[1] == 0)
 }

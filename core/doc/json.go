@@ -132,14 +132,14 @@ func (p *jsonParser) value(depth int) *Node {
 	}
 	if end > p.i {
 		word := p.s[p.i:end]
-		hint := `strings need double quotes: "` + word + `"`
+		hint := "strings need double quotes: " + diag.Quote(word)
 		switch strings.ToLower(word) {
 		case "true", "false", "null":
 			hint = "JSON literals are lowercase: " + strings.ToLower(word)
 		case "nan", "infinity":
 			hint = "JSON has no " + word + "; use a string or a number"
 		}
-		p.fail(p.i, end, "json-syntax", "unexpected word "+strconv.Quote(word)+" where a value should be", hint)
+		p.fail(p.i, end, "json-syntax", "unexpected word "+diag.Quote(word)+" where a value should be", hint)
 	}
 	p.syntax("unexpected "+p.describe(p.i)+" where a value should be", "")
 	return nil
@@ -187,7 +187,7 @@ func (p *jsonParser) object(depth int) *Node {
 				for isWordByte(p.s, end) {
 					end++
 				}
-				hint = `write the key as "` + p.s[p.i:end] + `"`
+				hint = "write the key as " + diag.Quote(p.s[p.i:end])
 			}
 			p.syntax("expected a key in double quotes, found "+p.describe(p.i), hint)
 		}
@@ -196,14 +196,14 @@ func (p *jsonParser) object(depth int) *Node {
 		keySpan := diag.SpanOf(ks, p.i)
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			p.syntax("expected ':' after the key "+strconv.Quote(key)+", found "+p.describe(p.i), "")
+			p.syntax("expected ':' after the key "+diag.Quote(key)+", found "+p.describe(p.i), "")
 		}
 		p.i++
 		p.space()
 		v := p.value(depth)
 		if _, dup := seen[key]; dup {
 			p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key",
-				Message: "the key " + strconv.Quote(key) + " appears more than once in this object",
+				Message: "the key " + diag.Quote(key) + " appears more than once in this object",
 				Hint:    "the API rejects duplicate fields; keep one", Span: keySpan})
 		} else {
 			seen[key] = struct{}{}
@@ -316,9 +316,9 @@ func (p *jsonParser) number() *Node {
 			end++
 		}
 		if word := s[start:end]; strings.HasSuffix(word, "s") {
-			hint = `a duration is a string: "` + word + `"`
+			hint = "a duration is a string: " + diag.Quote(word)
 		}
-		p.fail(start, end, "json-syntax", "unexpected "+strconv.Quote(s[start:end])+" where a value should be", hint)
+		p.fail(start, end, "json-syntax", "unexpected "+diag.Quote(s[start:end])+" where a value should be", hint)
 	}
 	p.i = i
 	return &Node{Kind: Number, Value: s[start:i], Span: diag.SpanOf(start, i)}
@@ -442,4 +442,4 @@ func hex4(s string) (rune, bool) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func quote(s string) string { return strconv.Quote(s) }
+func quote(s string) string { return diag.Quote(s) }

@@ -140,7 +140,7 @@ func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 			ks := w.scalarSpan(k)
 			if _, dup := seen[k.Value]; dup {
 				w.ds = append(w.ds, diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key",
-					Message: "the key " + strconv.Quote(k.Value) + " appears more than once in this mapping",
+					Message: "the key " + diag.Quote(k.Value) + " appears more than once in this mapping",
 					Hint:    "the API rejects duplicate fields; keep one", Span: ks})
 				continue
 			}

@@ -394,7 +394,7 @@ func quoteText(s string) string {
 		}
 		s = s[:cut] + "..."
 	}
-	return strconv.Quote(s)
+	return diag.Quote(s)
 }
 
 // attribute reads attributes:KEY or attributes.KEY OP "VALUE".

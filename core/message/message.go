@@ -197,7 +197,7 @@ func decodeOne(n *doc.Node, path string) (Message, []diag.Diagnostic) {
 			}
 		default:
 			ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "message-unknown-field", Path: p,
-				Message: "unknown message field " + strconv.Quote(mem.Key),
+				Message: "unknown message field " + diag.Quote(mem.Key),
 				Hint:    "a message has data (or text/json), attributes, orderingKey, messageId and publishTime", Span: mem.KeySpan})
 		}
 	}

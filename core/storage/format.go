@@ -236,7 +236,7 @@ func (p *formatParser) parse() {
 			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ':') {
 				j++
 			}
-			p.fail(i, j, "datetime-format-zone", strconv.Quote(s[i:j])+" is not a zone offset the service writes",
+			p.fail(i, j, "datetime-format-zone", diag.Quote(s[i:j])+" is not a zone offset the service writes",
 				"names are in UTC: the only offsets are Z and +00:00")
 			i = j
 		case '-', '_', ':', '/':
@@ -291,7 +291,7 @@ func (p *formatParser) run(c byte, i, j int) {
 	case 's':
 		hint = "seconds are ss; there are no fractions of a second"
 	}
-	p.fail(i, j, "datetime-format-matcher", strconv.Quote(text)+" is not a datetime matcher", hint)
+	p.fail(i, j, "datetime-format-matcher", diag.Quote(text)+" is not a datetime matcher", hint)
 }
 
 // unknown reports a character no matcher or separator starts with, and
@@ -325,7 +325,7 @@ func (p *formatParser) unknown(i int) int {
 		what = "byte " + strconv.Quote(s[i:i+1])
 	}
 	if j-i > size {
-		what = strconv.Quote(s[i:j])
+		what = diag.Quote(s[i:j])
 	}
 	p.fail(i, j, "datetime-format-character", what+" is not allowed in a datetime format", hint)
 	return j
