@@ -139,19 +139,25 @@ func Count(ds []Diagnostic, s Severity) int {
 	return n
 }
 
-// MaxDiagnostics caps what one request reports: past this many, a wall of
-// findings helps nobody, and hostile input must not make output unbounded.
-const MaxDiagnostics = 200
+// MaxDiagnostics caps what one request reports (see limits.Diagnostics).
+const MaxDiagnostics = limits.Diagnostics
+
+// MaxCollected caps what one parser keeps (see limits.CollectedDiagnostics):
+// past it, a parser counts what it drops and passes the count to
+// FinishDropped.
+const MaxCollected = limits.CollectedDiagnostics
 
 // Cap trims ds to MaxDiagnostics entries (after sorting, so the first
 // findings by position are kept) and appends a note saying how many were
 // left out.
-func Cap(ds []Diagnostic) []Diagnostic {
-	if len(ds) <= MaxDiagnostics {
+func Cap(ds []Diagnostic) []Diagnostic { return capDropped(ds, 0) }
+
+func capDropped(ds []Diagnostic, uncollected int) []Diagnostic {
+	if len(ds) <= MaxDiagnostics && uncollected == 0 {
 		return ds
 	}
-	dropped := len(ds) - MaxDiagnostics
-	ds = ds[:MaxDiagnostics:MaxDiagnostics]
+	dropped := max(len(ds)-MaxDiagnostics, 0) + uncollected
+	ds = ds[:min(len(ds), MaxDiagnostics):min(len(ds), MaxDiagnostics)]
 	return append(ds, Diagnostic{
 		Severity: Info,
 		Code:     "too-many-diagnostics",
@@ -164,6 +170,13 @@ func Cap(ds []Diagnostic) []Diagnostic {
 func Finish(ds []Diagnostic) []Diagnostic {
 	Sort(ds)
 	return Cap(ds)
+}
+
+// FinishDropped is Finish for a producer that stopped collecting at
+// MaxCollected: the note counts the uncollected findings too.
+func FinishDropped(ds []Diagnostic, uncollected int) []Diagnostic {
+	Sort(ds)
+	return capDropped(ds, uncollected)
 }
 
 // PointerKey escapes an object key for use as one segment of a JSON

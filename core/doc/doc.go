@@ -127,17 +127,18 @@ func ParseLimits(name, text string, f Format, lim Limits) (*Doc, []diag.Diagnost
 			Hint:    "save the file as UTF-8 (PowerShell's > writes UTF-16: use Out-File -Encoding utf8)"}}
 	}
 	var ds []diag.Diagnostic
+	dropped := 0
 	switch f {
 	case JSON:
-		d.Root, ds = parseJSON(text, lim.MaxDepth)
+		d.Root, ds, dropped = parseJSON(text, lim.MaxDepth)
 	case YAML:
-		d.Root, ds = parseYAML(d.Source, lim.MaxDepth)
+		d.Root, ds, dropped = parseYAML(d.Source, lim.MaxDepth)
 	default:
 		ds = []diag.Diagnostic{{Severity: diag.Error, Code: "unknown-format",
 			Message: "unknown format " + quote(string(f)), Hint: `use "json" or "yaml"`}}
 	}
 	d.Source.Locate(ds)
-	return d, diag.Finish(ds)
+	return d, diag.FinishDropped(ds, dropped)
 }
 
 func sizeText(n int) string {

@@ -17,20 +17,21 @@ type jsonParser struct {
 	i        int
 	maxDepth int
 	ds       []diag.Diagnostic
+	dropped  int // findings past diag.MaxCollected, counted only
 }
 
 // errStop unwinds the parser after the first syntax error: past it, the
 // structure is a guess, and a cascade of follow-on errors helps nobody.
 type errStop struct{}
 
-func parseJSON(text string, maxDepth int) (root *Node, ds []diag.Diagnostic) {
+func parseJSON(text string, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
 	p := &jsonParser{s: text, maxDepth: maxDepth}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(errStop); !ok {
 				panic(r)
 			}
-			root, ds = nil, p.ds
+			root, ds, dropped = nil, p.ds, p.dropped
 		}
 	}()
 	if strings.HasPrefix(text, "\ufeff") {
@@ -46,7 +47,7 @@ func parseJSON(text string, maxDepth int) (root *Node, ds []diag.Diagnostic) {
 		p.fail(p.i, p.i+1, "json-syntax", "unexpected "+p.describe(p.i)+" after the end of the JSON value",
 			"a file holds one JSON value; remove what follows it")
 	}
-	return root, p.ds
+	return root, p.ds, p.dropped
 }
 
 func (p *jsonParser) fail(start, end int, code, msg, hint string) {
@@ -202,9 +203,13 @@ func (p *jsonParser) object(depth int) *Node {
 		p.space()
 		v := p.value(depth)
 		if _, dup := seen[key]; dup {
-			p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key",
-				Message: "the key " + diag.Quote(key) + " appears more than once in this object",
-				Hint:    "the API rejects duplicate fields; keep one", Span: keySpan})
+			if len(p.ds) < diag.MaxCollected {
+				p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key",
+					Message: "the key " + diag.Quote(key) + " appears more than once in this object",
+					Hint:    "the API rejects duplicate fields; keep one", Span: keySpan})
+			} else {
+				p.dropped++
+			}
 		} else {
 			seen[key] = struct{}{}
 			n.Members = append(n.Members, Member{Key: key, KeySpan: keySpan, Value: v})

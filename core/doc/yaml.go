@@ -26,26 +26,27 @@ type yamlWalker struct {
 	inAlias  int  // > 0 while expanding an alias
 	deep     bool // too-deep was reported: once is enough
 	ds       []diag.Diagnostic
+	dropped  int // findings past diag.MaxCollected, counted only
 }
 
-func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic) {
+func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
 	if strings.TrimSpace(strings.TrimPrefix(src.Text, "\ufeff")) == "" {
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
-			Message: "the input is empty", Hint: "paste a subscription as JSON or YAML", Span: diag.SpanOf(0, 0)}}
+			Message: "the input is empty", Hint: "paste a subscription as JSON or YAML", Span: diag.SpanOf(0, 0)}}, 0
 	}
 	if at := yamlTooDeep(src.Text, maxDepth*limits.YAMLScanDepthFactor); at >= 0 {
-		return nil, []diag.Diagnostic{tooDeep(maxDepth, at)}
+		return nil, []diag.Diagnostic{tooDeep(maxDepth, at)}, 0
 	}
 	var first yaml.Node
 	dec := yaml.NewDecoder(strings.NewReader(src.Text))
 	err := safeDecode(dec, &first)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, []diag.Diagnostic{yamlError(src, err)}
+		return nil, []diag.Diagnostic{yamlError(src, err)}, 0
 	}
 	w := &yamlWalker{src: src, maxDepth: maxDepth}
 	if err != nil || len(first.Content) == 0 { // io.EOF: nothing but comments
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
-			Message: "the input holds no value, only comments or a document marker", Span: diag.SpanOf(0, 0)}}
+			Message: "the input holds no value, only comments or a document marker", Span: diag.SpanOf(0, 0)}}, 0
 	}
 	root = w.node(first.Content[0], 0)
 	var next yaml.Node
@@ -56,7 +57,7 @@ func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic
 	} else if !errors.Is(err, io.EOF) {
 		w.ds = append(w.ds, yamlError(src, err))
 	}
-	return root, w.ds
+	return root, w.ds, w.dropped
 }
 
 // safeDecode turns a panic inside the YAML library into an error, so that
@@ -77,7 +78,16 @@ func (w *yamlWalker) span(n *yaml.Node, fallbackLen int) diag.Span {
 }
 
 func (w *yamlWalker) add(n *yaml.Node, code, msg, hint string) {
-	w.ds = append(w.ds, diag.Diagnostic{Severity: diag.Error, Code: code, Message: msg, Hint: hint, Span: w.scalarSpan(n)})
+	w.note(diag.Diagnostic{Severity: diag.Error, Code: code, Message: msg, Hint: hint, Span: w.scalarSpan(n)})
+}
+
+// note keeps d, or only counts it past diag.MaxCollected.
+func (w *yamlWalker) note(d diag.Diagnostic) {
+	if len(w.ds) >= diag.MaxCollected {
+		w.dropped++
+		return
+	}
+	w.ds = append(w.ds, d)
 }
 
 func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
@@ -139,7 +149,7 @@ func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 			}
 			ks := w.scalarSpan(k)
 			if _, dup := seen[k.Value]; dup {
-				w.ds = append(w.ds, diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key",
+				w.note(diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key",
 					Message: "the key " + diag.Quote(k.Value) + " appears more than once in this mapping",
 					Hint:    "the API rejects duplicate fields; keep one", Span: ks})
 				continue

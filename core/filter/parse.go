@@ -61,6 +61,7 @@ const (
 func Parse(src string) (*Filter, []diag.Diagnostic) { return parse(src, true) }
 
 type parser struct {
+	dropped  int // findings past diag.MaxCollected, counted only
 	src      string
 	pos      int // where lexing continues
 	tok      token
@@ -93,7 +94,7 @@ func parse(src string, limit bool) (f *Filter, ds []diag.Diagnostic) {
 	if root != nil && !diag.HasErrors(p.ds) {
 		p.lint(root, false, nil)
 	}
-	ds = diag.Finish(p.ds)
+	ds = diag.FinishDropped(p.ds, p.dropped)
 	if diag.HasErrors(ds) {
 		return nil, ds
 	}
@@ -123,6 +124,10 @@ func (p *parser) run() (root Expr) {
 }
 
 func (p *parser) add(sev diag.Severity, start, end int, code, msg, hint string) {
+	if len(p.ds) >= diag.MaxCollected {
+		p.dropped++ // a filter of a megabyte of bad escapes: count them only
+		return
+	}
 	p.ds = append(p.ds, diag.Diagnostic{Severity: sev, Code: code, Message: msg, Hint: hint, Span: diag.SpanOf(start, end)})
 }
 
