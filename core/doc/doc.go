@@ -122,9 +122,11 @@ func ParseLimits(name, text string, f Format, lim Limits) (*Doc, []diag.Diagnost
 	}
 	if utf16Text(text) {
 		// Read as UTF-8, UTF-16 is a word of odd bytes and NULs: say what it is.
-		return d, []diag.Diagnostic{{Severity: diag.Error, Code: "utf16", Line: 1, Column: 1,
+		ds := []diag.Diagnostic{{Severity: diag.Error, Code: "utf16", Span: diag.SpanOf(0, 2),
 			Message: "the input is UTF-16 text; subplay reads UTF-8",
 			Hint:    "save the file as UTF-8 (PowerShell's > writes UTF-16: use Out-File -Encoding utf8)"}}
+		d.Source.Locate(ds)
+		return d, ds
 	}
 	var ds []diag.Diagnostic
 	dropped := 0

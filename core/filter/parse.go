@@ -7,16 +7,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // MaxBytes is the longest filter the service accepts, counted in bytes of
 // UTF-8, not in characters.
 const MaxBytes = 256
 
-// maxDepth bounds nesting. A filter within MaxBytes cannot nest deeper than
-// this (every level costs at least one byte), so the bound only ever stops
-// an over-long filter from recursing without limit.
-const maxDepth = MaxBytes
+// maxDepth bounds nesting (see limits.FilterDepth for why).
+const maxDepth = limits.FilterDepth
 
 // Diagnostic codes. They are part of the contract: tests, the page and
 // users' scripts match on them.

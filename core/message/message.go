@@ -14,6 +14,7 @@ import (
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // Message is a Pub/Sub message as the REST API writes it.
@@ -32,7 +33,7 @@ const (
 	MaxKeyBytes       = 256
 	MaxValueBytes     = 1024
 	MaxOrderingKey    = 1024
-	MaxSampleMessages = 10_000 // how many samples one request may carry
+	MaxSampleMessages = limits.SampleMessages // subplay's bound, not the service's
 )
 
 // Time returns the publish time, and false when it is absent or malformed.

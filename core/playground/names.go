@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/message"
 	"github.com/subplay/subplay/core/storage"
 	"github.com/subplay/subplay/core/subscription"
@@ -98,11 +99,11 @@ type TextFile struct {
 
 // Bounds of one names request.
 const (
-	MaxPreviewNames   = 1000
-	MaxPreviewFiles   = 1000
-	MaxStreamMessages = 10_000_000
-	maxContentBytes   = 1 << 20
-	maxUUIDBytes      = 64
+	MaxPreviewNames   = limits.PreviewNames
+	MaxPreviewFiles   = limits.PreviewFiles
+	MaxStreamMessages = limits.StreamMessages
+	maxContentBytes   = limits.FileContentBytes
+	maxUUIDBytes      = limits.UUIDBytes
 )
 
 // ObjectNames previews object names and simulates batching.

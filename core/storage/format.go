@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // DefaultFormat is the datetime format a subscription uses when
@@ -118,14 +119,12 @@ type Format struct {
 	Elements []Element
 }
 
-// MaxFormatBytes bounds the format text parsed: an object name holds at
-// most 1024 bytes, so a longer format can only be wrong, and the bound
-// keeps hostile input from producing one finding per byte.
-const MaxFormatBytes = 1024
+// MaxFormatBytes bounds the format text parsed (see limits.DatetimeFormatBytes).
+const MaxFormatBytes = limits.DatetimeFormatBytes
 
-// maxFormatFindings caps the findings of one format; past a handful the
-// user has typed something else entirely.
-const maxFormatFindings = 20
+// maxFormatFindings caps the findings of one format (see
+// limits.DatetimeFormatFindings).
+const maxFormatFindings = limits.DatetimeFormatFindings
 
 // defaultParsed is DefaultFormat, parsed once.
 var defaultParsed = mustParse(DefaultFormat)
