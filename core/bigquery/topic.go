@@ -219,7 +219,7 @@ func protoType(tf *TopicField, f *protoschema.Field, syntax string, visiting map
 		tf.Kind, tf.Allowed = "enum", []string{Integer}
 	case f.Message != nil:
 		if visiting[f.Message] {
-			tf.Unmappable = "the message " + f.Message.FullName + " contains itself; BigQuery columns cannot recurse"
+			tf.Unmappable = "the message " + f.Message.FullName() + " contains itself; BigQuery columns cannot recurse"
 			return
 		}
 		visiting[f.Message] = true

@@ -55,8 +55,8 @@ func TestParse(t *testing.T) {
 		t.Fatalf("file %+v", f)
 	}
 	root := f.Root()
-	if root.FullName != "shop.v1.Order" {
-		t.Errorf("root %q", root.FullName)
+	if root.FullName() != "shop.v1.Order" {
+		t.Errorf("root %q", root.FullName())
 	}
 	got := []string{}
 	for _, fl := range root.Fields {
@@ -65,10 +65,10 @@ func TestParse(t *testing.T) {
 			s += ":map<" + fl.MapKey + ">"
 		}
 		if fl.Message != nil {
-			s += ":msg=" + fl.Message.FullName
+			s += ":msg=" + fl.Message.FullName()
 		}
 		if fl.Enum != nil {
-			s += ":enum=" + fl.Enum.FullName
+			s += ":enum=" + fl.Enum.FullName()
 		}
 		got = append(got, s)
 	}
@@ -111,6 +111,10 @@ func TestParseErrors(t *testing.T) {
 		{"group", "message M { optional group G = 1 {} }", "proto-syntax 21"},
 		{"empty enum", "syntax = \"proto3\"; enum E {}", "proto-enum-empty 24"},
 		{"stray symbol", "syntax = \"proto3\"; }", "proto-syntax 19"},
+		{"reference chain too deep", chain(100), "proto-depth " + strconv.Itoa(strings.Index(chain(100), "C64 next")+4)},
+		{"package too long", "syntax = \"proto3\"; package " + strings.Repeat("p.", 70) + "q;", "proto-syntax 27"},
+		{"no package part in a relative name", "syntax = \"proto3\"; package a.b; message M { b.c.M m = 1; }", "proto-unknown-type 44"},
+		{"duplicate nested message", "syntax = \"proto3\"; message M { message N {} message N {} }", "proto-duplicate-type 52"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,6 +127,46 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("got %s (%s), want %s", got, ds[0].Message, tc.want)
 			}
 		})
+	}
+}
+
+// chain is n messages, each holding the next.
+func chain(n int) string {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto3\";\n")
+	for i := range n {
+		b.WriteString("message C" + strconv.Itoa(i) + " { C" + strconv.Itoa(i+1) + " next = 1; }\n")
+	}
+	b.WriteString("message C" + strconv.Itoa(n) + " { string end = 1; }\n")
+	return b.String()
+}
+
+func TestResolveScopes(t *testing.T) {
+	text := `syntax = "proto3"; package a.b;
+message M { b.M self = 1; a.b.M.N n = 2; N n2 = 3; .a.b.E e = 4; M.N.O o = 5; message N { message O {} } }
+enum E { X = 0; }`
+	f, ds := Parse(text)
+	if len(ds) > 0 {
+		t.Fatalf("diagnostics: %v", ds)
+	}
+	m := f.Root()
+	want := []string{"a.b.M", "a.b.M.N", "a.b.M.N", "a.b.E", "a.b.M.N.O"}
+	for i, fl := range m.Fields {
+		got := ""
+		if fl.Message != nil {
+			got = fl.Message.FullName()
+		} else if fl.Enum != nil {
+			got = fl.Enum.FullName()
+		}
+		if got != want[i] {
+			t.Errorf("field %s resolved to %q, want %q", fl.Name, got, want[i])
+		}
+	}
+}
+
+func TestChainWithinDepth(t *testing.T) {
+	if _, ds := Parse(chain(60)); len(ds) > 0 {
+		t.Errorf("a chain 61 messages deep: %v", ds)
 	}
 }
 
