@@ -279,7 +279,8 @@ func init() {
 				b.WriteString("message " + name + " { ")
 			}
 			for i := 0; i < 20_000; i++ {
-				b.WriteString("message D" + strconv.Itoa(i) + " {} U" + strconv.Itoa(i) + " u" + strconv.Itoa(i) + " = " + strconv.Itoa(i+1) + "; ")
+				// One a line: locating findings is not what this measures.
+				b.WriteString("message D" + strconv.Itoa(i) + " {}\nU" + strconv.Itoa(i) + " u" + strconv.Itoa(i) + " = " + strconv.Itoa(i+1) + ";\n")
 			}
 			b.WriteString(strings.Repeat("}", 60))
 			return schemaRequest(bqTopicConfig, b.String(), "", "")
