@@ -111,9 +111,9 @@ func (s *sizer) count(key any, level int) (r sizeResult, lowest int, ok bool) {
 }
 
 func (s *sizer) tooMany(c sizeChild, own int) {
-	msg := "the table generated from this schema has more than " + strconv.Itoa(maxColumns) + " columns, BigQuery's limit; it passes it at the field " + strconv.Quote(c.name)
+	msg := "the table generated from this schema has more than " + thousands(maxColumns) + " columns, BigQuery's limit; it passes it at the field " + strconv.Quote(c.name)
 	if own > 0 {
-		msg += ", whose type holds " + strconv.Itoa(own) + " columns of its own"
+		msg += ", whose type holds " + thousands(own) + " columns of its own"
 	}
 	s.over = &diag.Diagnostic{Severity: diag.Error, Code: "bq-too-many-columns", Path: c.path, Span: c.span, Message: msg,
 		Hint: "a type used by several fields adds its columns once per field; use fewer fields of large types, or write the message to a JSON or STRING column without useTopicSchema"}
@@ -214,4 +214,13 @@ func avroRecordOf(t *avroschema.Type, repeated bool) any {
 		return t
 	}
 	return nil
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -152,7 +152,7 @@ func (r *tableReader) readColumns(list *doc.Node, path string, depth int) ([]*Co
 		}
 		if r.columns++; r.columns == maxColumns+1 {
 			r.add(diag.Error, "bq-too-many-columns", p+"/name", c.Span,
-				"the table has more than "+strconv.Itoa(maxColumns)+" columns, nested ones included, BigQuery's limit; this is column "+strconv.Itoa(maxColumns+1),
+				"the table has more than "+thousands(maxColumns)+" columns, nested ones included, BigQuery's limit; this is column "+thousands(maxColumns+1),
 				"split the data over several tables, or keep a nested part in one JSON column")
 		}
 		key := foldName(c.Name)
