@@ -188,14 +188,26 @@ func FuzzParse(f *testing.F) {
 		`syntax = "proto3"; message M { reserved 1 to max; extensions 100 to 199; } extend M { int32 x = 100; }`,
 		`/* c */ // d` + "\n" + `syntax = 'proto3'; package a.b.c; option (x).y = { a: 1 };`,
 		`message`, `syntax = "proto3"; message M { map<`, "\x00", `"`,
+		chain(70), chain(3), `syntax = "proto3"; package a.b.c; message M { .a.b.c.M m = 1; c.M n = 2; b.c.M o = 3; }`,
+		`syntax = "proto3"; message A { message B { message C { A a = 1; B b = 2; C c = 3; } } A.B.C x = 1; }`,
+		`syntax = "proto3"; message M { int64 a = 536870911; int64 b = 99999999999999999999; int64 a = 1; int64 c = 1; }`,
+		`syntax = "proto3"; option (x) = {a: [1, {b: {c: [2]}}]}; import public "x.proto"; message M { int32 a = 1 [(y) = {z: 1}]; }`,
+		"syntax = \"proto3\";" + strings.Repeat("message M {", 70) + strings.Repeat("}", 70),
+		`syntax = "proto3"; package ` + strings.Repeat("p.", 70) + `q;`,
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		file, ds := Parse(text)
 		for _, d := range ds {
-			if d.Span.IsValid() && d.Span.End.Offset() > len(text) {
-				t.Fatalf("span past the end: %+v", d)
+			if d.Span.IsValid() && (d.Span.End.Offset() > len(text) || d.Span.Start.Offset() > d.Span.End.Offset()) {
+				t.Fatalf("span outside the text: %+v", d)
+			}
+			if d.Code == "" || d.Message == "" || strings.HasSuffix(d.Message, ".") || strings.ToLower(d.Message[:1]) != d.Message[:1] {
+				t.Fatalf("malformed diagnostic %+v", d)
+			}
+			if len(d.Message) > 1000+len(text) {
+				t.Fatalf("a message longer than the text: %d bytes", len(d.Message))
 			}
 		}
 		if !diag.HasErrors(ds) && file == nil {
