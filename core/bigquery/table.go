@@ -114,7 +114,7 @@ func ParseTable(name, text string) (*Table, []diag.Diagnostic) {
 }
 
 func article(s string) string {
-	if s != "" && strings.ContainsRune("aeiouAEIOU", rune(s[0])) {
+	if s != "" && strings.ContainsRune("aeiouAEIOU", rune(s[0])) && !strings.HasPrefix(strings.ToLower(s), "uni") {
 		return "an " + s
 	}
 	return "a " + s
