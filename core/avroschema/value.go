@@ -12,6 +12,7 @@ import (
 	"github.com/hamba/avro/v2"
 
 	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // maxDataBytes bounds the JSON text of one message read as a record: the
@@ -160,8 +161,7 @@ func (c *converter) symbols(es *avro.EnumSchema) map[string]bool {
 	return set
 }
 
-// maxListed bounds the symbols an error lists: an enum may have thousands.
-const maxListed = 10
+const maxListed = limits.ListedSymbols
 
 func listSymbols(syms []string) string {
 	if len(syms) <= maxListed {

@@ -34,8 +34,6 @@ const SchemaBytes = 1 << 20
 // than any column layout BigQuery can hold (BigQueryNesting).
 const SchemaDepth = 64
 
-// AvroOutputBytes bounds the Avro output schema a Cloud Storage
-// subscription writes with: the topic schema, maybe extended with the
-// metadata fields, so a bit over SchemaBytes is the most it can be; the
-// bound says so and keeps the output linear in the input.
-const AvroOutputBytes = SchemaBytes + 4<<10
+// ListedSymbols bounds how many of an enum's symbols a finding lists: an
+// enum may have thousands, and a message must stay a sentence.
+const ListedSymbols = 10
