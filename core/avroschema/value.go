@@ -38,8 +38,7 @@ func DecodeData(s avro.Schema, data []byte) (v any, err error) {
 		}
 		err = errors.New("the data is not valid JSON: " + ds[0].Message)
 	}
-	var out any
-	if berr := avro.Unmarshal(s, data, &out); berr == nil {
+	if out, berr := decodeBinary(s, data); berr == nil {
 		return out, nil
 	}
 	if err == nil {

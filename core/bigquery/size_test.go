@@ -135,7 +135,7 @@ func TestTableLimits(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("got %s (%s), want %s", got, d.Message, tc.want)
 			}
-			if d.Message == "" || strings.HasSuffix(d.Message, ".") || strings.ToLower(d.Message[:1]) != d.Message[:1] {
+			if d.Message == "" || strings.HasSuffix(d.Message, ".") || capitalized(d.Message) {
 				t.Errorf("badly formed message %q", d.Message)
 			}
 			if cds := Check(Options{UseTopicSchema: true}, mustTable(t, `[{"name":"a","type":"STRING"}]`), topic); len(cds) != 0 {

@@ -241,6 +241,24 @@ func init() {
 			s, p := avroWide(30_000)
 			return schemaRequest(gcsAvroTopicConfig, s, "", jsonMessages(p, 2))
 		}},
+		Case{Name: "schema-fields/avro-binary-30k", Op: "schema", Body: func() []byte {
+			// Data that is not JSON is read as Avro binary, by
+			// hamba/avro, which prints the schema first.
+			s, _ := avroWide(30_000)
+			return schemaRequest(gcsAvroTopicConfig, s, "", `[{"data":"AAAA"},{"data":"AgQG"}]`)
+		}},
+		Case{Name: "schema-avro/huge-enum-binary", Op: "schema", Body: func() []byte {
+			var s strings.Builder
+			s.WriteString(`{"type":"record","name":"E","fields":[{"name":"e","type":{"type":"enum","name":"Big","symbols":[`)
+			for i := 0; i < 40_000; i++ {
+				if i > 0 {
+					s.WriteByte(',')
+				}
+				s.WriteString(`"S` + strconv.Itoa(i) + `"`)
+			}
+			s.WriteString(`]}}]}`)
+			return schemaRequest(gcsAvroTopicConfig, s.String(), "", `[{"data":"AgQG"}]`)
+		}},
 		Case{Name: "schema-fields/proto-30k", Op: "schema", Body: func() []byte {
 			return schemaRequest(bqTopicConfig, protoFields(30_000, false), "", "")
 		}},
