@@ -512,3 +512,36 @@ func FuzzEncodeRich(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeBinary(t *testing.T) {
+	topic, _ := ParseTopic("t", richSchema)
+	s := topic.Schema
+	// A value of every field, encoded by our encoder, reads back as the
+	// same bytes.
+	v, err := DecodeData(s, []byte(`{"e":"C","m":{"a":1,"b":null},"a":[{"k":"x"}],"u":{"y":true,"z":{"y":false}},"f":"zz","b":"\u0001","t":5,"fl":2.5,"r":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := (&encoder{}).encode(&b, s, v); err != nil {
+		t.Fatal(err)
+	}
+	back, err := decodeBinary(s, b.Bytes())
+	if err != nil {
+		t.Fatalf("reading back: %v", err)
+	}
+	var again bytes.Buffer
+	if err := (&encoder{}).encode(&again, s, back); err != nil || !bytes.Equal(again.Bytes(), b.Bytes()) {
+		t.Fatalf("round trip: %v\n% x\n% x", err, b.Bytes(), again.Bytes())
+	}
+	for _, tc := range []struct{ name, data string }{
+		{"a byte too many", b.String() + "\x00"},
+		{"cut short", b.String()[:b.Len()-1]},
+		{"an array claiming 2^62 items", "\x04\x00\xfe\xff\xff\xff\xff\xff\xff\xff\x7f"},
+		{"an enum index out of range", "\x08"},
+	} {
+		if _, err := decodeBinary(s, []byte(tc.data)); err == nil {
+			t.Errorf("%s: accepted", tc.name)
+		}
+	}
+}
