@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"maps"
 	"slices"
 	"strconv"
@@ -166,19 +167,24 @@ func (o *Output) WriteOCF(records []any, salt string, fail func(i int, err error
 		n = 0
 	}
 	w := avro.NewWriter(&block, 512)
+	enc := &encoder{}
 	for i, r := range records {
 		mark := block.Len()
+		var err error
 		if f, ok := r.(fastRecord); ok {
 			f.encode(&block)
-		} else {
+		} else if err = enc.encode(&block, o.Schema, r); errors.Is(err, errUnsupported) {
+			// A value encode does not know: hamba/avro's own.
+			block.Truncate(mark)
 			w.WriteVal(o.Schema, r)
+			_ = w.Flush()
+			err = w.Error
 		}
-		_ = w.Flush()
-		if w.Error != nil {
+		if err != nil {
 			// Drop what the failed record wrote and start a clean writer.
 			block.Truncate(mark)
 			if fail != nil {
-				fail(i, w.Error)
+				fail(i, err)
 			}
 			w = avro.NewWriter(&block, 512)
 			continue
