@@ -95,7 +95,7 @@ func TestEffectiveDefaults(t *testing.T) {
 		{"cloud storage", base(`"cloudStorageConfig": {"bucket": "b-1", "maxBytes": 5000}`), []want{
 			{[]string{"cloudStorageConfig", "maxDuration"}, "300s", Default},
 			{[]string{"cloudStorageConfig", "textConfig"}, map[string]any{}, Default},
-			{[]string{"cloudStorageConfig", "filenameDatetimeFormat"}, DefaultDatetimeFormat, Default},
+			{[]string{"cloudStorageConfig", "filenameDatetimeFormat"}, Rules().At("/cloudStorageConfig/filenameDatetimeFormat").Default, Default},
 			{[]string{"cloudStorageConfig", "maxBytes"}, "5000", Set},
 		}},
 		{"cloud storage avro", base(`"cloudStorageConfig": {"bucket": "b-1", "avroConfig": {}}`), []want{
