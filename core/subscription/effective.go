@@ -103,8 +103,14 @@ func (w *walker) visit(v reflect.Value, segs []string, path string) {
 	w.visit(fv.Elem(), segs[1:], path)
 }
 
-// applies reports whether the row's default belongs to the delivery type.
-func (w *walker) applies() bool { return w.row.Delivery == "" || w.row.Delivery == w.dt }
+// applies reports whether the row's default holds for this subscription:
+// the settings of a delivery type only when the subscription delivers that
+// way (a pushConfig without endpoint is pull, and gets no push defaults).
+// A top-level field has its value whatever the delivery: a push
+// subscription has exactly-once delivery off, not unset.
+func (w *walker) applies() bool {
+	return w.row.Delivery == "" || w.row.Delivery == w.dt || parentOf(w.row.Path) == ""
+}
 
 // apply fills field fv of struct parent, at path, from the row.
 func (w *walker) apply(parent, fv reflect.Value, path string) {
