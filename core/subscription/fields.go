@@ -178,7 +178,8 @@ var rows = []Field{
 	{Path: "/pushConfig/pushEndpoint", Kind: KindString, Delivery: Push,
 		Help: "The public HTTPS URL Pub/Sub posts messages to. Its certificate must be valid.", Source: srcProto + "; " + srcSeeds},
 	{Path: "/pushConfig/attributes", Kind: KindMap, Delivery: Push, Default: `{"x-goog-version":"v1"}`, DefaultText: "the version of the API that created the subscription",
-		Help: "Endpoint attributes. Only x-goog-version is supported (v1beta1, v1beta2 or v1): it sets the format of pushed requests.", Source: srcProto},
+		Enum: []string{"v1beta1", "v1", "v1beta2"}, // the values of x-goog-version, the one key
+		Help: "Endpoint attributes. Only x-goog-version is supported ({enum}): it sets the format of pushed requests.", Source: srcProto},
 	{Path: "/pushConfig/oidcToken", Kind: KindObject, Delivery: Push,
 		Help: "Attach an OIDC token to each push request so the endpoint can authenticate Pub/Sub.", Source: srcProto + "; " + srcSeeds},
 	{Path: "/pushConfig/oidcToken/serviceAccountEmail", Kind: KindString, Delivery: Push,
@@ -390,8 +391,8 @@ func optInt(s string) (*int64, error) {
 	return &v, nil
 }
 
-// expand fills the placeholders of a help text: {default}, {min} and {max}
-// of the row itself, or {PATH:default} (likewise min, max) of another row,
+// expand fills the placeholders of a help text: {default}, {min}, {max}
+// and {enum} of the row itself, or {PATH:default} (likewise min, max) of another row,
 // each written for people ("7 days", "10 GiB").
 func (t *Table) expand(f *Field, s string) (string, error) {
 	var b strings.Builder
@@ -425,7 +426,7 @@ func (t *Table) expand(f *Field, s string) (string, error) {
 
 // human writes the default, min or max of f for people.
 func (f *Field) human(which string) (string, error) {
-	raw := map[string]string{"default": f.Default, "min": f.Min, "max": f.Max}[which]
+	raw := map[string]string{"default": f.Default, "min": f.Min, "max": f.Max, "enum": strings.Join(f.Enum, ", ")}[which]
 	if raw == "" {
 		return "", errors.New(f.Path + " has no " + which + " for a placeholder")
 	}

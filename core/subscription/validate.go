@@ -434,8 +434,6 @@ func labels(paths []string) []string {
 	return out
 }
 
-var pushVersions = []string{"v1beta1", "v1", "v1beta2"}
-
 func (v *validator) push() {
 	pc := v.s.PushConfig
 	if pc == nil {
@@ -455,8 +453,8 @@ func (v *validator) push() {
 				"remove it")
 			continue
 		}
-		if !slices.Contains(pushVersions, val) {
-			v.errorf(p, "push-version", "x-goog-version cannot be "+strconv.Quote(shorten(val)), "use v1, v1beta1 or v1beta2")
+		if versions := v.t.At("/pushConfig/attributes").Enum; !slices.Contains(versions, val) {
+			v.errorf(p, "push-version", "x-goog-version cannot be "+strconv.Quote(shorten(val)), "use one of "+strings.Join(versions, ", "))
 		}
 	}
 	if t := pc.OidcToken; t != nil {
