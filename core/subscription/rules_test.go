@@ -1,6 +1,7 @@
 package subscription
 
 import (
+	"encoding/base64"
 	"fmt"
 	"sort"
 	"strings"
@@ -476,4 +477,29 @@ func TestDurationParseAndFormat(t *testing.T) {
 			t.Errorf("ParseDuration(%q).String() = %q, want %q", tc.in, d.String(), tc.out)
 		}
 	}
+}
+
+func TestBigtable(t *testing.T) {
+	bt := func(s string) string {
+		return base(`"bigtableConfig": {"table": "projects/my-project/instances/i/tables/t"` + s + `}`)
+	}
+	key := func(s string) string { return bt(`, "columnFamilyMapping": {"delimitedKey": {` + s + `}}`) }
+	runRuleCases(t, []ruleCase{
+		{"plain", bt(""), nil},
+		{"row key schema", bt(`, "columnFamilyMapping": {"rowKeySchema": {}}`), nil},
+		{"delimited key", key(`"keyFields": ["region", "id"], "delimiter": "Iw=="`), nil},
+		{"delimiter of 50 bytes", key(`"keyFields": ["a"], "delimiter": "`+base64.StdEncoding.EncodeToString(make([]byte, 50))+`"`), nil},
+		{"delimiter of 51 bytes", key(`"keyFields": ["a"], "delimiter": "`+base64.StdEncoding.EncodeToString(make([]byte, 51))+`"`),
+			[]string{"error:value-too-large@/bigtableConfig/columnFamilyMapping/delimitedKey/delimiter"}},
+		{"delimiter empty", key(`"keyFields": ["a"], "delimiter": ""`),
+			[]string{"error:value-too-small@/bigtableConfig/columnFamilyMapping/delimitedKey/delimiter"}},
+		{"delimiter not base64", key(`"keyFields": ["a"], "delimiter": "#"`),
+			[]string{"error:bytes-format@/bigtableConfig/columnFamilyMapping/delimitedKey/delimiter"}},
+		{"both key definitions", bt(`, "columnFamilyMapping": {"rowKeySchema": {}, "delimitedKey": {"keyFields": ["a"]}}`),
+			[]string{"error:one-key-definition@/bigtableConfig/columnFamilyMapping/delimitedKey"}},
+		{"key fields missing", key(`"delimiter": "Iw=="`),
+			[]string{"error:missing-field@/bigtableConfig/columnFamilyMapping/delimitedKey/keyFields"}},
+		{"key field not a string", key(`"keyFields": [1]`),
+			[]string{"error:wrong-type@/bigtableConfig/columnFamilyMapping/delimitedKey/keyFields/0"}},
+	})
 }

@@ -689,7 +689,14 @@ func (v *validator) cloudStorage() {
 
 func (v *validator) bigtable() {
 	bt := v.s.BigtableConfig
-	if bt == nil || bt.Table == nil || *bt.Table == "" {
+	if bt == nil {
+		return
+	}
+	if m := bt.ColumnFamilyMapping; m != nil && m.RowKeySchema != nil && m.DelimitedKey != nil {
+		v.errorf("/bigtableConfig/columnFamilyMapping/delimitedKey", "one-key-definition",
+			"rowKeySchema and delimitedKey are both set; the row key is built one way", "keep one of them")
+	}
+	if bt.Table == nil || *bt.Table == "" {
 		return
 	}
 	parts := strings.Split(*bt.Table, "/")
