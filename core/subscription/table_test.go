@@ -3,7 +3,9 @@ package subscription
 import (
 	"encoding/base64"
 	"encoding/json"
+	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -292,5 +294,46 @@ func TestTableMatchesSeeds(t *testing.T) {
 	}
 	if f := Rules().At("/pushConfig/attributes"); f.Default != `{"x-goog-version":"v1"}` {
 		t.Errorf("push attributes default %s", f.Default)
+	}
+}
+
+// TestTableRowsAreModelFields walks every row's path through the model's
+// types, so the effective walk can never meet a row the model lacks, and
+// checks that the row's kind is the field's type.
+func TestTableRowsAreModelFields(t *testing.T) {
+	kinds := map[Kind][]reflect.Type{
+		KindString: {typString}, KindBytes: {typString}, KindBool: {typBool}, KindInt32: {typInt32}, KindInt64: {typInt64},
+		KindDuration: {typDuration}, KindMap: {typStrMap}, KindArray: {typStrings},
+	}
+	for _, f := range Rules().Fields() {
+		typ := reflect.TypeFor[Subscription]()
+		var ft reflect.Type
+		segs := strings.Split(f.Path[1:], "/")
+		for i := 0; i < len(segs); i++ {
+			for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice {
+				typ = typ.Elem()
+			}
+			idx, ok := infoOf(typ).byName[segs[i]]
+			if !ok {
+				t.Fatalf("%s: %s has no field %s", f.Path, typ, segs[i])
+			}
+			ft = typ.Field(idx).Type
+			typ = ft
+			if i+1 < len(segs) && segs[i+1] == "*" {
+				i++
+			}
+		}
+		want, listed := kinds[f.Kind]
+		switch {
+		case f.Kind == KindObject:
+			if ft.Kind() != reflect.Pointer || ft.Elem().Kind() != reflect.Struct {
+				if !(ft == typAnyMap && f.Path == "/messageTransforms/*/aiInference/unstructuredInference/parameters") {
+					t.Errorf("%s is an object row but a %s", f.Path, ft)
+				}
+			}
+		case f.Kind == KindArray && ft.Kind() == reflect.Slice:
+		case listed && !slices.Contains(want, ft):
+			t.Errorf("%s is a %s row but a %s", f.Path, f.Kind, ft)
+		}
 	}
 }
