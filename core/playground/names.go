@@ -300,9 +300,6 @@ func limitsOf(cs *subscription.CloudStorageConfig) (lim storage.Limits, out stor
 	if cs.MaxDuration != nil {
 		lim.MaxDuration = cs.MaxDuration.Std()
 	}
-	if lim.MaxDuration <= 0 {
-		lim.MaxDuration = storage.DefaultMaxDuration
-	}
 	if cs.MaxBytes != nil && *cs.MaxBytes > 0 {
 		lim.MaxBytes = int64(*cs.MaxBytes)
 	}
