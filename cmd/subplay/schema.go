@@ -9,7 +9,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/subplay/subplay/core/bigquery"
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/playground"
 )
@@ -80,7 +79,7 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		srcs[name] = diag.NewSource(displayName(path), text)
 		return &text, nil
 	}
-	cfgText, err := read(*config, "config")
+	cfgText, err := read(*config, diag.InputConfig)
 	if err != nil {
 		return fail(err)
 	}
@@ -89,13 +88,13 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		TopicSchemaType: *topicType,
 		Time:            *at,
 	}
-	if req.TopicSchema, err = read(*topicSchema, bigquery.TopicPath); err != nil {
+	if req.TopicSchema, err = read(*topicSchema, diag.InputTopicSchema); err != nil {
 		return fail(err)
 	}
-	if req.TableSchema, err = read(*tableSchema, bigquery.TablePath); err != nil {
+	if req.TableSchema, err = read(*tableSchema, diag.InputTableSchema); err != nil {
 		return fail(err)
 	}
-	if req.MessagesText, err = read(*messages, "messages"); err != nil {
+	if req.MessagesText, err = read(*messages, diag.InputMessages); err != nil {
 		return fail(err)
 	}
 	req.MessagesFormat = formatOf(*messages)
@@ -136,27 +135,21 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-// sources are the texts diagnostics point into, by path prefix.
+// sources are the texts diagnostics point into, by input.
 type sources map[string]*diag.Source
 
-// render writes diagnostics, each against the text its path names.
+// render writes diagnostics, each against the text of its input.
 func (s sources) render(ds []diag.Diagnostic) string {
 	var b strings.Builder
 	for _, d := range ds {
-		src := s["config"]
-		for _, p := range []string{bigquery.TopicPath, bigquery.TablePath} {
-			if strings.HasPrefix(d.Path, p) {
-				src = s[p]
-			}
-		}
-		b.WriteString(diag.Render(src, []diag.Diagnostic{d}))
+		b.WriteString(diag.Render(s[d.Input], []diag.Diagnostic{d}))
 	}
 	return b.String()
 }
 
 func writeSchemaText(w io.Writer, resp *playground.SchemaResponse, srcs sources, ocfOut string, ocfSize int) {
 	fmt.Fprint(w, srcs.render(resp.Diagnostics))
-	fmt.Fprint(w, diag.Render(srcs["messages"], resp.MessageDiagnostics))
+	fmt.Fprint(w, srcs.render(resp.MessageDiagnostics))
 	if resp.Avro != nil {
 		fmt.Fprintln(w, "Avro schema of the files:")
 		fmt.Fprintln(w, indentJSON(resp.Avro))

@@ -1,7 +1,6 @@
 package playground
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
@@ -55,7 +54,7 @@ func Effective(req *EffectiveRequest) (*EffectiveResponse, error) {
 		if f.OutputOnly || (f.Delivery != "" && f.Delivery != e.DeliveryType) {
 			continue
 		}
-		for _, p := range expand(f.Path, e) {
+		for _, p := range e.Expand(f.Path) {
 			parent := p[:strings.LastIndexByte(p, '/')]
 			if _, ok := e.Value(parent); parent != "" && !ok {
 				continue // its enclosing object is not there
@@ -68,23 +67,6 @@ func Effective(req *EffectiveRequest) (*EffectiveResponse, error) {
 		}
 	}
 	return resp, nil
-}
-
-// expand turns "/messageTransforms/*/x" into one path per transform.
-func expand(pattern string, e *subscription.Effective) []string {
-	before, after, ok := strings.Cut(pattern, "/*")
-	if !ok {
-		return []string{pattern}
-	}
-	n := 0
-	if before == "/messageTransforms" {
-		n = len(e.Subscription.MessageTransforms)
-	}
-	out := make([]string, n)
-	for i := range n {
-		out[i] = before + "/" + strconv.Itoa(i) + after
-	}
-	return out
 }
 
 // DescribeRequest takes no fields.
@@ -100,7 +82,6 @@ type DescribeResponse struct {
 func init() {
 	register("effective", "the configuration with every default filled in, and each setting's origin, bounds and help", Effective)
 	register("describe", "every field of a subscription: default, bounds, unit, help and source", func(*DescribeRequest) (*DescribeResponse, error) {
-		return &DescribeResponse{Fields: subscription.Fields(), DeliveryTypes: []subscription.DeliveryType{
-			subscription.Pull, subscription.Push, subscription.BigQuery, subscription.CloudStorage, subscription.Bigtable}}, nil
+		return &DescribeResponse{Fields: subscription.Fields(), DeliveryTypes: subscription.DeliveryTypes()}, nil
 	})
 }

@@ -7,7 +7,6 @@ package playground
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -102,11 +101,7 @@ func Schema(req *SchemaRequest) (*SchemaResponse, error) {
 	if e := cfg.Effective(); e != nil {
 		resp.DeliveryType = e.DeliveryType
 	}
-	for _, d := range cfg.Validate() {
-		if strings.HasPrefix(d.Path, "/bigqueryConfig") || strings.HasPrefix(d.Path, "/cloudStorageConfig") {
-			s.ds = append(s.ds, d)
-		}
-	}
+	s.ds = cfg.FindingsUnder("/bigqueryConfig", "/cloudStorageConfig")
 	s.readTopic()
 	switch resp.DeliveryType {
 	case subscription.CloudStorage:
@@ -140,7 +135,7 @@ type schemaRun struct {
 
 // config adds diagnostics about the configuration, located in it.
 func (s *schemaRun) config(ds ...diag.Diagnostic) {
-	s.ds = append(s.ds, locateConfig(s.cfg, ds)...)
+	s.ds = append(s.ds, s.cfg.Locate(ds)...)
 }
 
 func (s *schemaRun) readTopic() {
@@ -148,26 +143,22 @@ func (s *schemaRun) readTopic() {
 		return
 	}
 	text := *s.req.TopicSchema
-	typ := strings.ToUpper(s.req.TopicSchemaType)
-	if typ == "" {
-		typ = bigquery.Protobuf
-		if t := strings.TrimLeft(strings.TrimPrefix(text, "\ufeff"), " \t\r\n"); t != "" && strings.ContainsRune(`{["`, rune(t[0])) {
-			typ = bigquery.Avro
-		}
-	}
 	var ds []diag.Diagnostic
-	if typ == bigquery.Avro {
+	if bigquery.TopicSchemaType(text, s.req.TopicSchemaType) == bigquery.Avro {
 		s.avroTopic, ds = avroschema.ParseTopic("topicSchema", text)
 		s.topicSrc = s.avroTopic.Doc.Source
-		ds = prefixPaths(ds, bigquery.TopicPath)
 	} else {
 		s.topicSrc = diag.NewSource("topicSchema", text)
 		s.protoTopic, ds = protoschema.Parse(text)
 		s.topicSrc.Locate(ds)
-		ds = prefixPaths(ds, bigquery.TopicPath)
 	}
 	s.topicOK = !diag.HasErrors(ds)
-	s.ds = append(s.ds, ds...)
+	s.topic(ds)
+}
+
+// topic adds diagnostics about the topic schema.
+func (s *schemaRun) topic(ds []diag.Diagnostic) {
+	s.ds = append(s.ds, diag.In(diag.InputTopicSchema, prefixPaths(ds, bigquery.TopicPath))...)
 }
 
 func prefixPaths(ds []diag.Diagnostic, p string) []diag.Diagnostic {
@@ -209,7 +200,7 @@ func (s *schemaRun) cloudStorage() {
 			ds[i].Path = "/cloudStorageConfig/avroConfig/useTopicSchema"
 			s.config(ds[i])
 		} else {
-			s.ds = append(s.ds, prefixPaths(ds[i:i+1], bigquery.TopicPath)...)
+			s.topic(ds[i : i+1])
 		}
 	}
 	if out == nil {
@@ -231,28 +222,14 @@ func (s *schemaRun) name() string {
 	return ""
 }
 
-// messages moves diagnostics about message i (paths "/<i>/..." or
-// "/messages/<i>/...") to MessageDiagnostics, pointing at the message's
-// data in the messages text.
+// messages adds diagnostics about sample messages, each pointing at the
+// payload of the message it is about.
 func (s *schemaRun) messages(ds []diag.Diagnostic) {
 	for _, d := range ds {
-		rest := strings.TrimPrefix(strings.TrimPrefix(d.Path, bigquery.MessagePath), "/")
-		idx, field, _ := strings.Cut(rest, "/")
-		i, err := strconv.Atoi(idx)
-		if err == nil && i >= 0 && i < len(s.decoded.Messages) {
-			d.Path = s.decoded.Path(i) + "/" + field
-			if n := s.decoded.Node(i); n != nil {
-				d.Span = n.Span
-				// The payload may be written as "text" or "json" too.
-				for _, key := range []string{field, "text", "json"} {
-					if v := n.Get(key); v != nil {
-						d.Path, d.Span = s.decoded.Path(i)+"/"+key, v.Span
-						break
-					}
-				}
-			}
+		if d.MessageIndex != nil {
+			d.Path, d.Span = s.decoded.Payload(*d.MessageIndex)
 		}
-		one := []diag.Diagnostic{d}
+		one := diag.In(diag.InputMessages, []diag.Diagnostic{d})
 		if s.decoded.Doc != nil && s.decoded.Doc.Source != nil {
 			s.decoded.Doc.Source.Locate(one)
 		}
@@ -278,7 +255,7 @@ func (s *schemaRun) bigQuery() {
 		} else {
 			topic, ds = bigquery.FromProto(s.protoTopic, s.topicSrc)
 		}
-		s.ds = append(s.ds, ds...)
+		s.ds = append(s.ds, diag.In(diag.InputTopicSchema, ds)...)
 	case s.topicOK && opts.UseTableSchema:
 		// Only its presence matters: the messages must then be JSON.
 		topic = &bigquery.TopicSchema{Source: s.topicSrc}
@@ -292,7 +269,7 @@ func (s *schemaRun) bigQuery() {
 	if s.req.TableSchema != nil {
 		var ds []diag.Diagnostic
 		table, ds = bigquery.ParseTable("tableSchema", *s.req.TableSchema)
-		s.ds = append(s.ds, ds...)
+		s.ds = append(s.ds, diag.In(diag.InputTableSchema, ds)...)
 		if diag.HasErrors(ds) {
 			table = nil
 		}
@@ -306,7 +283,7 @@ func (s *schemaRun) bigQuery() {
 		for _, d := range bigquery.Check(opts, table, topic) {
 			// Findings about the flags alone are the configuration
 			// validation's, already in the list.
-			if strings.HasPrefix(d.Path, bigquery.TablePath) || strings.HasPrefix(d.Path, bigquery.TopicPath) {
+			if d.Input != "" {
 				s.ds = append(s.ds, d)
 			}
 		}
@@ -316,7 +293,7 @@ func (s *schemaRun) bigQuery() {
 		msgs = s.decoded.Messages
 	}
 	generated, ds := bigquery.Generate(opts, topic, dataTypeFor(msgs))
-	s.ds = append(s.ds, ds...)
+	s.ds = append(s.ds, diag.In(diag.InputTopicSchema, ds)...)
 	result.TableSchema = generated
 	if result.TableSchema == nil {
 		result.TableSchema = []bigquery.SchemaField{}
@@ -328,21 +305,7 @@ func (s *schemaRun) bigQuery() {
 		rowErrors = diag.HasErrors(rds)
 		s.messages(rds)
 	}
-	result.Compatible = result.Checked && !rowErrors && !diag.HasErrors(s.ds[start:]) && !flagErrors(s.ds[:start])
-}
-
-// flagErrors reports an error on the flags that decide the columns (both
-// schema options at once, say), which the configuration validation finds.
-func flagErrors(ds []diag.Diagnostic) bool {
-	for _, d := range ds {
-		switch d.Path {
-		case "/bigqueryConfig/useTopicSchema", "/bigqueryConfig/useTableSchema", "/bigqueryConfig/writeMetadata", "/bigqueryConfig/dropUnknownFields":
-			if d.Severity == diag.Error {
-				return true
-			}
-		}
-	}
-	return false
+	result.Compatible = result.Checked && !rowErrors && !diag.HasErrors(s.ds[start:]) && !s.cfg.BigQueryOptionsInError()
 }
 
 // dataTypeFor picks the data column type a generated table uses: STRING
