@@ -1,7 +1,6 @@
 package playground
 
 import (
-
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/filter"
@@ -68,10 +67,10 @@ type DecidingCondition struct {
 // it into the user's text.
 type filterSource struct {
 	text  string
-	input string // diag.InputFilter, or diag.InputConfig when it came from one
-	path string                    // "/filter" when it came from a configuration
-	span func(diag.Span) diag.Span // filter bytes -> user's text
-	src  *diag.Source              // the user's text; nil when there is none
+	input string                    // diag.InputFilter, or diag.InputConfig when it came from one
+	path  string                    // "/filter" when it came from a configuration
+	span  func(diag.Span) diag.Span // filter bytes -> user's text
+	src   *diag.Source              // the user's text; nil when there is none
 }
 
 func (s *filterSource) locate(ds []diag.Diagnostic) {
