@@ -75,7 +75,7 @@ func TestFilterCommandJSON(t *testing.T) {
 	}
 
 	code, out, _ = runCLI(t, "", "filter", "--filter", `attributes:a AND`, "--format", "json")
-	if code != 1 || !strings.Contains(out, `"valid": false`) || !strings.Contains(out, `"filter-missing-condition"`) {
+	if code != 1 || !strings.Contains(out, `"valid":false`) || !strings.Contains(out, `"filter-missing-condition"`) {
 		t.Errorf("invalid filter as JSON: exit %d\n%s", code, out)
 	}
 }

@@ -39,7 +39,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"validate", "--nope"}, exitUsage, "flag provided but not defined"},
 		{[]string{"validate", "testdata/does-not-exist.json"}, exitUsage, "reading testdata/does-not-exist.json"},
 		{[]string{"effective"}, exitUsage, "Usage: subplay effective"},
-		{[]string{"effective", "--format", "text", "x"}, exitUsage, "--format must be one of json, yaml"},
+		{[]string{"effective", "--format", "text", "x"}, exitUsage, "--format must be one of yaml, json"},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -129,8 +129,13 @@ func TestEffective(t *testing.T) {
 	golden(t, "effective-storage-avro.yaml", out)
 
 	code, out, _ = runCLI(t, "", "effective", "--format", "json", "../../core/subscription/testdata/examples/pull.yaml")
-	var m map[string]any
-	if code != exitOK || json.Unmarshal([]byte(out), &m) != nil || m["ackDeadlineSeconds"] != 30.0 || m["retainAckedMessages"] != false {
+	var m struct {
+		Effective   map[string]any
+		Origins     map[string]string
+		Diagnostics []any
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &m) != nil || m.Effective["ackDeadlineSeconds"] != 30.0 ||
+		m.Effective["retainAckedMessages"] != false || m.Origins["/retainAckedMessages"] != "default" || m.Diagnostics == nil {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 

@@ -10,6 +10,11 @@ import (
 // EffectiveRequest asks what a configuration will really do.
 type EffectiveRequest struct {
 	ConfigInput
+	// YAML asks for the effective settings as annotated YAML too (see
+	// EffectiveResponse.YAML). It is a request option rather than always
+	// there because only the CLI's default output and the page's YAML view
+	// show it, and it would otherwise double every response.
+	YAML bool `json:"yaml,omitempty"`
 }
 
 // EffectiveResponse has the configuration with every default filled in, and
@@ -24,6 +29,10 @@ type EffectiveResponse struct {
 	// defaulted or derived (JSON pointer -> origin).
 	Origins     map[string]subscription.Origin `json:"origins,omitempty"`
 	Diagnostics []diag.Diagnostic              `json:"diagnostics"`
+	// YAML is the effective configuration in gcloud's YAML style, each
+	// defaulted value marked "# default" and each derived one "# derived";
+	// only when the request asks for it.
+	YAML string `json:"yaml,omitempty"`
 }
 
 // Setting is one row of the effective settings.
@@ -50,6 +59,11 @@ func Effective(req *EffectiveRequest) (*EffectiveResponse, error) {
 		return resp, nil
 	}
 	resp.DeliveryType, resp.Effective, resp.Origins = e.DeliveryType, e.Subscription, e.Origins
+	if req.YAML {
+		if resp.YAML, err = e.AnnotatedYAML(); err != nil {
+			return nil, &Error{Code: "internal", Message: "writing YAML: " + err.Error()}
+		}
+	}
 	for _, f := range subscription.Fields() {
 		if f.OutputOnly || (f.Delivery != "" && f.Delivery != e.DeliveryType) {
 			continue

@@ -1,6 +1,7 @@
 package subscription
 
 import (
+	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -150,4 +151,32 @@ func (c *Config) BigQueryOptionsInError() bool {
 // DurationOf writes a Go duration in the API's form.
 func DurationOf(d time.Duration) Duration {
 	return Duration{Seconds: int64(d / time.Second), Nanos: int32(d % time.Second)}
+}
+
+// UnmarshalJSON reads a duration as MarshalJSON writes it ("600s"), so
+// that a response of the contract decodes back into its types (the CLI
+// does, to print text from the same bytes --format json prints).
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// UnmarshalJSON reads an Int64 as MarshalJSON writes it (a quoted
+// decimal), or as a plain number.
+func (v *Int64) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return err
+	}
+	*v = Int64(n)
+	return nil
 }
