@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	goldenfile "github.com/subplay/subplay/core/golden"
+	goldenfile "github.com/subplay/subplay/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"

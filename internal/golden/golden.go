@@ -1,5 +1,7 @@
 // Package golden compares test output with files in testdata/ and
-// rewrites them when the test binary runs with -update. Tests only.
+// rewrites them when the test binary runs with -update, and reads the
+// contract corpus every entry runs (contract.go). Tests only: it lives
+// under internal/ so that it is no part of core's API.
 package golden
 
 import (
@@ -25,11 +27,17 @@ func Check(t testing.TB, path, got string) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
-	if got == string(want) {
+	compare(t, path, got, string(want))
+}
+
+// compare reports the first line where got and want differ.
+func compare(t testing.TB, path, got, want string) {
+	t.Helper()
+	if got == want {
 		return
 	}
 	t.Errorf("%s differs from the output; run go test -update if the change is right, and review the diff", path)
-	gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
 	for i := 0; i < max(len(gl), len(wl)); i++ {
 		g, w := "", ""
 		if i < len(gl) {
