@@ -12,10 +12,10 @@ import (
 func TestSchemaCommand(t *testing.T) {
 	ocf := filepath.Join(t.TempDir(), "sample.avro")
 	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		want   []string // substrings of stdout+stderr
+		name string
+		args []string
+		code int
+		want []string // substrings of stdout+stderr
 	}{
 		{"storage with topic schema and file", []string{"--config", "testdata/schema-storage.yaml", "--topic-schema", "testdata/schema-order.avsc",
 			"--messages", "testdata/schema-messages.json", "--ocf", ocf, "--time", "2024-05-01T12:00:00Z"},
