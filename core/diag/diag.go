@@ -185,7 +185,6 @@ func PointerKey(k string) string {
 // The inputs of a request a diagnostic can be about.
 const (
 	InputConfig      = "config"      // the subscription configuration
-	InputOld         = "old"         // the current configuration of an update
 	InputMessages    = "messages"    // the sample messages
 	InputTopicSchema = "topicSchema" // the topic's Avro or .proto schema
 	InputTableSchema = "tableSchema" // the BigQuery table's schema
