@@ -1,3 +1,9 @@
+//go:build !nocel && !noavro
+
+// The corpus is the contract of the full build; the lean builds (nocel,
+// noavro) answer some of its requests otherwise, and have tests of their
+// own (filter_nocel_test.go).
+
 package playground
 
 import (
