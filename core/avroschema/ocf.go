@@ -75,7 +75,7 @@ func (o *Output) records(msgs []message.Message, s Sample) ([]any, []int, []diag
 			}
 			if err != nil {
 				ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "avro-message-mismatch",
-					Path:    "/" + strconv.Itoa(i) + "/data",
+					Input: diag.InputMessages, MessageIndex: &i, Path: "/" + strconv.Itoa(i) + "/data",
 					Message: "message " + strconv.Itoa(i) + " does not fit the topic schema: " + err.Error(),
 					Hint:    "the topic would have refused it on publish; write the data in Avro's JSON encoding of the topic schema"})
 				from = from[:len(from)-1]
@@ -129,7 +129,7 @@ func (o *Output) EncodeOCF(msgs []message.Message, s Sample) ([]byte, []diag.Dia
 	recs, from, ds := o.records(msgs, s)
 	b := o.WriteOCF(recs, s.Subscription, func(i int, err error) {
 		n := strconv.Itoa(from[i])
-		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "avro-encode", Path: "/" + n + "/data",
+		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "avro-encode", Input: diag.InputMessages, MessageIndex: &from[i], Path: "/" + n + "/data",
 			Message: "message " + n + " could not be encoded: " + strings.TrimPrefix(err.Error(), "avro: ")})
 	})
 	return b, ds

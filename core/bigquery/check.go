@@ -106,10 +106,16 @@ func (c *checker) finish(table *Table, topic *TopicSchema) []diag.Diagnostic {
 	for i := range c.ds {
 		d := &c.ds[i]
 		switch {
-		case strings.HasPrefix(d.Path, TablePath) && table != nil:
-			table.Doc.Source.Locate(c.ds[i : i+1])
-		case strings.HasPrefix(d.Path, TopicPath) && topic != nil && topic.Source != nil:
-			topic.Source.Locate(c.ds[i : i+1])
+		case strings.HasPrefix(d.Path, TablePath):
+			d.Input = diag.InputTableSchema
+			if table != nil {
+				table.Doc.Source.Locate(c.ds[i : i+1])
+			}
+		case strings.HasPrefix(d.Path, TopicPath):
+			d.Input = diag.InputTopicSchema
+			if topic != nil && topic.Source != nil {
+				topic.Source.Locate(c.ds[i : i+1])
+			}
 		}
 	}
 	return diag.Finish(c.ds)

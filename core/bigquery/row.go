@@ -56,7 +56,7 @@ func Preview(opts Options, table *Table, msgs []message.Message, s Sample) ([]Ro
 		r := previewOne(opts, table, &msgs[i], i, s)
 		if !r.Written {
 			ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "bq-row-rejected",
-				Path:    MessagePath + "/" + strconv.Itoa(i) + "/data",
+				Input: diag.InputMessages, MessageIndex: &i, Path: MessagePath + "/" + strconv.Itoa(i) + "/data",
 				Message: "message " + strconv.Itoa(i) + " would not be written and stays in the backlog: " + r.Problem,
 				Hint:    "fix the message or the table; a dead-letter topic would receive such messages"})
 		}

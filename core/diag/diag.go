@@ -71,16 +71,24 @@ func (s Span) IsValid() bool { return s.Start.IsValid() }
 // parser, the document decoder) set Span, in bytes of the text they were
 // given. Line and Column are filled in at the end by Source.Locate, once the
 // span has been carried into the text the user typed.
+//
+// Input names the text of the request the finding is about (one of the
+// Input constants), and MessageIndex, for a finding about one sample
+// message, its index ("message" is taken by the text). Producers set both
+// where they create the finding, so that no consumer guesses them back
+// from the path.
 type Diagnostic struct {
-	Severity  Severity `json:"severity"`
-	Code      string   `json:"code"`
-	Path      string   `json:"path,omitempty"`
-	Line      int      `json:"line,omitempty"`
-	Column    int      `json:"column,omitempty"`
-	EndLine   int      `json:"endLine,omitempty"`
-	EndColumn int      `json:"endColumn,omitempty"`
-	Message   string   `json:"message"`
-	Hint      string   `json:"hint,omitempty"`
+	Severity     Severity `json:"severity"`
+	Code         string   `json:"code"`
+	Input        string   `json:"input,omitempty"`
+	MessageIndex *int     `json:"messageIndex,omitempty"`
+	Path         string   `json:"path,omitempty"`
+	Line         int      `json:"line,omitempty"`
+	Column       int      `json:"column,omitempty"`
+	EndLine      int      `json:"endLine,omitempty"`
+	EndColumn    int      `json:"endColumn,omitempty"`
+	Message      string   `json:"message"`
+	Hint         string   `json:"hint,omitempty"`
 
 	Span Span `json:"-"`
 }
@@ -201,4 +209,38 @@ func Quote(s string) string {
 		n++
 	}
 	return strconv.Quote(s)
+}
+
+// The inputs of a request a diagnostic can be about.
+const (
+	InputConfig      = "config"      // the subscription configuration
+	InputMessages    = "messages"    // the sample messages
+	InputTopicSchema = "topicSchema" // the topic's Avro or .proto schema
+	InputTableSchema = "tableSchema" // the BigQuery table's schema
+	InputFilter      = "filter"      // a filter given on its own
+)
+
+// In sets the input of every diagnostic of ds that has none, and returns ds.
+func In(input string, ds []Diagnostic) []Diagnostic {
+	for i := range ds {
+		if ds[i].Input == "" {
+			ds[i].Input = input
+		}
+	}
+	return ds
+}
+
+// OfMessage marks every diagnostic of ds as about sample message i, and
+// returns ds.
+func OfMessage(i int, ds []Diagnostic) []Diagnostic {
+	for j := range ds {
+		ds[j].Input = InputMessages
+		ds[j].MessageIndex = &i
+	}
+	return ds
+}
+
+// ForMessage reports whether d is about sample message i.
+func (d *Diagnostic) ForMessage(i int) bool {
+	return d.MessageIndex != nil && *d.MessageIndex == i
 }

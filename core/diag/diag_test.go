@@ -1,6 +1,7 @@
 package diag_test
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -332,5 +333,24 @@ func TestQuote(t *testing.T) {
 				t.Errorf("Quote = %s, want %s", got, c.want)
 			}
 		})
+	}
+}
+func TestInputs(t *testing.T) {
+	ds := diag.In(diag.InputConfig, []diag.Diagnostic{{Code: "a"}, {Code: "b", Input: diag.InputFilter}})
+	if ds[0].Input != diag.InputConfig || ds[1].Input != diag.InputFilter {
+		t.Errorf("In: %+v", ds)
+	}
+	ms := diag.OfMessage(2, []diag.Diagnostic{{Code: "c"}, {Code: "d", Input: diag.InputConfig}})
+	for _, d := range ms {
+		if d.Input != diag.InputMessages || !d.ForMessage(2) || d.ForMessage(0) {
+			t.Errorf("OfMessage: %+v", d)
+		}
+	}
+	b, _ := json.Marshal(ms[0])
+	if want := `{"severity":"","code":"c","input":"messages","messageIndex":2,"message":""}`; string(b) != want {
+		t.Errorf("JSON %s, want %s", b, want)
+	}
+	if b, _ := json.Marshal(diag.Diagnostic{Code: "e"}); strings.Contains(string(b), "input") || strings.Contains(string(b), "messageIndex") {
+		t.Errorf("a diagnostic without input writes %s", b)
 	}
 }

@@ -49,6 +49,7 @@ func runSuite(t *testing.T, base string) {
 	// ExpectContinueTimeout makes the client honour Expect: 100-continue.
 	tg := &target{base: base, client: &http.Client{Transport: &http.Transport{ExpectContinueTimeout: 5 * time.Second}}}
 	t.Run("operations", func(t *testing.T) { testOperations(t, tg) })
+	t.Run("contract", func(t *testing.T) { testContract(t, tg) })
 	t.Run("get-routes", func(t *testing.T) { testGetRoutes(t, tg) })
 	t.Run("errors", func(t *testing.T) { testErrors(t, tg) })
 	t.Run("body-limit", func(t *testing.T) { testBodyLimit(t, tg) })

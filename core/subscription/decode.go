@@ -10,6 +10,7 @@ import (
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/storage"
 )
 
 // Config is a decoded configuration: the typed subscription, the document
@@ -22,11 +23,12 @@ type Config struct {
 	// rather than the user's text: diagnostics then carry paths only.
 	Positioned bool
 
-	nodes map[string]*doc.Node // value node by JSON pointer
-	keys  map[string]diag.Span // key span by JSON pointer
-	ds    []diag.Diagnostic    // decoding findings (unlocated)
-	bad   map[string]bool      // paths whose value could not be decoded
-	rules *Table               // the rule table every computation reads
+	nodes  map[string]*doc.Node // value node by JSON pointer
+	keys   map[string]diag.Span // key span by JSON pointer
+	ds     []diag.Diagnostic    // decoding findings (unlocated)
+	bad    map[string]bool      // paths whose value could not be decoded
+	rules  *Table               // the rule table every computation reads
+	layout *storage.Layout      // the Cloud Storage layout validation compiled (integrations.go)
 
 	validated []diag.Diagnostic
 	once      sync.Once

@@ -135,8 +135,8 @@ func TestFilterLength(t *testing.T) {
 	multi := `attributes.k = "` + strings.Repeat("é", 120) + `"` // 17 + 240 = 257 bytes, 137 characters
 	runRuleCases(t, []ruleCase{
 		{"256 bytes", base(`"filter": ` + quoteJSON(at(256))), nil},
-		{"257 bytes (E13)", base(`"filter": ` + quoteJSON(at(257))), []string{"error:too-long@/filter"}},
-		{"multi-byte over 256 bytes", base(`"filter": ` + quoteJSON(multi)), []string{"error:too-long@/filter"}},
+		{"257 bytes (E13)", base(`"filter": ` + quoteJSON(at(257))), []string{"error:filter-too-long@/filter"}},
+		{"multi-byte over 256 bytes", base(`"filter": ` + quoteJSON(multi)), []string{"error:filter-too-long@/filter"}},
 		{"empty filter", base(`"filter": ""`), []string{"info:empty-filter@/filter"}},
 	})
 }

@@ -49,7 +49,7 @@ func (c *Config) locate(ds []diag.Diagnostic) []diag.Diagnostic {
 			ds[i].Line, ds[i].Column, ds[i].EndLine, ds[i].EndColumn = 0, 0, 0, 0
 		}
 	}
-	return diag.Finish(ds)
+	return diag.Finish(diag.In(diag.InputConfig, ds))
 }
 
 // spanFor finds where a path is written: its value, or, for a field that
