@@ -35,6 +35,7 @@ function loadMore() {
     document.body.dataset.busy = PAGE_MODULES[1];
     more = load({ module: PAGE_MODULES[1], onProgress: loading.progress }).then((m) => {
       moreSp = m;
+      watchCrashes(m);
       window.subplayMoreTiming = m.timing;
       loading.done();
       delete document.body.dataset.busy;
@@ -168,9 +169,33 @@ for (const t of tabs) {
 const diagList = $("#diagnostics");
 const diagCount = $("#diag-count");
 
+// When the core dies (a fatal error in Go: the loader restarts it at once
+// and sends the unanswered request again), the previews stay as they were,
+// marked stale, with a short note, until a fresh answer replaces them.
+const crashNote = $("#crash-status");
+function markStale(message) {
+  document.body.dataset.stale = "true";
+  crashNote.hidden = false;
+  crashNote.textContent = message;
+}
+function watchCrashes(mod) {
+  mod.addEventListener("crash", () => markStale("The core stopped and is restarting; the preview is from before."));
+}
+
 const runner = createRunner(runCalls, (job, results) => {
   const t0 = performance.now();
   const base = results[0];
+  const crashed = results.find((r) => !r.ok && r.value.error.code === "crashed");
+  if (crashed) {
+    markStale("The core stopped on this input and was restarted; the preview is from the last input it could answer.");
+    document.body.dataset.rendered = String(job.seq);
+    document.dispatchEvent(new CustomEvent("subplay:rendered", { detail: { seq: job.seq, crashed: true } }));
+    return;
+  }
+  if (document.body.dataset.stale) {
+    delete document.body.dataset.stale;
+    crashNote.hidden = true;
+  }
   if (base.ok) {
     lastBase = base.value;
     editor.setDiagnostics(base.value.diagnostics);
@@ -265,6 +290,8 @@ window.subplayPage = {
     refresh();
   },
   call: (op, req) => sp.call(op, req),
+  // For the recovery test: the core exits as on a fatal error.
+  killCore: () => sp.kill(),
 };
 
 // yieldTask lets the browser paint and handle input between the steps of
@@ -297,6 +324,7 @@ export async function start(core, onProgress) {
     return;
   }
   loading.done();
+  watchCrashes(sp);
   window.subplayTiming = sp.timing;
   for (const el of [$("#version"), $("#version-foot")]) el.textContent = sp.version;
   document.body.dataset.ready = "true";
