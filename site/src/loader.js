@@ -95,7 +95,7 @@ class Subplay extends EventTarget {
             this.up = true;
             this.version = m.version;
             this.operations = m.operations ? new Set(m.operations) : null;
-            this.timing = { ...m.timing, total: performance.now() - t0, transferred: m.transferred };
+            this.timing = { ...m.timing, total: performance.now() - t0, transferred: m.transferred, readyAt: performance.now() };
             this.compiled = m.module || null; // for a restart (recover)
             resolve();
             this.replay();
@@ -163,6 +163,7 @@ class Subplay extends EventTarget {
 
   send(id, p) {
     p.sent = true;
+    p.sentAt = performance.now();
     p.timer = setTimeout(() => this.restart(id), this.timeout);
     this.worker.postMessage({ type: "call", id, calls: p.wire });
   }
@@ -205,10 +206,14 @@ class Subplay extends EventTarget {
   }
 
   settle(m) {
+    const received = performance.now();
     const p = this.pending.get(m.id);
     if (!p) return;
     this.pending.delete(m.id);
     clearTimeout(p.timer);
+    // Where a call's time went, for the page's benchmarks: when it was
+    // posted, how long the worker ran it, when the answer was handled.
+    m.results.timing = { sent: p.sentAt, worker: m.ms, received };
     p.resolve(m.results);
   }
 

@@ -68,15 +68,10 @@ async function init({ wasm, size, module }) {
     t1 = performance.now();
     instance = await WebAssembly.instantiate(module, go.importObject);
   } else {
-    let resp = await fetch(wasm);
+    const resp = await fetch(wasm);
     if (!resp.ok) throw new Error(`loading ${wasm}: HTTP ${resp.status}`);
     t1 = performance.now();
-    resp = counting(resp, size);
-    // counting() rewraps the body with the right MIME type, so streaming
-    // compilation works even from a host that labels .wasm files wrongly.
-    ({ module, instance } = WebAssembly.instantiateStreaming
-      ? await WebAssembly.instantiateStreaming(resp, go.importObject)
-      : await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject));
+    ({ module, instance } = await compile(resp, size));
   }
   const t2 = performance.now();
   const exited = go.run(instance).then(() => {
@@ -107,15 +102,47 @@ async function init({ wasm, size, module }) {
   });
 }
 
-// counting passes the body through while reporting how many bytes arrived,
+// compile compiles and instantiates the module as it arrives. The response
+// goes to instantiateStreaming as fetched: only a response that keeps its
+// URL and its place in the HTTP cache lets Chromium store the compiled code
+// and reuse it on the next visit (a Response built in script has neither).
+// Progress is counted on a copy of the body. A host that labels .wasm
+// files wrongly gets a rewrapped body instead: streaming still works, the
+// code cache does not.
+async function compile(resp, size) {
+  const wasmType = (resp.headers.get("Content-Type") || "").split(";")[0].trim() === "application/wasm";
+  if (!WebAssembly.instantiateStreaming || !resp.body) {
+    return WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+  }
+  if (!wasmType) {
+    return WebAssembly.instantiateStreaming(new Response(counting(resp.body, size), {
+      headers: { "Content-Type": "application/wasm" },
+    }), go.importObject);
+  }
+  if (resp.body) {
+    const copy = resp.clone();
+    drain(counting(copy.body, size));
+  }
+  return WebAssembly.instantiateStreaming(resp, go.importObject);
+}
+
+async function drain(stream) {
+  const r = stream.getReader();
+  try {
+    while (!(await r.read()).done);
+  } catch {
+    // The compile reports a broken download.
+  }
+}
+
+// counting passes a body through while reporting how many bytes arrived,
 // so the page can draw a progress bar. Content-Length is no help here: it
 // counts compressed bytes, while the stream yields decompressed ones, so the
 // total comes from the build's manifest.
-function counting(resp, total) {
-  if (!resp.body) return resp;
+function counting(body, total) {
   let loaded = 0;
   let last = 0;
-  const counter = new TransformStream({
+  return body.pipeThrough(new TransformStream({
     transform(chunk, ctl) {
       loaded += chunk.byteLength;
       const now = performance.now();
@@ -125,10 +152,7 @@ function counting(resp, total) {
       }
       ctl.enqueue(chunk);
     },
-  });
-  return new Response(resp.body.pipeThrough(counter), {
-    headers: { "Content-Type": "application/wasm" },
-  });
+  }));
 }
 
 function run({ id, calls }) {
