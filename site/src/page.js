@@ -212,7 +212,10 @@ const runner = createRunner(runCalls, (job, results) => {
   document.body.dataset.rendered = String(job.seq);
   // For the benchmarks: when the first preview was on the page, in ms
   // since navigation started.
-  if (window.subplayFirstPreview === undefined) window.subplayFirstPreview = performance.now();
+  if (window.subplayFirstPreview === undefined) {
+    window.subplayFirstPreview = performance.now();
+    window.subplayFirstCall = { ...results.timing, done };
+  }
   document.dispatchEvent(new CustomEvent("subplay:rendered", {
     detail: {
       seq: job.seq, ms: done - job.t, renderMs: done - t0, ops: results.map((r) => r.ms), calls: job.calls.map((c) => c[0]),

@@ -166,12 +166,17 @@ type loadFigures struct {
 	Compile float64 `json:"compile"`
 	Start   float64 `json:"start"`
 	Ready   float64 `json:"ready"` // navigation to the core's ready message
+	Sent    float64 `json:"sent"`  // the first call posted to the worker
+	Worker  float64 `json:"worker"`
+	Got     float64 `json:"got"` // its answer handled
 }
 
 func readLoadFigures(tb *tab) loadFigures {
 	var r loadFigures
 	tb.eval(`(() => { const t = window.subplayTiming || {};
-		return {first: window.subplayFirstPreview, fetch: t.fetch || 0, compile: t.compile || 0, start: t.start || 0, ready: t.readyAt || 0}; })()`, &r)
+		const c = window.subplayFirstCall || {};
+		return {first: window.subplayFirstPreview, fetch: t.fetch || 0, compile: t.compile || 0, start: t.start || 0, ready: t.readyAt || 0,
+			sent: c.sent || 0, worker: c.worker || 0, got: c.received || 0}; })()`, &r)
 	return r
 }
 
@@ -194,7 +199,10 @@ func reportLoads(b *testing.B, what string, runs []loadFigures) {
 		{"fetch", func(r loadFigures) float64 { return r.Fetch }},
 		{"compile", func(r loadFigures) float64 { return r.Compile }},
 		{"go start", func(r loadFigures) float64 { return r.Start }},
-		{"ready to preview", func(r loadFigures) float64 { return r.First - r.Ready }},
+		{"ready to first call sent", func(r loadFigures) float64 { return r.Sent - r.Ready }},
+		{"first call in worker", func(r loadFigures) float64 { return r.Worker }},
+		{"waiting", func(r loadFigures) float64 { return r.Got - r.Sent - r.Worker }},
+		{"render", func(r loadFigures) float64 { return r.First - r.Got }},
 	} {
 		xs := col(x.f)
 		parts = append(parts, fmt.Sprintf("%s p50 %.0f p95 %.0f", x.name, percentile(xs, 50), percentile(xs, 95)))
