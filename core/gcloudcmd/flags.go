@@ -10,21 +10,21 @@ package gcloudcmd
 type kind uint8
 
 const (
-	kString    kind = iota
-	kBool           // store_true, with a --no- form
-	kInt            // Python int(): sign allowed, no unit
-	kDuration       // gcloud's duration: bare seconds, s/m/h/d/w, ISO 8601
-	kExpiry         // a duration or "never"
-	kRetention      // a duration; update also takes "default"
-	kSize           // gcloud's binary size: KB = 1024 bytes, unit optional
-	kLabels         // KEY=VALUE[,KEY=VALUE...]
-	kTopic          // a topic name or projects/P/topics/T
-	kProject        // the project of the topic flag named by for
-	kFile           // a path to a JSON or YAML file, read from Request.Files
-	kFormat         // text or avro (a list; the last one wins)
-	kClear          // update only: clears the field at path
-	kLabelsEdit     // update only: --update-labels, --remove-labels, --clear-labels
-	kGlobal         // a gcloud-wide flag that changes nothing in the request
+	kString     kind = iota
+	kBool            // store_true, with a --no- form
+	kInt             // Python int(): sign allowed, no unit
+	kDuration        // gcloud's duration: bare seconds, s/m/h/d/w, ISO 8601
+	kExpiry          // a duration or "never"
+	kRetention       // a duration; update also takes "default"
+	kSize            // gcloud's binary size: KB = 1024 bytes, unit optional
+	kLabels          // KEY=VALUE[,KEY=VALUE...]
+	kTopic           // a topic name or projects/P/topics/T
+	kProject         // the project of the topic flag named by for
+	kFile            // a path to a JSON or YAML file, read from Request.Files
+	kFormat          // text or avro (a list; the last one wins)
+	kClear           // update only: clears the field at path
+	kLabelsEdit      // update only: --update-labels, --remove-labels, --clear-labels
+	kGlobal          // a gcloud-wide flag that changes nothing in the request
 	kGlobalBool
 )
 

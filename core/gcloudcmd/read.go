@@ -102,7 +102,7 @@ type reader struct {
 	// resetToDefault holds the fields an update sets back to their
 	// default (--message-retention-duration=default).
 	resetToDefault map[string]bool
-	projSet diag.Span
+	projSet        diag.Span
 }
 
 // Read reads a gcloud command. It never fails: problems are diagnostics,
