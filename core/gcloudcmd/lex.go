@@ -124,6 +124,22 @@ func (lx *lexer) run() {
 			lx.i += n
 			continue
 		}
+		if lx.w == nil && len(lx.cur.words) == 0 {
+			lx.i += prompt(s[lx.i:])
+			if lx.i >= len(s) {
+				break
+			}
+			c = s[lx.i]
+		}
+		if c == '<' {
+			if n := angled(s[lx.i:]); n > 0 {
+				for k := lx.i; k < lx.i+n; k++ {
+					lx.add(s[k], k)
+				}
+				lx.i += n
+				continue
+			}
+		}
 		switch {
 		case c == ' ' || c == '\t' || c == '\r':
 			lx.endWord()
@@ -346,4 +362,39 @@ func itoa(n int) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// prompt returns the length of a shell prompt at the start of a command
+// as docs show it: "$ ", "% ", "> ", "PS> ", "PS C:\work> ".
+func prompt(s string) int {
+	for _, p := range []string{"$ ", "% ", "> "} {
+		if strings.HasPrefix(s, p) {
+			return len(p)
+		}
+	}
+	if strings.HasPrefix(s, "PS") {
+		end := strings.IndexAny(s, ">\n")
+		if end > 0 && s[end] == '>' && end+1 < len(s) && s[end+1] == ' ' {
+			return end + 2
+		}
+	}
+	return 0
+}
+
+// angled returns the length of a placeholder such as <topic-id> at the
+// start of s, or 0: docs write them where a shell would see redirections.
+func angled(s string) int {
+	for i := 1; i < len(s) && i < 64; i++ {
+		c := s[i]
+		if c == '>' {
+			if i > 1 {
+				return i + 1
+			}
+			return 0
+		}
+		if !isNameByte(c) && c != '-' {
+			return 0
+		}
+	}
+	return 0
 }

@@ -408,7 +408,7 @@ func splitName(name, collection string) (project, id string) {
 }
 
 // shellQuote quotes s for bash when it needs it: single quotes, with a
-// single quote inside written as '\''.
+// single quote inside written as '\”.
 func shellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@=,+%") == "" {
 		return s
