@@ -222,7 +222,10 @@ func (lx *lexer) redirect() {
 		}
 		lx.i++
 	}
-	lx.cur.redirects = append(lx.cur.redirects, diag.SpanOf(start, lx.i))
+	lx.n++ // a redirection counts as a word against the limit
+	if lx.n <= limits.GcloudMaxWords {
+		lx.cur.redirects = append(lx.cur.redirects, diag.SpanOf(start, lx.i))
+	}
 }
 
 func (lx *lexer) single() {
@@ -237,7 +240,7 @@ func (lx *lexer) single() {
 	for k := lx.i + 1; k < lx.i+1+j; k++ {
 		lx.add(lx.s[k], k)
 	}
-	lx.i += j + 2
+	lx.i = min(lx.i+j+2, len(lx.s))
 }
 
 func (lx *lexer) double() {
