@@ -231,3 +231,20 @@ func TestCorpus(t *testing.T) {
 	}
 	t.Logf("corpus: %d cases, %d recorded, %d agree with gcloud, %d listed exceptions", len(cases), recorded, agreed, len(corpusExceptions))
 }
+
+// oracleProject is the project the corpus commands run in (gcloud's
+// configuration when the command has no --project).
+const oracleProject = "p"
+
+// canonicalJSON re-encodes a JSON text with sorted keys, indented, so
+// recorded bodies diff well.
+func canonicalJSON(text string) (string, error) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return "", err
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	return string(b), err
+}

@@ -1,9 +1,10 @@
+//go:build unix
+
 package gcloudcmd
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -32,7 +32,6 @@ const (
 	oracleCmdTimeout = 90 * time.Second // one gcloud run, emulator round trip included
 	oracleBudget     = 4 * time.Minute  // the whole live comparison; cases past it are counted as not run
 	recordBudget     = 50 * time.Minute // recording, which resumes where it stopped when run again
-	oracleProject    = "p"
 )
 
 // oracle runs commands through gcloud against one emulator.
@@ -199,19 +198,6 @@ func outcome(log, out string, runErr error) (string, error) {
 	return head + "\n" + errLine + "\n", nil
 }
 
-// canonicalJSON re-encodes a JSON text with sorted keys, indented, so
-// recorded bodies diff well.
-func canonicalJSON(text string) (string, error) {
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return "", err
-	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	return string(b), err
-}
-
 // runAll runs cases through the oracle, oracleWorkers at a time, within
 // oracleBudget; outcomes[i] is "" for a case not run.
 func (o *oracle) runAll(t *testing.T, cases []corpusCase, budget time.Duration) (outcomes []string, errs []error) {
@@ -308,4 +294,62 @@ func TestGcloudRecord(t *testing.T) {
 	t.Logf("recorded %d of the %d cases that had no outcome", n, len(cases))
 }
 
-var _ = strconv.Itoa
+// liveSample picks the cases the live comparison runs: every case when
+// SUBPLAY_GCLOUD_LIVE=all, otherwise an even spread of liveDefault cases
+// across the corpus (gcloud takes 2 to 10 s a command, and the whole
+// comparison must stay within oracleBudget).
+const liveDefault = 32
+
+func liveSample(cases []corpusCase) []corpusCase {
+	if os.Getenv("SUBPLAY_GCLOUD_LIVE") == "all" || len(cases) <= liveDefault {
+		return cases
+	}
+	out := make([]corpusCase, 0, liveDefault)
+	for i := range liveDefault {
+		out = append(out, cases[i*len(cases)/liveDefault])
+	}
+	return out
+}
+
+// TestGcloudLive runs corpus commands through gcloud and the emulator now
+// and compares what gcloud sends with the reader (and with the recorded
+// outcome, which catches a gcloud that changed since recording).
+func TestGcloudLive(t *testing.T) {
+	if *record {
+		t.Skip("recording")
+	}
+	if testing.Short() {
+		t.Skip("SKIPPED: the live gcloud comparison does not run with -short")
+	}
+	o := startOracle(t)
+	cases := liveSample(loadCorpus(t))
+	outcomes, errs := o.runAll(t, cases, oracleBudget)
+	ran, agreed, drift := 0, 0, 0
+	for i, c := range cases {
+		if errs[i] != nil {
+			t.Errorf("%s/%s: %v", c.file, c.name, errs[i])
+			continue
+		}
+		if outcomes[i] == "" {
+			continue
+		}
+		ran++
+		if c.want != "" && c.want != outcomes[i] {
+			drift++
+			t.Errorf("%s/%s: gcloud now does something else than recorded:\nrecorded:\n%snow:\n%s", c.file, c.name, c.want, outcomes[i])
+		}
+		ok, why := agree(c, outcomes[i])
+		_, isException := corpusExceptions[c.name]
+		switch {
+		case ok:
+			agreed++
+		case !isException:
+			t.Errorf("%s/%s: %s\ncommand: %s", c.file, c.name, why, c.cmd)
+		}
+	}
+	if ran < len(cases) {
+		t.Logf("%d of %d cases did not run within %v", len(cases)-ran, len(cases), oracleBudget)
+	}
+	t.Logf("live comparison with gcloud 528 and the emulator: %d cases run, %d agree with the reader, %d differ from the recording, %d listed exceptions",
+		ran, agreed, drift, len(corpusExceptions))
+}
