@@ -349,13 +349,17 @@ func (r *reader) buildFlag(o *occurrence) {
 		}
 		return
 	}
+	if s.kind == kLabels {
+		r.buildLabels(o)
+		return
+	}
 	if r.isUnknown(o.val, o.valFrom, name, s.path) {
 		return
 	}
 	v, sp := o.value(), o.valueSpan()
 	switch s.kind {
 	case kString:
-		if s.name == "message-filter" && strings.TrimSpace(v) == "" {
+		if s.name == "message-filter" && v == "" {
 			r.errorf(sp, s.path, "gcloud-empty-filter", "--message-filter is empty, which gcloud refuses",
 				"write a filter, or leave the flag out to deliver every message")
 			return
@@ -407,8 +411,6 @@ func (r *reader) buildFlag(o *occurrence) {
 			return
 		}
 		r.set(s.path, str(strconv.FormatInt(n, 10), sp), o.flag)
-	case kLabels:
-		r.buildLabels(o)
 	case kFile:
 		r.buildFile(o)
 	}
@@ -451,10 +453,28 @@ func boundsHint(s *flagSpec) string {
 	return "write " + s.loText + " or more"
 }
 
-// buildLabels reads KEY=VALUE[,KEY=VALUE...].
-func (r *reader) buildLabels(o *occurrence) {
+// buildLabels reads KEY=VALUE[,KEY=VALUE...]; gcloud merges the labels
+// of every --labels flag, a later value replacing an earlier one.
+func (r *reader) buildLabels(last *occurrence) {
+	var chain []*occurrence
+	for o := last; o != nil; o = o.prev {
+		chain = append(chain, o)
+	}
+	obj := &doc.Node{Kind: doc.Object, Span: chain[len(chain)-1].valueSpan()}
+	for i := len(chain) - 1; i >= 0; i-- {
+		if r.isUnknown(chain[i].val, chain[i].valFrom, "--labels", "/labels") {
+			return
+		}
+		if !r.labelPairs(chain[i], obj) {
+			return
+		}
+	}
+	r.set("/labels", obj, chain[len(chain)-1].flag)
+}
+
+// labelPairs adds the labels of one flag to obj; false after an error.
+func (r *reader) labelPairs(o *occurrence, obj *doc.Node) bool {
 	w, from := o.val, o.valFrom
-	obj := &doc.Node{Kind: doc.Object, Span: o.valueSpan()}
 	v := w.text[from:]
 	start := 0
 	for start <= len(v) {
@@ -473,9 +493,19 @@ func (r *reader) buildLabels(o *occurrence) {
 		if !ok {
 			r.errorf(w.span(a, b), "/labels", "gcloud-bad-value", "--labels entry "+strconv.Quote(shorten(pair))+" has no value",
 				"write KEY=VALUE; an empty value is KEY=")
-			return
+			return false
 		}
 		kEnd := a + len(key)
+		if !labelText(key, true) {
+			r.errorf(w.span(a, kEnd), "/labels", "gcloud-bad-label", "label key "+strconv.Quote(shorten(key))+" is not one gcloud accepts",
+				"start with a lowercase letter; use lowercase letters, digits, - and _ only, at most 63 characters")
+			return false
+		}
+		if !labelText(val, false) {
+			r.errorf(w.span(kEnd+1, b), "/labels", "gcloud-bad-label", "label value "+strconv.Quote(shorten(val))+" is not one gcloud accepts",
+				"use lowercase letters, digits, - and _ only, at most 63 characters")
+			return false
+		}
 		node := str(val, w.span(kEnd+1, b))
 		replaced := false
 		for i := range obj.Members {
@@ -488,7 +518,7 @@ func (r *reader) buildLabels(o *occurrence) {
 		}
 		start = end + 1
 	}
-	r.set("/labels", obj, o.flag)
+	return true
 }
 
 // buildFile reads the message transforms file the flag names.

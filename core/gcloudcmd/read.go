@@ -71,11 +71,12 @@ func (r *Result) Known(path string) bool {
 // occurrence is one flag as written.
 type occurrence struct {
 	spec     *flagSpec
-	flag     diag.Span // "--name" (and "=value" when glued)
-	val      *word     // the word holding the value; nil for booleans
-	valFrom  int       // where the value starts in val.text
-	negated  bool      // --no-NAME
-	explicit string    // a boolean given a value (--flag=true), which gcloud refuses
+	flag     diag.Span   // "--name" (and "=value" when glued)
+	val      *word       // the word holding the value; nil for booleans
+	valFrom  int         // where the value starts in val.text
+	negated  bool        // --no-NAME
+	explicit string      // a boolean given a value (--flag=true), which gcloud refuses
+	prev     *occurrence // the same flag written before (--labels merges them)
 }
 
 func (o *occurrence) value() string { return o.val.text[o.valFrom:] }
@@ -192,8 +193,12 @@ func (r *reader) parse(ws []word) {
 		switch {
 		case rest || !strings.HasPrefix(t, "-") || t == "-":
 			pos = append(pos, w)
-		case t == "--":
+		case t == "--" && !rest:
 			rest = true
+			if i+1 < len(ws) {
+				r.errorf(diag.SpanOf(w.start, w.end), "", "gcloud-unexpected-argument", "gcloud takes no arguments after --",
+					"remove -- and what follows it")
+			}
 		case t == "-q":
 			// --quiet: no prompts, nothing in the request.
 		case !strings.HasPrefix(t, "--"):
@@ -292,7 +297,9 @@ func (r *reader) flag(ws []word, i int) int {
 		return 0
 	}
 	key := spec.name
-	if prev, dup := r.occ[key]; dup {
+	if prev, dup := r.occ[key]; dup && spec.kind == kLabels {
+		o.prev = prev
+	} else if dup {
 		r.add(diag.Warning, flagSpan, "", "gcloud-repeated-flag", "--"+name+" is given twice; gcloud uses the last one",
 			"remove the other one, at line "+itoa(lineOf(r.src, prev.flag)))
 	} else {

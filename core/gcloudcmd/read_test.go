@@ -168,7 +168,8 @@ func TestSubscriptionFindingsOnFlags(t *testing.T) {
 		{`gcloud pubsub subscriptions create s --topic=t --expiration-period=1h`, "/expirationPolicy/ttl", "1h"},
 		{`gcloud pubsub subscriptions create s --topic=t --message-filter='attributes.x ='`, "/filter", "attributes.x ="},
 		{`gcloud pubsub subscriptions create s --topic=t --push-endpoint=example.com`, "/pushConfig/pushEndpoint", "example.com"},
-		{`gcloud pubsub subscriptions create s --topic=t --labels=Env=prod`, "/labels/Env", "Env"},
+		{`gcloud pubsub subscriptions create s --topic=t --dead-letter-topic=t`, "/deadLetterPolicy/deadLetterTopic", "t"},
+		{`gcloud pubsub subscriptions create s --topic=t --enable-exactly-once-delivery --push-endpoint=https://x.example/p`, "/enableExactlyOnceDelivery", "--enable-exactly-once-delivery"},
 		{`gcloud pubsub subscriptions create s --topic=t --min-retry-delay=60s --max-retry-delay=10s`, "/retryPolicy", ""},
 	} {
 		t.Run(tc.text, func(t *testing.T) {

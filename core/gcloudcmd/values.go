@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // gcloud's value syntaxes, as gcloud 528 reads them.
@@ -93,7 +95,7 @@ func parseDuration(s, unit string) (float64, string) {
 	if len(num) != 0 {
 		return 0, "a number needs a unit (s, m, h or d)"
 	}
-	if !sawUnit {
+	if !sawUnit && t != "" {
 		return 0, "not a duration"
 	}
 	return sign * total, ""
@@ -156,4 +158,23 @@ func parseSize(s, unit string) (int64, string) {
 		return 0, "the size is not a whole number of bytes"
 	}
 	return r.Num().Int64(), ""
+}
+
+// labelText reports whether s is made only of what gcloud lets a label
+// key or value hold: lowercase and other letters without case, digits,
+// "-" and "_", at most 63 characters; a key also starts with a letter.
+func labelText(s string, key bool) bool {
+	if utf8.RuneCountInString(s) > 63 || key && s == "" {
+		return false
+	}
+	for i, c := range s {
+		letter := unicode.IsLower(c) || unicode.Is(unicode.Lo, c)
+		if key && i == 0 && !letter {
+			return false
+		}
+		if !letter && !unicode.IsNumber(c) && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
 }
