@@ -107,11 +107,11 @@ export async function start(core, onProgress, { problem = "", decoded = null } =
   let panel;
   if (name === "filter") {
     if (state.filter === null) state.filter = "";
-    panel = filterPanel(panelHost, { ...ctx, standalone: true });
+    panel = filterPanel(panelHost, { ...ctx, standalone: true, level: 2 });
   } else if (name === "names") {
-    panel = storagePanel(panelHost, ctx);
+    panel = storagePanel(panelHost, { ...ctx, level: 2 });
   } else if (name === "schema") {
-    panel = schemaPanel(panelHost, ctx);
+    panel = schemaPanel(panelHost, { ...ctx, level: 2 });
   } else {
     panel = settingsPanel(panelHost);
   }

@@ -378,7 +378,7 @@ func TestPhone(t *testing.T) {
 func TestSchemas(t *testing.T) {
 	// The browser's default context (any option but a new context keeps
 	// it): SetDownloadBehavior below applies there.
-	tb := newTab(t, chromedp.WithDebugf(func(string, ...any) {}))
+	tb := newTab(t, chromedp.WithListener(func(any) {}))
 	tb.open("")
 	// Cloud Storage with Avro output: the files' schema and a sample file.
 	tb.setConfig(`name: projects/my-project/subscriptions/avro-archive

@@ -14,7 +14,11 @@ import { position } from "../lib/format.js";
  * opts.getState/onChange: the shared state; opts.onJump(d): show a
  * position in the configuration.
  */
-export function filterPanel(root, { getState, onChange, onJump, standalone = false }) {
+export function filterPanel(root, { getState, onChange, onJump, standalone = false, level = 3 }) {
+  // Headings follow the page they are in: under the page's h2 sections,
+  // or right under an embed's h1.
+  const H3 = `h${level}`;
+  const H4 = `h${level + 1}`;
   const input = h("input", {
     type: "text", class: "mono filter-input", spellcheck: "false", autocomplete: "off",
     placeholder: 'attributes.region = "eu"',
@@ -37,13 +41,13 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
     field("Filter", input, standalone ? 'The Pub/Sub filter language: attributes:k, attributes.k = "v", hasPrefix(attributes.k, "p"), AND, OR, NOT.' : null),
     standalone ? null : h("div", { class: "origin-row" }, origin, follow),
     diags,
-    h("h3", null, "Sample messages"),
+    h(H3, null, "Sample messages"),
     h("p", { class: "hint" }, 'A JSON (or YAML) list of messages, each with "attributes" and "data" (base64) or "text".'),
     messagesHost,
     msgDiags,
-    h("h3", null, "Result"),
+    h(H3, null, "Result"),
     summary,
-    h("div", { class: "table-wrap" }, h("table", { class: "results" },
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Results, scrollable" }, h("table", { class: "results" },
       h("caption", { class: "visually-hidden" }, "What happens to each sample message"),
       h("thead", null, h("tr", null,
         h("th", { scope: "col" }, "#"),

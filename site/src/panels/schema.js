@@ -9,26 +9,30 @@ import { createEditor } from "../lib/editor.js";
 import { renderDiagnostics, notIn, inputOf, messageIndex, counts } from "../lib/diaglist.js";
 import { jsonBlock, bytes } from "../lib/format.js";
 
-export function schemaPanel(root, { getState, onChange, onJump, onJumpMessage }) {
+export function schemaPanel(root, { getState, onChange, onJump, onJumpMessage, level = 3 }) {
+  // Headings follow the page they are in: under the page's h2 sections,
+  // or right under an embed's h1.
+  const H3 = `h${level}`;
+  const H4 = `h${level + 1}`;
   const topicHost = h("div", { class: "editor small" });
   const tableHost = h("div", { class: "editor small" });
   const summary = h("p", { class: "summary", role: "status" });
   const diags = h("ul", { class: "diag-list compact", "aria-label": "Schema diagnostics" });
   const msgDiags = h("ul", { class: "diag-list compact", "aria-label": "Sample message diagnostics" });
   const msgNote = h("p", { class: "hint" });
-  const msgBox = h("div", { class: "msg-findings" }, h("h3", null, "Sample messages"), msgNote, msgDiags);
+  const msgBox = h("div", { class: "msg-findings" }, h(H3, null, "Sample messages"), msgNote, msgDiags);
   const avro = h("div");
   const bq = h("div");
   const download = h("p");
 
   replace(root,
-    h("h3", null, "Topic schema"),
+    summary,
+    h(H3, null, "Topic schema"),
     h("p", { class: "hint" }, "The topic's schema, if it has one: Avro (JSON) or Protocol Buffers (.proto text)."),
     topicHost,
-    h("h3", null, "BigQuery table schema"),
+    h(H3, null, "BigQuery table schema"),
     h("p", { class: "hint" }, 'For a BigQuery subscription: the table\'s fields, as "bq show --schema" prints them.'),
     tableHost,
-    summary,
     diags,
     msgBox,
     avro,
@@ -167,19 +171,19 @@ export function schemaPanel(root, { getState, onChange, onJump, onJumpMessage })
           : `Does not apply: only Cloud Storage and BigQuery subscriptions write with a schema; this one delivers by ${dt || "pull"}. A topic schema pasted above is still checked.`;
     summary.className = "summary " + (dt === "cloudStorage" || dt === "bigquery" ? "" : errs ? "blocked" : "na");
 
-    replace(avro, v.avro ? [h("h3", null, "Avro schema of the files"), jsonBlock(v.avro, "Avro schema of the files")] : []);
+    replace(avro, v.avro ? [h(H3, null, "Avro schema of the files"), jsonBlock(v.avro, "Avro schema of the files")] : []);
     const b = v.bigquery;
     if (!b) {
       replace(bq);
       return;
     }
     replace(bq,
-      h("h3", null, "BigQuery"),
+      h(H3, null, "BigQuery"),
       b.checked
         ? h("p", { class: "summary " + (b.compatible ? "ok" : "bad") },
           b.compatible ? "The table fits: the subscription can write these messages to it." : "The table does not fit; see the findings above.")
         : h("p", { class: "muted" }, "Paste the table's schema above to check it."),
-      b.tableSchema && b.tableSchema.length ? [h("h4", null, "A table schema that fits (for bq mk --schema)"), jsonBlock(b.tableSchema, "Generated BigQuery table schema")] : null,
-      b.rows && b.rows.length ? [h("h4", null, "Rows the sample messages become"), jsonBlock(b.rows, "Rows written")] : null);
+      b.tableSchema && b.tableSchema.length ? [h(H4, null, "A table schema that fits (for bq mk --schema)"), jsonBlock(b.tableSchema, "Generated BigQuery table schema")] : null,
+      b.rows && b.rows.length ? [h(H4, null, "Rows the sample messages become"), jsonBlock(b.rows, "Rows written")] : null);
   }
 }

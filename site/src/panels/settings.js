@@ -26,7 +26,7 @@ export function settingsPanel(root) {
       h("th", { scope: "col" }, "Allowed"),
     )),
     body);
-  replace(root, summary, h("div", { class: "table-wrap" }, table));
+  replace(root, summary, h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Effective settings, scrollable" }, table));
   let lastKey = null;
 
   return {
@@ -82,7 +82,7 @@ function row(s) {
   return h("tr", { class: `origin-${origin}`, dataset: { path: s.path } },
     h("th", { scope: "row" },
       h("code", null, breakable(s.path.replace(/^\//, ""))),
-      f.help ? h("small", { class: "help" }, f.help) : null),
+      f.help ? h("small", { class: "help" }, breakable(f.help)) : null),
     h("td", { class: "value" }, hasValue ? shown(s.value) : h("span", { class: "muted" }, s.value === "" ? "empty" : f.defaultText || "not set"),
       dur ? h("small", { class: "muted" }, ` (${dur})`) : null),
     h("td", null, h("span", { class: `badge badge-${origin}` }, originText(origin))),

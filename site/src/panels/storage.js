@@ -11,7 +11,11 @@ const closedByText = {
   maxDuration: "time limit", maxBytes: "size limit", maxMessages: "message limit",
 };
 
-export function storagePanel(root, { getState, onChange, onJump }) {
+export function storagePanel(root, { getState, onChange, onJump, level = 3 }) {
+  // Headings follow the page they are in: under the page's h2 sections,
+  // or right under an embed's h1.
+  const H3 = `h${level}`;
+  const H4 = `h${level + 1}`;
   const n = getState().names;
   const set = (key, v) => onChange({ names: { ...getState().names, [key]: v } });
   const inp = (key, attrs) => h("input", {
@@ -42,28 +46,30 @@ export function storagePanel(root, { getState, onChange, onJump }) {
   const names = h("ol", { class: "names mono", "aria-label": "Object names" });
   const folders = h("div");
   const batchSummary = h("p", { class: "batch-summary" });
-  const files = h("div", { class: "table-wrap" });
+  const files = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Files, scrollable" });
   const contents = h("div", { class: "contents" });
-
-  replace(root,
-    h("fieldset", { class: "grid" }, h("legend", null, "Names"),
-      field("Time (RFC 3339)", inputs.time, "When the first file opens. Empty: now."),
-      field("UUID", inputs.uuid, "Empty: random, as the service does."),
-      field("How many", inputs.count)),
-    summary,
-    diags,
-    template,
-    names,
-    folders,
-    h("h3", null, "Batching into files"),
+  const batchBox = h("div", null,
+    h(H3, null, "Batching into files"),
     h("fieldset", { class: "modes" }, h("legend", null, "Messages to batch"),
       h("label", { for: modes[0].id }, modes[0], " a synthetic stream"),
       h("label", { for: modes[1].id }, modes[1], " the sample messages")),
     streamFields,
     batchSummary,
     files,
-    h("h3", null, "File contents"),
+    h(H3, null, "File contents"),
     contents);
+
+  replace(root,
+    summary,
+    h("fieldset", { class: "grid" }, h("legend", null, "Names"),
+      field("Time (RFC 3339)", inputs.time, "When the first file opens. Empty: now."),
+      field("UUID", inputs.uuid, "Empty: random, as the service does."),
+      field("How many", inputs.count, "At most one per file of the batching below.")),
+    diags,
+    template,
+    names,
+    folders,
+    batchBox);
 
   let lastKey = null;
 
@@ -110,14 +116,17 @@ export function storagePanel(root, { getState, onChange, onJump }) {
       renderDiagnostics(diags, own, onJump);
       diags.hidden = own.length === 0;
       const shown = (v.files && v.files.length ? v.files.map((f) => f.name) : v.names || []).slice(0, Math.max(1, state.names.count || 1));
+      batchBox.hidden = !shown.length;
       if (!shown.length) {
         const status = storageStatus(effective, own);
         summary.replaceChildren(...status.text);
         summary.className = "summary " + status.kind;
+        // The status says it; a red finding would repeat it as a fault.
+        if (status.kind === "na") diags.hidden = true;
         clear();
         return;
       }
-      summary.textContent = `The first ${shown.length} object name${shown.length === 1 ? "" : "s"}, one per file of the batching below:`;
+      summary.textContent = `The first ${shown.length} object name${shown.length === 1 ? "" : "s"}, one per file of the batching below.`;
       summary.className = "summary ok";
       replace(template, v.template ? ["Layout: ", h("code", null, v.template), v.glob ? [" · matches ", h("code", null, v.glob)] : null] : []);
       replace(names, shown.map((x) => h("li", null, breakable(x))));
@@ -201,13 +210,13 @@ function fileTable(list, start) {
  * Storage subscription (the preview does not apply).
  */
 function storageStatus(effective, own) {
-  const n = counts([...((effective && effective.diagnostics) || []), ...(own || [])]).error;
-  if (n > 0) {
-    return { kind: "blocked", text: [`Cannot preview the object names: the configuration has ${n} error${n === 1 ? "" : "s"}. `, h("a", { href: "#diagnostics", class: "jump-link" }, "See the diagnostics")] };
-  }
   const dt = effective && effective.deliveryType;
   if (dt && dt !== "cloudStorage") {
-    return { kind: "na", text: [`Does not apply: this subscription delivers by ${dt === "pull" ? "pull" : dt}, not to Cloud Storage. Add a cloudStorageConfig, or open the Cloud Storage examples.`] };
+    return { kind: "na", text: [`Does not apply: this subscription delivers by ${dt}, not to Cloud Storage. Add a cloudStorageConfig, or open a Cloud Storage example.`] };
+  }
+  const n = counts([...((effective && effective.diagnostics) || []), ...(own || [])]).error;
+  if (n > 0) {
+    return { kind: "blocked", text: [`Cannot preview the object names: ${n} error${n === 1 ? "" : "s"} to fix first. `, h("a", { href: "#diagnostics", class: "jump-link" }, "See the diagnostics")] };
   }
   return { kind: "na", text: ["No object names to show."] };
 }
