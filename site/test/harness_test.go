@@ -274,11 +274,16 @@ type tab struct {
 	requests []string // URLs requested
 }
 
-// newTab opens a tab; it closes when the test ends. Every console error,
+// newTab opens a tab in a browser context of its own (its own storage, so
+// one test's autosaved work never reaches another's page); it closes when
+// the test ends. Every console error,
 // uncaught exception and browser log error is recorded, and checked at the
 // end unless the test calls allowProblems.
 func newTab(t testing.TB, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
+	if len(opts) == 0 {
+		opts = []chromedp.ContextOption{chromedp.WithNewBrowserContext()}
+	}
 	ctx, cancel := chromedp.NewContext(browserCtx, opts...)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
 	tb := &tab{t: t, ctx: ctx, base: baseURL}
