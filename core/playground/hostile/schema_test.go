@@ -19,6 +19,38 @@ const (
 	budgetBytes = 200 << 20
 )
 
+// expect is what each case's answer holds: the finding that names the
+// limit it hits, or the output it still gives.
+var expect = map[string]string{
+	"schema-columns/proto-dag-16":                `"bq-record-depth"`,
+	"schema-columns/proto-dag-20":                `"bq-record-depth"`,
+	"schema-columns/proto-dag-60":                `"bq-record-depth"`,
+	"schema-columns/avro-dag-20":                 `"bq-record-depth"`,
+	"schema-columns/avro-dag-20-cloud-storage":   `"avro":`,
+	"schema-columns/proto-dag-20-table":          `"bq-record-depth"`,
+	"schema-columns/proto-cycles":                `"bq-too-many-columns"`,
+	"schema-depth/proto-chain-5000":              `"proto-depth"`,
+	"schema-depth/avro-chain-5000":               `"avro-depth"`,
+	"schema-depth/avro-chain-5000-cloud-storage": `"avro-depth"`,
+	"schema-depth/proto-nested-declarations":     `nested more than 64 deep`,
+	"schema-depth/proto-option-brackets":         `brackets are nested too deep`,
+	"schema-fields/avro-payload-30k":             `"ocf":`,
+	"schema-fields/avro-binary-30k":              `"avro-message-mismatch"`,
+	"schema-avro/huge-enum-binary":               `"ocf":`,
+	"schema-fields/proto-30k":                    `"bq-too-many-columns"`,
+	"schema-fields/proto-30k-duplicates":         `"proto-duplicate-field"`,
+	"schema-fields/proto-huge-numbers":           `expected a field number`,
+	"schema-fields/proto-noise":                  `"tableSchema":[{"name":"a"`,
+	"schema-fields/proto-long-scopes":            `"proto-unknown-type"`,
+	"schema-avro/huge-enum":                      `"ocf":`,
+	"schema-avro/names-reused":                   `"avro-duplicate-name"`,
+	"schema-avro/recursive":                      `contains itself`,
+	"schema-avro/union-branches":                 `"avro-message-mismatch"`,
+	"schema-table/30k-columns":                   `"bq-too-many-columns"`,
+	"schema-table/wide-rows":                     `"written":true`,
+	"schema-payload/long-keys-deep":              `"ocf":`,
+}
+
 func schemaCases() []hostile.Case {
 	var out []hostile.Case
 	for _, c := range hostile.Cases() {
@@ -54,6 +86,9 @@ func TestSchemaCases(t *testing.T) {
 			}
 			if took > budgetTime {
 				t.Errorf("took %v of CPU, over the %v budget", took, budgetTime)
+			}
+			if want := expect[c.Name]; want != "" && !strings.Contains(string(out), want) {
+				t.Errorf("the answer does not hold %s: %.600s", want, out)
 			}
 			if len(out) > 64<<20 {
 				t.Errorf("the answer is %d MB", len(out)>>20)
