@@ -2,21 +2,11 @@ package hostile_test
 
 import (
 	"encoding/json"
-	"runtime"
-	"runtime/metrics"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/subplay/subplay/core/playground"
 	"github.com/subplay/subplay/core/playground/hostile"
-)
-
-// The budgets issue 10 sets for each hostile class, generous for a noisy
-// machine and far below what the bugs cost.
-const (
-	budgetTime  = 2 * time.Second
-	budgetBytes = 200 << 20
 )
 
 // expect is what each case's answer holds: the finding that names the
@@ -69,23 +59,17 @@ func TestSchemaCases(t *testing.T) {
 	for _, c := range schemaCases() {
 		t.Run(c.Name, func(t *testing.T) {
 			body := c.Body()
-			runtime.GC()
-			peak, stop := watchHeap()
-			start := cpuTime()
-			out, ok := playground.Call(c.Op, body)
-			took := cpuTime() - start
-			stop()
+			var out []byte
+			var ok bool
+			cost := hostile.Measure(func() { out, ok = playground.Call(c.Op, body) })
 			if !ok {
 				var e playground.ErrorResponse
 				if json.Unmarshal(out, &e) != nil || e.Error == nil || e.Error.Code == "internal" {
 					t.Fatalf("failed: %.300s", out)
 				}
 			}
-			if *peak > budgetBytes {
-				t.Errorf("the heap reached %d MB, over the %d MB budget", *peak>>20, budgetBytes>>20)
-			}
-			if took > budgetTime {
-				t.Errorf("took %v of CPU, over the %v budget", took, budgetTime)
+			for _, o := range cost.Over() {
+				t.Error(o)
 			}
 			if want := expect[c.Name]; want != "" && !strings.Contains(string(out), want) {
 				t.Errorf("the answer does not hold %s: %.600s", want, out)
@@ -95,35 +79,6 @@ func TestSchemaCases(t *testing.T) {
 			}
 		})
 	}
-}
-
-// watchHeap samples the live heap every millisecond until stop is called,
-// and keeps the highest value seen: what a call costs in memory, where the
-// total allocated would count garbage collected long before the peak.
-func watchHeap() (peak *uint64, stop func()) {
-	peak = new(uint64)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() {
-		metrics.Read(sample)
-		*peak = max(*peak, sample[0].Value.Uint64())
-	}
-	read()
-	done, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				read()
-				return
-			case <-tick.C:
-				read()
-			}
-		}
-	}()
-	return peak, func() { close(done); <-finished }
 }
 
 // BenchmarkSchemaCases prints time and memory for each schema case:
