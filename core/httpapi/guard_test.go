@@ -179,4 +179,3 @@ func TestInvalidUTF8(t *testing.T) {
 		})
 	}
 }
-
