@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,6 +64,7 @@ func mixed(args []string, stdout io.Writer) error {
 	dur := fs.Duration("d", 20*time.Second, "duration of each phase")
 	maxReq := fs.Int64("max", 100_000, "at most this many ordinary requests per phase")
 	pid := fs.Int("pid", 0, "the server's process id, for its peak RSS and whether it lives")
+	only := fs.String("cases", "", "send only the hostile cases whose name matches this regular expression")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -80,7 +82,19 @@ func mixed(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cases := hostile.Cases()
+	re, err := regexp.Compile(*only)
+	if err != nil {
+		return fmt.Errorf("-cases: %w", err)
+	}
+	var cases []hostile.Case
+	for _, c := range hostile.Cases() {
+		if re.MatchString(c.Name) {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) == 0 {
+		return fmt.Errorf("no hostile case matches %q", *only)
+	}
 	bodies := make([][]byte, len(cases))
 	for i, c := range cases {
 		bodies[i] = c.Body()
