@@ -69,7 +69,7 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if !isLoopback(host) {
 		return fmt.Errorf("-addr must be a loopback address, not %q", *addr)
 	}
 	// The same server as subplay serve: its time-outs, bounds and memory
@@ -114,21 +114,14 @@ func load(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	u, err := url.Parse(*target)
-	if err != nil {
+	if _, err := loopbackURL(*target); err != nil {
 		return err
-	}
-	if ip := net.ParseIP(u.Hostname()); u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("-url must be on loopback, not %q", *target)
 	}
 	body, err := os.ReadFile(*bodyFile)
 	if err != nil {
 		return err
 	}
-	client := &http.Client{
-		Timeout:   30 * time.Second,
-		Transport: &http.Transport{MaxIdleConnsPerHost: *conc * 2},
-	}
+	client := newClient(*conc, 30*time.Second)
 	post := func() (time.Duration, error) {
 		start := time.Now()
 		resp, err := client.Post(*target, "application/json", bytes.NewReader(body))
@@ -200,6 +193,30 @@ func load(args []string, stdout io.Writer) error {
 		return errors.New("no request succeeded in the throughput run")
 	}
 	return nil
+}
+
+// isLoopback says whether host names this machine only.
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
+}
+
+// loopbackURL parses a -url flag, which must point at this machine.
+func loopbackURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if !isLoopback(u.Hostname()) {
+		return nil, fmt.Errorf("-url must be on loopback, not %q", raw)
+	}
+	return u, nil
+}
+
+// newClient is an HTTP client that keeps a connection per concurrent
+// client alive, so the figures measure requests, not TCP handshakes.
+func newClient(conc int, timeout time.Duration) *http.Client {
+	return &http.Client{Timeout: timeout, Transport: &http.Transport{MaxIdleConnsPerHost: conc * 2}}
 }
 
 func pct(sorted []time.Duration, p int) time.Duration {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -68,12 +67,9 @@ func mixed(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	u, err := url.Parse(*base)
+	u, err := loopbackURL(*base)
 	if err != nil {
 		return err
-	}
-	if ip := net.ParseIP(u.Hostname()); u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("-url must be on loopback, not %q", *base)
 	}
 	if *nHostile < 1 || *nHostile >= *conc {
 		return fmt.Errorf("-hostile must be between 1 and -c minus 1")
@@ -99,10 +95,7 @@ func mixed(args []string, stdout io.Writer) error {
 	for i, c := range cases {
 		bodies[i] = c.Body()
 	}
-	client := &http.Client{
-		Timeout:   2 * time.Minute,
-		Transport: &http.Transport{MaxIdleConnsPerHost: *conc * 2},
-	}
+	client := newClient(*conc, 2*time.Minute)
 	post := func(path string, b []byte) (int, time.Duration, error) {
 		start := time.Now()
 		resp, err := client.Post(*base+path, "application/json", bytes.NewReader(b))
