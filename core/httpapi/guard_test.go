@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -188,5 +191,36 @@ func TestInvalidUTF8(t *testing.T) {
 				t.Errorf("invalidUTF8(%q) = %d, want %d", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+// A body that stops arriving is answered 408 once the server's read
+// time-out runs out, without the server's addresses in the message.
+func TestSlowBody(t *testing.T) {
+	h := Handler()
+	skipInline(t, h.(*handler))
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ReadTimeout = 100 * time.Millisecond
+	srv.Start()
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(time.Minute))
+	io.WriteString(conn, "POST /v1/version HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var e playground.ErrorResponse
+	if resp.StatusCode != http.StatusRequestTimeout || json.Unmarshal(b, &e) != nil || e.Error == nil || e.Error.Code != codeRequestTimeout {
+		t.Fatalf("status %d, body %s; want 408 request-timeout", resp.StatusCode, b)
+	}
+	if strings.Contains(e.Error.Message, "127.0.0.1") {
+		t.Errorf("the message shows an address: %q", e.Error.Message)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"mime"
+	"net"
 	"net/http"
 	"os"
 	"reflect"
@@ -38,6 +39,7 @@ const (
 	codeInternal         = "internal"
 	codeBusy             = "busy"
 	codeTimeout          = "timeout"
+	codeRequestTimeout   = "request-timeout"
 )
 
 // Option configures a Handler.
@@ -217,6 +219,13 @@ func (h *handler) serveOp(w http.ResponseWriter, r *http.Request, op *playground
 		var big *http.MaxBytesError
 		if errors.As(err, &big) {
 			writeError(w, r, http.StatusRequestEntityTooLarge, codeTooLarge, tooLarge)
+			return
+		}
+		var nerr net.Error
+		if errors.As(err, &nerr) && nerr.Timeout() {
+			// A slow client: the server's read time-out ran out.
+			writeError(w, r, http.StatusRequestTimeout, codeRequestTimeout, fmt.Sprintf(
+				"the request body did not arrive within %d s", limits.HTTPReadMillis/1000))
 			return
 		}
 		writeError(w, r, http.StatusBadRequest, codeBadRequest, "reading the request body: "+err.Error())

@@ -56,6 +56,7 @@ func OpenAPI() map[string]any {
 					"responses": map[string]any{
 						"200": jsonResponse("the result; findings about the input are diagnostics inside it", resp),
 						"400": errorRef(http.StatusBadRequest),
+						"408": errorRef(http.StatusRequestTimeout),
 						"413": errorRef(http.StatusRequestEntityTooLarge),
 						"415": errorRef(http.StatusUnsupportedMediaType),
 						"500": errorRef(http.StatusInternalServerError),
@@ -86,7 +87,7 @@ func OpenAPI() map[string]any {
 		"properties": Schema{
 			"code": Schema{"type": "string", "enum": []string{
 				codeBadRequest, codeBusy, codeInternal, codeMediaType, codeMethodNotAllowed,
-				codeNotFound, codeTimeout, codeTooLarge, codeUnknownOp,
+				codeNotFound, codeRequestTimeout, codeTimeout, codeTooLarge, codeUnknownOp,
 			}},
 			"message": Schema{"type": "string"},
 		},
@@ -96,7 +97,7 @@ func OpenAPI() map[string]any {
 		"properties": Schema{"error": Schema{"$ref": "#/components/schemas/Error"}},
 	}
 	responses := map[string]any{}
-	for _, status := range []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge,
+	for _, status := range []int{http.StatusBadRequest, http.StatusRequestTimeout, http.StatusRequestEntityTooLarge,
 		http.StatusUnsupportedMediaType, http.StatusInternalServerError, http.StatusServiceUnavailable} {
 		responses[errorName(status)] = jsonResponse(errorText[status], Schema{"$ref": "#/components/schemas/ErrorResponse"})
 	}
@@ -126,6 +127,7 @@ func OpenAPI() map[string]any {
 
 var errorText = map[int]string{
 	http.StatusBadRequest:            "the body is not JSON, or not the operation's request",
+	http.StatusRequestTimeout:        "the body did not arrive within the server's read time-out (the native server only)",
 	http.StatusRequestEntityTooLarge: "the body is larger than 1 MiB",
 	http.StatusUnsupportedMediaType:  "the body is not declared as application/json",
 	http.StatusInternalServerError:   "a failure of the service (logged); not the caller's fault",
