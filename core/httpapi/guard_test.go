@@ -224,3 +224,28 @@ func TestSlowBody(t *testing.T) {
 		t.Errorf("the message shows an address: %q", e.Error.Message)
 	}
 }
+
+// The read time-out bounds the request, not the operation: an operation
+// that outlasts it is still answered (net/http clears the read deadline
+// once the body has been read; this keeps that so).
+func TestReadTimeoutSparesTheOperation(t *testing.T) {
+	h := Handler().(*handler)
+	skipInline(t, h)
+	h.run = func(*playground.Op, []byte) ([]byte, error) {
+		time.Sleep(500 * time.Millisecond) // five read time-outs
+		return []byte(`{}`), nil
+	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ReadTimeout = 100 * time.Millisecond
+	srv.Start()
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/v1/version", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Errorf("status %d, body %s; want 200", resp.StatusCode, b)
+	}
+}
