@@ -121,7 +121,7 @@ const patchSegmenter = {
 };
 
 // examplesPlugin serves `virtual:examples`: the gallery, read at build time
-// from the lead's examples in core/subscription/testdata/examples, so the
+// from the example files in core/subscription/testdata/examples, so the
 // page never carries a hand-made copy.
 function examplesPlugin(dir) {
   return {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -16,31 +14,20 @@ func init() {
 }
 
 func runFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("filter", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("filter", stderr, []string{
+		"Usage: subplay filter --filter EXPR | --config FILE [--messages FILE] [--format text|json]",
+		"\nChecks a subscription filter, prints its canonical and CEL forms, and runs it on",
+		"the sample messages: DELIVERED, or ACKED (acknowledged by the service unseen).",
+		"Exit status: 0 the filter is valid, 1 it is not (or a message has errors), 2 usage or I/O error.",
+	}, "text", "json")
 	expr := fs.String("filter", "", "the filter expression")
 	config := fs.String("config", "", "take the filter from this configuration file (JSON or YAML) instead")
 	messages := fs.String("messages", "", "sample messages: a JSON or YAML array of REST PubsubMessages, or - for standard input")
-	format := fs.String("format", "text", "output format: text or json")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: subplay filter --filter EXPR | --config FILE [--messages FILE] [--format text|json]")
-		fmt.Fprintln(stderr, "\nChecks a subscription filter, prints its canonical and CEL forms, and runs it on")
-		fmt.Fprintln(stderr, "the sample messages: DELIVERED, or ACKED (acknowledged by the service unseen).")
-		fmt.Fprintln(stderr, "Exit status: 0 the filter is valid, 1 it is not (or a message has errors), 2 usage or I/O error.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if !fs.parse(args) {
 		return exitUsage
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	fail := func(err error) int {
-		fmt.Fprintln(stderr, "subplay filter:", err)
-		return exitUsage
-	}
-	if err := formatFlag(*format, "text", "json"); err != nil {
-		return fail(err)
-	}
+	set := fs.set()
+	fail := fs.fail
 	if fs.NArg() > 0 {
 		return fail(fmt.Errorf("unexpected argument %q; the filter goes in --filter", fs.Arg(0)))
 	}
@@ -74,7 +61,8 @@ func runFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		msgSrc = diag.NewSource(displayName(*messages), text)
 	}
 
-	resp, err := playground.Filter(req)
+	resp := &playground.FilterResponse{}
+	out, err := call("filter", req, resp)
 	if err != nil {
 		return fail(err)
 	}
@@ -82,12 +70,8 @@ func runFilter(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !resp.Valid || messagesHaveErrors(resp) {
 		code = exitFound
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(resp); err != nil {
-			return fail(err)
-		}
+	if fs.json() {
+		writeResponse(stdout, out)
 		return code
 	}
 	writeFilterText(stdout, resp, filterSrc, msgSrc)

@@ -4,11 +4,16 @@
 package main
 
 import (
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/subplay/subplay/core/playground"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
@@ -107,12 +112,90 @@ func displayName(path string) string {
 	return path
 }
 
-// formatFlag checks a --format value against the allowed ones.
-func formatFlag(v string, allowed ...string) error {
-	for _, a := range allowed {
-		if v == a {
-			return nil
-		}
+// flags is the flag set of one command, with what every command shares:
+// errors and usage go to stderr, --format is checked against the formats
+// the command knows, and a failure is reported as "subplay CMD: ...".
+type flags struct {
+	*flag.FlagSet
+	name    string
+	stderr  io.Writer
+	format  *string
+	formats []string
+}
+
+// newFlags makes the flags of command name. usage is the synopsis and the
+// lines that explain it; formats are the --format values, the first being
+// the default (none: the command has no --format).
+func newFlags(name string, stderr io.Writer, usage []string, formats ...string) *flags {
+	f := &flags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), name: name, stderr: stderr, formats: formats}
+	f.SetOutput(stderr)
+	if len(formats) > 0 {
+		f.format = f.String("format", formats[0], "output format: "+strings.Join(formats, " or "))
 	}
-	return fmt.Errorf("--format must be one of %s, not %q", strings.Join(allowed, ", "), v)
+	f.Usage = func() {
+		for _, line := range usage {
+			fmt.Fprintln(stderr, line)
+		}
+		f.PrintDefaults()
+	}
+	return f
+}
+
+// parse parses args and checks --format; false means the command must
+// exit with exitUsage (the reason is printed).
+func (f *flags) parse(args []string) bool {
+	if err := f.Parse(args); err != nil {
+		return false
+	}
+	if f.format != nil && !slices.Contains(f.formats, *f.format) {
+		f.fail(fmt.Errorf("--format must be one of %s, not %q", strings.Join(f.formats, ", "), *f.format))
+		return false
+	}
+	return true
+}
+
+// json reports whether the output is the contract's JSON.
+func (f *flags) json() bool { return f.format != nil && *f.format == "json" }
+
+// set reports which flags were given on the command line.
+func (f *flags) set() map[string]bool {
+	set := map[string]bool{}
+	f.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	return set
+}
+
+// fail reports an error of usage or I/O and returns exitUsage.
+func (f *flags) fail(err any) int {
+	fmt.Fprintf(f.stderr, "subplay %s: %v\n", f.name, err)
+	return exitUsage
+}
+
+// call runs operation op of the contract exactly as the page and the HTTP
+// API do: req is encoded to JSON, playground.Call answers with JSON, and
+// those bytes are what --format json prints. resp receives the decoded
+// response, for text output.
+func call(op string, req, resp any) ([]byte, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	out, ok := playground.Call(op, body)
+	if !ok {
+		var e playground.ErrorResponse
+		if err := json.Unmarshal(out, &e); err != nil || e.Error == nil {
+			return nil, fmt.Errorf("operation %s failed: %s", op, out)
+		}
+		return nil, fmt.Errorf("%s", e.Error.Message)
+	}
+	if err := json.Unmarshal(out, resp); err != nil {
+		return nil, fmt.Errorf("decoding the response of %s: %w", op, err)
+	}
+	return out, nil
+}
+
+// writeResponse prints one response of the contract, byte for byte, as
+// one line: several make NDJSON.
+func writeResponse(w io.Writer, out []byte) {
+	w.Write(out)
+	io.WriteString(w, "\n")
 }

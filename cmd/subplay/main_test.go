@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	goldenfile "github.com/subplay/subplay/core/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,11 +16,6 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 	var out, errb bytes.Buffer
 	code = run(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestUsage(t *testing.T) {
@@ -39,7 +33,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"validate", "--nope"}, exitUsage, "flag provided but not defined"},
 		{[]string{"validate", "testdata/does-not-exist.json"}, exitUsage, "reading testdata/does-not-exist.json"},
 		{[]string{"effective"}, exitUsage, "Usage: subplay effective"},
-		{[]string{"effective", "--format", "text", "x"}, exitUsage, "--format must be one of json, yaml"},
+		{[]string{"effective", "--format", "text", "x"}, exitUsage, "--format must be one of yaml, json"},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -50,18 +44,6 @@ func TestUsage(t *testing.T) {
 			if !strings.Contains(out+errs, tc.out) {
 				t.Errorf("output lacks %q:\n%s%s", tc.out, out, errs)
 			}
-		})
-	}
-}
-
-func TestValidateText(t *testing.T) {
-	for _, name := range []string{"broken.json", "broken.yaml"} {
-		t.Run(name, func(t *testing.T) {
-			code, out, errs := runCLI(t, "", "validate", filepath.Join("testdata", name))
-			if code != exitFound {
-				t.Errorf("exit %d, want %d; stderr: %s", code, exitFound, errs)
-			}
-			golden(t, name+".txt", out)
 		})
 	}
 }
@@ -122,19 +104,18 @@ func TestValidateOld(t *testing.T) {
 }
 
 func TestEffective(t *testing.T) {
-	code, out, errs := runCLI(t, "", "effective", "../../core/subscription/testdata/examples/storage-avro.json")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errs)
+	code, out, _ := runCLI(t, "", "effective", "--format", "json", "../../core/subscription/testdata/examples/pull.yaml")
+	var m struct {
+		Effective   map[string]any
+		Origins     map[string]string
+		Diagnostics []any
 	}
-	golden(t, "effective-storage-avro.yaml", out)
-
-	code, out, _ = runCLI(t, "", "effective", "--format", "json", "../../core/subscription/testdata/examples/pull.yaml")
-	var m map[string]any
-	if code != exitOK || json.Unmarshal([]byte(out), &m) != nil || m["ackDeadlineSeconds"] != 30.0 || m["retainAckedMessages"] != false {
+	if code != exitOK || json.Unmarshal([]byte(out), &m) != nil || m.Effective["ackDeadlineSeconds"] != 30.0 ||
+		m.Effective["retainAckedMessages"] != false || m.Origins["/retainAckedMessages"] != "default" || m.Diagnostics == nil {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 
-	code, _, errs = runCLI(t, `{"topic": 5}`, "effective", "-")
+	code, _, errs := runCLI(t, `{"topic": 5}`, "effective", "-")
 	if code != exitFound || !strings.Contains(errs, "wrong-type") {
 		t.Errorf("exit %d: %s", code, errs)
 	}

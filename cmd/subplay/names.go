@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -21,8 +19,13 @@ func init() {
 }
 
 func runNames(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("names", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("names", stderr, []string{
+		"Usage: subplay names --config FILE [--time RFC3339] [--uuid STR] [--count N]",
+		"                     [--messages FILE | --rate N [--size BYTES] [--duration D]] [--format text|json]",
+		"\nPreviews the object names a Cloud Storage subscription writes and, given messages",
+		"or a synthetic stream, the files they are batched into.",
+		"Exit status: 0 ok, 1 the Cloud Storage settings have errors, 2 usage or I/O error.",
+	}, "text", "json")
 	config := fs.String("config", "", "the subscription configuration, JSON or YAML (- for standard input)")
 	at := fs.String("time", "", "when the first file is created, RFC 3339 (default: now)")
 	uuid := fs.String("uuid", "", "the uuid of the first file; later ones derive from it (default: random)")
@@ -31,25 +34,10 @@ func runNames(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rate := fs.Float64("rate", 0, "simulate a synthetic stream of this many messages per second")
 	size := fs.Int64("size", 1000, "with --rate: the size of each message in bytes")
 	duration := fs.String("duration", "600s", `with --rate: how long the stream lasts ("600s" or "10m")`)
-	format := fs.String("format", "text", "output format: text or json")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: subplay names --config FILE [--time RFC3339] [--uuid STR] [--count N]")
-		fmt.Fprintln(stderr, "                     [--messages FILE | --rate N [--size BYTES] [--duration D]] [--format text|json]")
-		fmt.Fprintln(stderr, "\nPreviews the object names a Cloud Storage subscription writes and, given messages")
-		fmt.Fprintln(stderr, "or a synthetic stream, the files they are batched into.")
-		fmt.Fprintln(stderr, "Exit status: 0 ok, 1 the Cloud Storage settings have errors, 2 usage or I/O error.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if !fs.parse(args) {
 		return exitUsage
 	}
-	fail := func(err any) int {
-		fmt.Fprintln(stderr, "subplay names:", err)
-		return exitUsage
-	}
-	if err := formatFlag(*format, "text", "json"); err != nil {
-		return fail(err)
-	}
+	fail := fs.fail
 	if *count < 1 {
 		return fail("--count must be at least 1")
 	}
@@ -57,8 +45,7 @@ func runNames(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := fs.set()
 	if *messages != "" && set["rate"] {
 		return fail("give --messages or --rate, not both")
 	}
@@ -94,23 +81,17 @@ func runNames(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		req.Stream = &playground.StreamInput{Rate: *rate, Size: *size, Duration: d}
 	}
 
-	resp, err := playground.ObjectNames(req)
+	resp := &playground.NamesResponse{}
+	out, err := call("names", req, resp)
 	if err != nil {
-		if e, ok := err.(*playground.Error); ok {
-			return fail(e.Message)
-		}
 		return fail(err)
 	}
 	code := exitOK
 	if !resp.Valid {
 		code = exitFound
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(resp); err != nil {
-			return fail(err)
-		}
+	if fs.json() {
+		writeResponse(stdout, out)
 		return code
 	}
 	fmt.Fprint(stdout, diag.Render(diag.NewSource(name, text), resp.Diagnostics))

@@ -7,29 +7,6 @@ import (
 	"testing"
 )
 
-func TestNamesGolden(t *testing.T) {
-	tests := []struct {
-		golden string
-		args   []string
-		code   int
-	}{
-		{"names-seeds.txt", []string{"--config", "testdata/names-seeds.yaml", "--time", "2023-09-25T04:10:00Z", "--uuid", "uNiQuE", "--count", "3"}, exitOK},
-		{"names-messages.txt", []string{"--config", "testdata/names-seeds.yaml", "--uuid", "uNiQuE", "--messages", "testdata/names-messages.yaml"}, exitOK},
-		{"names-stream.txt", []string{"--config", "testdata/names-seeds.yaml", "--time", "2023-09-25T04:10:00Z", "--uuid", "uNiQuE",
-			"--rate", "0.05", "--size", "2000", "--duration", "2m"}, exitOK},
-		{"names-broken.txt", []string{"--config", "testdata/names-broken.json"}, exitFound},
-	}
-	for _, tc := range tests {
-		t.Run(tc.golden, func(t *testing.T) {
-			code, out, errs := runCLI(t, "", append([]string{"names"}, tc.args...)...)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, errs)
-			}
-			golden(t, tc.golden, out)
-		})
-	}
-}
-
 func TestNamesJSON(t *testing.T) {
 	code, out, errs := runCLI(t, "", "names", "--config", "testdata/names-seeds.yaml", "--time", "2023-09-25T04:10:00Z",
 		"--uuid", "uNiQuE", "--rate", "10", "--size", "100", "--duration", "600s", "--format", "json")

@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/subplay/subplay/core/bigquery"
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/playground"
 )
@@ -19,8 +17,14 @@ func init() {
 }
 
 func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("schema", stderr, []string{
+		"Usage: subplay schema --config FILE [--topic-schema FILE] [--table-schema FILE] [--messages FILE] [--ocf OUT] [--format text|json]",
+		"\nShows the Avro schema a Cloud Storage subscription writes its files with (and, with",
+		"--messages and --ocf, writes the file it would write), or checks a BigQuery",
+		"subscription's table against the topic schema and its options, generates a table",
+		"that fits, and previews the row each message becomes.",
+		"Exit status: 0 compatible, 1 something is incompatible or invalid, 2 usage or I/O error.",
+	}, "text", "json")
 	config := fs.String("config", "", "the subscription configuration (JSON or YAML), or - for standard input")
 	topicSchema := fs.String("topic-schema", "", "the topic's schema: Avro JSON or a .proto file")
 	topicType := fs.String("topic-schema-type", "", "AVRO or PROTOCOL_BUFFER, when the file's content does not say")
@@ -28,26 +32,10 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	messages := fs.String("messages", "", "sample messages: a JSON or YAML array of REST PubsubMessages")
 	ocfOut := fs.String("ocf", "", "write the sample Avro file of the messages here")
 	at := fs.String("time", "", "publish time (RFC 3339) of messages that have none; now when empty")
-	format := fs.String("format", "text", "output format: text or json")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: subplay schema --config FILE [--topic-schema FILE] [--table-schema FILE] [--messages FILE] [--ocf OUT] [--format text|json]")
-		fmt.Fprintln(stderr, "\nShows the Avro schema a Cloud Storage subscription writes its files with (and, with")
-		fmt.Fprintln(stderr, "--messages and --ocf, writes the file it would write), or checks a BigQuery")
-		fmt.Fprintln(stderr, "subscription's table against the topic schema and its options, generates a table")
-		fmt.Fprintln(stderr, "that fits, and previews the row each message becomes.")
-		fmt.Fprintln(stderr, "Exit status: 0 compatible, 1 something is incompatible or invalid, 2 usage or I/O error.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if !fs.parse(args) {
 		return exitUsage
 	}
-	fail := func(err error) int {
-		fmt.Fprintln(stderr, "subplay schema:", err)
-		return exitUsage
-	}
-	if err := formatFlag(*format, "text", "json"); err != nil {
-		return fail(err)
-	}
+	fail := fs.fail
 	if fs.NArg() > 0 {
 		return fail(fmt.Errorf("unexpected argument %q; the configuration goes in --config", fs.Arg(0)))
 	}
@@ -80,7 +68,7 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		srcs[name] = diag.NewSource(displayName(path), text)
 		return &text, nil
 	}
-	cfgText, err := read(*config, "config")
+	cfgText, err := read(*config, diag.InputConfig)
 	if err != nil {
 		return fail(err)
 	}
@@ -89,18 +77,19 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		TopicSchemaType: *topicType,
 		Time:            *at,
 	}
-	if req.TopicSchema, err = read(*topicSchema, bigquery.TopicPath); err != nil {
+	if req.TopicSchema, err = read(*topicSchema, diag.InputTopicSchema); err != nil {
 		return fail(err)
 	}
-	if req.TableSchema, err = read(*tableSchema, bigquery.TablePath); err != nil {
+	if req.TableSchema, err = read(*tableSchema, diag.InputTableSchema); err != nil {
 		return fail(err)
 	}
-	if req.MessagesText, err = read(*messages, "messages"); err != nil {
+	if req.MessagesText, err = read(*messages, diag.InputMessages); err != nil {
 		return fail(err)
 	}
 	req.MessagesFormat = formatOf(*messages)
 
-	resp, err := playground.Schema(req)
+	resp := &playground.SchemaResponse{}
+	out, err := call("schema", req, resp)
 	if err != nil {
 		return fail(err)
 	}
@@ -115,17 +104,10 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 	}
-	ocfSize := len(resp.OCF)
-	// The file goes to --ocf; base64 of it would only flood the terminal.
-	resp.OCF = nil
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(resp); err != nil {
-			return fail(err)
-		}
+	if fs.json() {
+		writeResponse(stdout, out)
 	} else {
-		writeSchemaText(stdout, resp, srcs, *ocfOut, ocfSize)
+		writeSchemaText(stdout, resp, srcs, *ocfOut, len(resp.OCF))
 	}
 	if ocfMissing {
 		fmt.Fprintln(stderr, "subplay schema: no Avro file was written: the subscription does not write Avro files, or none of the messages could be encoded")
@@ -136,27 +118,21 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-// sources are the texts diagnostics point into, by path prefix.
+// sources are the texts diagnostics point into, by input.
 type sources map[string]*diag.Source
 
-// render writes diagnostics, each against the text its path names.
+// render writes diagnostics, each against the text of its input.
 func (s sources) render(ds []diag.Diagnostic) string {
 	var b strings.Builder
 	for _, d := range ds {
-		src := s["config"]
-		for _, p := range []string{bigquery.TopicPath, bigquery.TablePath} {
-			if strings.HasPrefix(d.Path, p) {
-				src = s[p]
-			}
-		}
-		b.WriteString(diag.Render(src, []diag.Diagnostic{d}))
+		b.WriteString(diag.Render(s[d.Input], []diag.Diagnostic{d}))
 	}
 	return b.String()
 }
 
 func writeSchemaText(w io.Writer, resp *playground.SchemaResponse, srcs sources, ocfOut string, ocfSize int) {
 	fmt.Fprint(w, srcs.render(resp.Diagnostics))
-	fmt.Fprint(w, diag.Render(srcs["messages"], resp.MessageDiagnostics))
+	fmt.Fprint(w, srcs.render(resp.MessageDiagnostics))
 	if resp.Avro != nil {
 		fmt.Fprintln(w, "Avro schema of the files:")
 		fmt.Fprintln(w, indentJSON(resp.Avro))

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -16,22 +14,15 @@ func init() {
 }
 
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output format: text or json")
+	fs := newFlags("validate", stderr, []string{
+		"Usage: subplay validate [--format text|json] [--old FILE] [-q] FILE|- ...",
+		"\nChecks each configuration (JSON or YAML, as gcloud or the REST API prints it).",
+		"With --format json, prints the response of the validate operation, one line per file.",
+		"Exit status: 0 valid (warnings allowed), 1 errors found, 2 usage or I/O error.",
+	}, "text", "json")
 	old := fs.String("old", "", "the current configuration, to check that an update from it is allowed")
-	quiet := fs.Bool("q", false, "show only errors and warnings, not info notes")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: subplay validate [--format text|json] [--old FILE] [-q] FILE|- ...")
-		fmt.Fprintln(stderr, "\nChecks each configuration (JSON or YAML, as gcloud or the REST API prints it).")
-		fmt.Fprintln(stderr, "Exit status: 0 valid (warnings allowed), 1 errors found, 2 usage or I/O error.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if err := formatFlag(*format, "text", "json"); err != nil {
-		fmt.Fprintln(stderr, "subplay validate:", err)
+	quiet := fs.Bool("q", false, "text output: show only errors and warnings, not info notes")
+	if !fs.parse(args) {
 		return exitUsage
 	}
 	files := fs.Args()
@@ -43,51 +34,36 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *old != "" {
 		text, err := readInput(*old, stdin)
 		if err != nil {
-			fmt.Fprintln(stderr, "subplay validate:", err)
-			return exitUsage
+			return fs.fail(err)
 		}
 		oldInput = &playground.ConfigInput{Text: &text, File: *old, Format: formatOf(*old)}
 	}
-	type result struct {
-		File string `json:"file"`
-		*playground.ValidateResponse
-	}
-	var results []result
 	code := exitOK
 	for _, file := range files {
 		text, err := readInput(file, stdin)
 		if err != nil {
-			fmt.Fprintln(stderr, "subplay validate:", err)
-			return exitUsage
+			return fs.fail(err)
 		}
 		name := displayName(file)
 		req := &playground.ValidateRequest{ConfigInput: playground.ConfigInput{Text: &text, File: name, Format: formatOf(file)}, Old: oldInput}
-		resp, err := playground.Validate(req)
+		var resp playground.ValidateResponse
+		out, err := call("validate", req, &resp)
 		if err != nil {
-			fmt.Fprintln(stderr, "subplay validate:", err)
-			return exitUsage
+			return fs.fail(err)
 		}
 		if !resp.Valid {
 			code = exitFound
 		}
-		if *quiet {
-			resp.Diagnostics = dropInfo(resp.Diagnostics)
-		}
-		if *format == "json" {
-			results = append(results, result{name, resp})
+		if fs.json() {
+			writeResponse(stdout, out)
 			continue
 		}
-		fmt.Fprint(stdout, diag.Render(diag.NewSource(name, text), resp.Diagnostics))
-		fmt.Fprintln(stdout, summary(name, resp))
-	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if len(results) == 1 {
-			enc.Encode(results[0].ValidateResponse)
-		} else {
-			enc.Encode(results)
+		ds := resp.Diagnostics
+		if *quiet {
+			ds = dropInfo(ds)
 		}
+		fmt.Fprint(stdout, diag.Render(diag.NewSource(name, text), ds))
+		fmt.Fprintln(stdout, summary(name, &resp, *quiet))
 	}
 	return code
 }
@@ -102,16 +78,22 @@ func dropInfo(ds []diag.Diagnostic) []diag.Diagnostic {
 	return out
 }
 
-func summary(name string, r *playground.ValidateResponse) string {
+// summary is the verdict line of one file; quiet leaves out the count of
+// the notes it did not print.
+func summary(name string, r *playground.ValidateResponse, quiet bool) string {
 	verdict := "valid"
 	if !r.Valid {
 		verdict = "INVALID"
+	}
+	infos := r.Counts.Infos
+	if quiet {
+		infos = 0
 	}
 	var parts []string
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{r.Counts.Errors, "error"}, {r.Counts.Warnings, "warning"}, {r.Counts.Infos, "note"}} {
+	}{{r.Counts.Errors, "error"}, {r.Counts.Warnings, "warning"}, {infos, "note"}} {
 		if c.n > 0 {
 			s := fmt.Sprintf("%d %s", c.n, c.what)
 			if c.n > 1 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"maps"
 	"slices"
 	"strconv"
@@ -74,7 +75,7 @@ func (o *Output) records(msgs []message.Message, s Sample) ([]any, []int, []diag
 			}
 			if err != nil {
 				ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "avro-message-mismatch",
-					Path:    "/" + strconv.Itoa(i) + "/data",
+					Input: diag.InputMessages, MessageIndex: &i, Path: "/" + strconv.Itoa(i) + "/data",
 					Message: "message " + strconv.Itoa(i) + " does not fit the topic schema: " + err.Error(),
 					Hint:    "the topic would have refused it on publish; write the data in Avro's JSON encoding of the topic schema"})
 				from = from[:len(from)-1]
@@ -128,7 +129,7 @@ func (o *Output) EncodeOCF(msgs []message.Message, s Sample) ([]byte, []diag.Dia
 	recs, from, ds := o.records(msgs, s)
 	b := o.WriteOCF(recs, s.Subscription, func(i int, err error) {
 		n := strconv.Itoa(from[i])
-		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "avro-encode", Path: "/" + n + "/data",
+		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "avro-encode", Input: diag.InputMessages, MessageIndex: &from[i], Path: "/" + n + "/data",
 			Message: "message " + n + " could not be encoded: " + strings.TrimPrefix(err.Error(), "avro: ")})
 	})
 	return b, ds
@@ -166,19 +167,24 @@ func (o *Output) WriteOCF(records []any, salt string, fail func(i int, err error
 		n = 0
 	}
 	w := avro.NewWriter(&block, 512)
+	enc := &encoder{}
 	for i, r := range records {
 		mark := block.Len()
+		var err error
 		if f, ok := r.(fastRecord); ok {
 			f.encode(&block)
-		} else {
+		} else if err = enc.encode(&block, o.Schema, r); errors.Is(err, errUnsupported) {
+			// A value encode does not know: hamba/avro's own.
+			block.Truncate(mark)
 			w.WriteVal(o.Schema, r)
+			_ = w.Flush()
+			err = w.Error
 		}
-		_ = w.Flush()
-		if w.Error != nil {
+		if err != nil {
 			// Drop what the failed record wrote and start a clean writer.
 			block.Truncate(mark)
 			if fail != nil {
-				fail(i, w.Error)
+				fail(i, err)
 			}
 			w = avro.NewWriter(&block, 512)
 			continue

@@ -469,3 +469,79 @@ func FuzzDecodeData(f *testing.F) {
 		}
 	})
 }
+
+// richSchema has every kind of type, defaults and unions of records, for
+// FuzzEncodeRich.
+const richSchema = `{"type":"record","name":"Rich","namespace":"x","fields":[
+{"name":"e","type":{"type":"enum","name":"E","symbols":["A","B","C"]},"default":"B"},
+{"name":"m","type":{"type":"map","values":["null","long"]},"default":{}},
+{"name":"a","type":{"type":"array","items":{"type":"record","name":"P","fields":[{"name":"k","type":"string"},{"name":"v","type":"double","default":1.5}]}},"default":[]},
+{"name":"u","type":["null",{"type":"record","name":"U1","fields":[{"name":"x","type":"int"}]},{"type":"record","name":"U2","fields":[{"name":"y","type":"boolean"},{"name":"z","type":["null","U2"],"default":null}]}],"default":null},
+{"name":"f","type":{"type":"fixed","name":"F","size":2},"default":"ab"},
+{"name":"b","type":"bytes","default":"\u00ff"},
+{"name":"t","type":{"type":"long","logicalType":"timestamp-micros"},"default":0},
+{"name":"fl","type":"float","default":0},
+{"name":"r","type":{"type":"record","name":"D","fields":[{"name":"s","type":"string","default":"d"}]},"default":{}}
+]}`
+
+func FuzzEncodeRich(f *testing.F) {
+	for _, s := range []string{`{}`, `{"e":"C","m":{"a":1,"b":null},"a":[{"k":"x"},{"k":"y","v":2}]}`,
+		`{"u":{"x":1}}`, `{"u":{"y":true,"z":{"y":false}}}`, `{"u":{"x.U2":{"y":true}}}`, `{"f":"zz","b":"\u0001","t":5,"fl":1e38}`,
+		`{"r":{"s":"q"},"e":"D"}`, `{"m":{"a":"no"}}`, `{"u":{"y":1}}`, `{"a":[null]}`, `[1,2]`, `{"t":1.5}`} {
+		f.Add([]byte(s))
+	}
+	topic, ds := ParseTopic("t", richSchema)
+	if diag.HasErrors(ds) {
+		f.Fatal(ds)
+	}
+	out, _ := OutputSchema(Options{UseTopicSchema: true}, topic)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		msgs := []message.Message{{Data: data}}
+		file, ds := out.EncodeOCF(msgs, Sample{Subscription: subName, Now: sampleTime})
+		for _, d := range ds {
+			if d.Message == "" || strings.HasSuffix(d.Message, ".") {
+				t.Fatalf("malformed diagnostic %+v", d)
+			}
+		}
+		_, recs, err := readOCF(out.Schema, file)
+		if err != nil || len(recs)+len(ds) != 1 {
+			t.Fatalf("records %d, diagnostics %v, read error %v", len(recs), ds, err)
+		}
+		if len(file) > 2*len(data)+len(out.JSON)+1024 {
+			t.Fatalf("a file of %d bytes from %d bytes of data", len(file), len(data))
+		}
+	})
+}
+
+func TestDecodeBinary(t *testing.T) {
+	topic, _ := ParseTopic("t", richSchema)
+	s := topic.Schema
+	// A value of every field, encoded by our encoder, reads back as the
+	// same bytes.
+	v, err := DecodeData(s, []byte(`{"e":"C","m":{"a":1,"b":null},"a":[{"k":"x"}],"u":{"y":true,"z":{"y":false}},"f":"zz","b":"\u0001","t":5,"fl":2.5,"r":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := (&encoder{}).encode(&b, s, v); err != nil {
+		t.Fatal(err)
+	}
+	back, err := decodeBinary(s, b.Bytes())
+	if err != nil {
+		t.Fatalf("reading back: %v", err)
+	}
+	var again bytes.Buffer
+	if err := (&encoder{}).encode(&again, s, back); err != nil || !bytes.Equal(again.Bytes(), b.Bytes()) {
+		t.Fatalf("round trip: %v\n% x\n% x", err, b.Bytes(), again.Bytes())
+	}
+	for _, tc := range []struct{ name, data string }{
+		{"a byte too many", b.String() + "\x00"},
+		{"cut short", b.String()[:b.Len()-1]},
+		{"an array claiming 2^62 items", "\x04\x00\xfe\xff\xff\xff\xff\xff\xff\xff\x7f"},
+		{"an enum index out of range", "\x08"},
+	} {
+		if _, err := decodeBinary(s, []byte(tc.data)); err == nil {
+			t.Errorf("%s: accepted", tc.name)
+		}
+	}
+}

@@ -125,7 +125,7 @@ func OutputSchema(opts Options, topic *Topic) (*Output, []diag.Diagnostic) {
 }
 
 func article(s string) string {
-	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) && !strings.HasPrefix(strings.ToLower(s), "uni") {
 		return "an " + s
 	}
 	return "a " + s

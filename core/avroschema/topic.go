@@ -29,6 +29,9 @@ func ParseTopic(name, text string) (*Topic, []diag.Diagnostic) {
 	}
 	w := &walker{named: map[string]*Type{}}
 	t.Root = w.typ(d.Root, "", "")
+	if !diag.HasErrors(w.ds) {
+		w.checkDepth(t.Root)
+	}
 	found := w.ds
 	if !diag.HasErrors(found) {
 		s, err := parseAvro(strings.TrimPrefix(text, "\ufeff"))
@@ -73,13 +76,17 @@ func (t *Topic) placeError(err error) diag.Diagnostic {
 	return d
 }
 
-// visit calls f for every field and named type under t, once each.
+// visit calls f for every field and named type under t, once each. It
+// keeps its own stack: ParseTopic bounds chains of types only when the
+// schema has no other error, and this runs on schemas with errors too.
 func visit(t *Type, f func(name, path string, span diag.Span)) {
 	seen := map[*Type]bool{}
-	var walk func(*Type)
-	walk = func(t *Type) {
+	stack := []*Type{t}
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if t == nil || seen[t] {
-			return
+			continue
 		}
 		seen[t] = true
 		if t.Name != "" {
@@ -87,15 +94,12 @@ func visit(t *Type, f func(name, path string, span diag.Span)) {
 		}
 		for _, fl := range t.Fields {
 			f(fl.Name, fl.Path, fl.Span)
-			walk(fl.Type)
 		}
-		walk(t.Items)
-		walk(t.Values)
-		for _, b := range t.Branches {
-			walk(b)
-		}
+		each(t, func(sub *Type, _ string, _ diag.Span) bool {
+			stack = append(stack, sub)
+			return true
+		})
 	}
-	walk(t)
 }
 
 func containsWord(s, w string) bool {

@@ -113,6 +113,29 @@ func TestTypeModel(t *testing.T) {
 	}
 }
 
+// chainSchema is n records, each defined in a field of the root and each
+// holding the one before by name: types n deep in a shallow text.
+func chainSchema(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"record","name":"Root","fields":[{"name":"c0","type":{"type":"record","name":"C0","fields":[{"name":"s","type":"string"}]}}`)
+	for i := 1; i <= n; i++ {
+		s := strconv.Itoa(i)
+		b.WriteString(`,{"name":"c` + s + `","type":{"type":"record","name":"C` + s + `","fields":[{"name":"p","type":"C` + strconv.Itoa(i-1) + `"}]}}`)
+	}
+	b.WriteString(`]}`)
+	return b.String()
+}
+
+func TestReferenceDepth(t *testing.T) {
+	if _, ds := ParseTopic("t", chainSchema(61)); diag.HasErrors(ds) {
+		t.Errorf("types 64 levels deep: %v", ds)
+	}
+	_, ds := ParseTopic("t", chainSchema(5000))
+	if len(ds) != 1 || ds[0].Code != "avro-depth" || ds[0].Line != 1 {
+		t.Fatalf("a chain 5,000 deep: %v", ds)
+	}
+}
+
 func FuzzParseTopic(f *testing.F) {
 	for _, seed := range []string{
 		`"string"`, `"null"`, `{"type":"long","logicalType":"timestamp-micros"}`, orderSchema,
@@ -123,14 +146,21 @@ func FuzzParseTopic(f *testing.F) {
 		`{"type":"record","name":"N","fields":[{"name":"next","type":["null","N"]}]}`,
 		`{"type":"error","name":"E","fields":[]}`, `{"type":{"type":"string"}}`,
 		`{"type":"record","name":"a.b.R","fields":[{"name":"x","type":"a.b.R"}]}`, `[`, `{}`,
+		chainSchema(70), chainSchema(3),
+		`{"type":"record","name":"R","fields":[{"name":"a","type":{"type":"record","name":"S","fields":[]}},{"name":"b","type":"S"},{"name":"c","type":{"type":"array","items":{"type":"map","values":["null","S"]}}}]}`,
+		`{"type":"record","name":"R","fields":[{"name":"f","type":{"type":"fixed","name":"F","size":1}},{"name":"g","type":{"type":"fixed","name":"F","size":1}}]}`,
+		`{"type":"record","name":"R","fields":[{"name":"e","type":{"type":"enum","name":"E","symbols":["A","A","1"]}},{"name":"d","type":"long","default":"x"}]}`,
 	} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		topic, ds := ParseTopic("fuzz", text)
 		for _, d := range ds {
-			if d.Code == "" || d.Message == "" || strings.HasSuffix(d.Message, ".") {
+			if d.Code == "" || d.Message == "" || strings.HasSuffix(d.Message, ".") || capitalized(d.Message) {
 				t.Fatalf("malformed diagnostic %+v", d)
+			}
+			if d.Span.IsValid() && (d.Span.End.Offset() > len(text) || d.Line < 1 || d.Column < 1) {
+				t.Fatalf("position outside the text: %+v", d)
 			}
 		}
 		if topic.Schema != nil {
@@ -141,4 +171,10 @@ func FuzzParseTopic(f *testing.F) {
 			}
 		}
 	})
+}
+
+// capitalized reports whether s starts with a capitalized word, "The" but
+// not "JSON": messages start in lower case, acronyms aside.
+func capitalized(s string) bool {
+	return len(s) > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z'
 }

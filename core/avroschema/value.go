@@ -12,6 +12,7 @@ import (
 	"github.com/hamba/avro/v2"
 
 	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // maxDataBytes bounds the JSON text of one message read as a record: the
@@ -32,12 +33,12 @@ func DecodeData(s avro.Schema, data []byte) (v any, err error) {
 	if looksJSON(text) {
 		d, ds := doc.ParseLimits("data", text, doc.JSON, doc.Limits{MaxBytes: maxDataBytes, MaxDepth: doc.DefaultLimits.MaxDepth})
 		if d.Root != nil {
-			return fromJSON(s, d.Root, "")
+			c := &converter{records: map[*avro.RecordSchema]*recordIndex{}, enums: map[*avro.EnumSchema]map[string]bool{}}
+			return c.fromJSON(s, d.Root, nil)
 		}
 		err = errors.New("the data is not valid JSON: " + ds[0].Message)
 	}
-	var out any
-	if berr := avro.Unmarshal(s, data, &out); berr == nil {
+	if out, berr := decodeBinary(s, data); berr == nil {
 		return out, nil
 	}
 	if err == nil {
@@ -57,12 +58,42 @@ func looksJSON(s string) bool {
 	return s[0] >= '0' && s[0] <= '9'
 }
 
+// pointer is a JSON pointer into the data, kept as links to its parent
+// and written out only for an error: built for every value, a path would
+// cost its length once per value, and deep data with long keys makes that
+// quadratic.
+type pointer struct {
+	up    *pointer
+	key   string
+	index int
+	isKey bool
+}
+
+func (p *pointer) key1(k string) *pointer { return &pointer{up: p, key: k, isKey: true} }
+func (p *pointer) item(i int) *pointer    { return &pointer{up: p, index: i} }
+func (p *pointer) String() string {
+	var parts []string
+	for q := p; q != nil; q = q.up {
+		if q.isKey {
+			parts = append(parts, q.key)
+		} else {
+			parts = append(parts, strconv.Itoa(q.index))
+		}
+	}
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(parts[i])
+	}
+	return b.String()
+}
+
 // mismatch is the error of a value that does not fit its schema; at is a
 // JSON pointer into the data.
-func mismatch(at, want string, n *doc.Node) error {
+func mismatch(at *pointer, want string, n *doc.Node) error {
 	where := ""
-	if at != "" {
-		where = " at " + at
+	if at != nil {
+		where = " at " + at.String()
 	}
 	return fmt.Errorf("expected %s%s, found %s", want, where, describe(n))
 }
@@ -89,9 +120,58 @@ func deref(s avro.Schema) avro.Schema {
 	return s
 }
 
+// converter turns JSON values into what hamba/avro encodes, with an index
+// of each record's fields and each enum's symbols built once, so that a
+// value costs its own size, however many fields its record has.
+type converter struct {
+	records map[*avro.RecordSchema]*recordIndex
+	enums   map[*avro.EnumSchema]map[string]bool
+}
+
+type recordIndex struct {
+	fields   map[string]*avro.Field
+	required []*avro.Field // fields without a default
+}
+
+func (c *converter) record(rs *avro.RecordSchema) *recordIndex {
+	if ix := c.records[rs]; ix != nil {
+		return ix
+	}
+	ix := &recordIndex{fields: make(map[string]*avro.Field, len(rs.Fields()))}
+	for _, f := range rs.Fields() {
+		ix.fields[f.Name()] = f
+		if !f.HasDefault() {
+			ix.required = append(ix.required, f)
+		}
+	}
+	c.records[rs] = ix
+	return ix
+}
+
+func (c *converter) symbols(es *avro.EnumSchema) map[string]bool {
+	if set := c.enums[es]; set != nil {
+		return set
+	}
+	set := make(map[string]bool, len(es.Symbols()))
+	for _, sym := range es.Symbols() {
+		set[sym] = true
+	}
+	c.enums[es] = set
+	return set
+}
+
+const maxListed = limits.ListedSymbols
+
+func listSymbols(syms []string) string {
+	if len(syms) <= maxListed {
+		return strings.Join(syms, ", ")
+	}
+	return strings.Join(syms[:maxListed], ", ") + " and " + strconv.Itoa(len(syms)-maxListed) + " more"
+}
+
 // fromJSON converts one JSON value to the Go value hamba/avro encodes for
 // schema s.
-func fromJSON(s avro.Schema, n *doc.Node, at string) (any, error) {
+func (c *converter) fromJSON(s avro.Schema, n *doc.Node, at *pointer) (any, error) {
 	s = deref(s)
 	switch s.Type() {
 	case avro.Null:
@@ -155,21 +235,18 @@ func fromJSON(s avro.Schema, n *doc.Node, at string) (any, error) {
 		reflect.Copy(arr, reflect.ValueOf(b))
 		return arr.Interface(), nil
 	case avro.Enum:
-		if n.Kind == doc.String {
-			for _, sym := range s.(*avro.EnumSchema).Symbols() {
-				if sym == n.Value {
-					return n.Value, nil
-				}
-			}
+		es := s.(*avro.EnumSchema)
+		if n.Kind == doc.String && c.symbols(es)[n.Value] {
+			return n.Value, nil
 		}
-		return nil, mismatch(at, "one of the symbols "+strings.Join(s.(*avro.EnumSchema).Symbols(), ", "), n)
+		return nil, mismatch(at, "one of the symbols "+listSymbols(es.Symbols()), n)
 	case avro.Array:
 		if n.Kind != doc.Array {
 			return nil, mismatch(at, "an array", n)
 		}
 		out := make([]any, len(n.Items))
 		for i, it := range n.Items {
-			v, err := fromJSON(s.(*avro.ArraySchema).Items(), it, at+"/"+strconv.Itoa(i))
+			v, err := c.fromJSON(s.(*avro.ArraySchema).Items(), it, at.item(i))
 			if err != nil {
 				return nil, err
 			}
@@ -182,7 +259,7 @@ func fromJSON(s avro.Schema, n *doc.Node, at string) (any, error) {
 		}
 		out := make(map[string]any, len(n.Members))
 		for _, m := range n.Members {
-			v, err := fromJSON(s.(*avro.MapSchema).Values(), m.Value, at+"/"+m.Key)
+			v, err := c.fromJSON(s.(*avro.MapSchema).Values(), m.Value, at.key1(m.Key))
 			if err != nil {
 				return nil, err
 			}
@@ -190,36 +267,32 @@ func fromJSON(s avro.Schema, n *doc.Node, at string) (any, error) {
 		}
 		return out, nil
 	case avro.Record:
-		return recordFromJSON(s.(*avro.RecordSchema), n, at)
+		return c.recordFromJSON(s.(*avro.RecordSchema), n, at)
 	case avro.Union:
-		return unionFromJSON(s.(*avro.UnionSchema), n, at)
+		return c.unionFromJSON(s.(*avro.UnionSchema), n, at)
 	}
 	return nil, fmt.Errorf("the type %s is not supported here", s.Type())
 }
 
-func recordFromJSON(rs *avro.RecordSchema, n *doc.Node, at string) (any, error) {
+func (c *converter) recordFromJSON(rs *avro.RecordSchema, n *doc.Node, at *pointer) (any, error) {
 	if n.Kind != doc.Object {
 		return nil, mismatch(at, "a record (an object)", n)
 	}
-	out := make(map[string]any, len(rs.Fields()))
+	ix := c.record(rs)
+	out := make(map[string]any, len(n.Members))
 	for _, m := range n.Members {
-		var f *avro.Field
-		for _, cand := range rs.Fields() {
-			if cand.Name() == m.Key {
-				f = cand
-			}
-		}
+		f := ix.fields[m.Key]
 		if f == nil {
 			return nil, fmt.Errorf("the record %s has no field %q", rs.FullName(), m.Key)
 		}
-		v, err := fromJSON(f.Type(), m.Value, at+"/"+m.Key)
+		v, err := c.fromJSON(f.Type(), m.Value, at.key1(m.Key))
 		if err != nil {
 			return nil, err
 		}
 		out[m.Key] = v
 	}
-	for _, f := range rs.Fields() {
-		if _, ok := out[f.Name()]; !ok && !f.HasDefault() {
+	for _, f := range ix.required {
+		if _, ok := out[f.Name()]; !ok {
 			return nil, fmt.Errorf("the field %q of %s is missing and has no default", f.Name(), rs.FullName())
 		}
 	}
@@ -228,8 +301,10 @@ func recordFromJSON(rs *avro.RecordSchema, n *doc.Node, at string) (any, error) 
 
 // unionFromJSON reads Avro's JSON encoding of a union, null or
 // {"<branch>": value}, and, as a convenience, a bare value that fits one
-// branch.
-func unionFromJSON(us *avro.UnionSchema, n *doc.Node, at string) (any, error) {
+// branch. The branch of a bare value is chosen by a look at the value's
+// top level, and only that branch is converted: trying each in full would
+// be exponential in the depth of unions of records.
+func (c *converter) unionFromJSON(us *avro.UnionSchema, n *doc.Node, at *pointer) (any, error) {
 	types := us.Types()
 	if n.Kind == doc.Null {
 		for _, t := range types {
@@ -242,7 +317,7 @@ func unionFromJSON(us *avro.UnionSchema, n *doc.Node, at string) (any, error) {
 		key := n.Members[0].Key
 		for _, t := range types {
 			if branchName(t) == key || shortName(t) == key {
-				v, err := fromJSON(t, n.Members[0].Value, at+"/"+key)
+				v, err := c.fromJSON(t, n.Members[0].Value, at.key1(key))
 				if err != nil {
 					return nil, err
 				}
@@ -251,18 +326,55 @@ func unionFromJSON(us *avro.UnionSchema, n *doc.Node, at string) (any, error) {
 		}
 	}
 	for _, t := range types {
-		if t.Type() == avro.Null {
+		if t.Type() == avro.Null || !c.fits(t, n) {
 			continue
 		}
-		if v, err := fromJSON(t, n, at); err == nil {
-			return map[string]any{branchName(t): v}, nil
+		v, err := c.fromJSON(t, n, at)
+		if err != nil {
+			return nil, err
 		}
+		return map[string]any{branchName(t): v}, nil
 	}
 	names := make([]string, len(types))
 	for i, t := range types {
 		names[i] = branchName(t)
 	}
 	return nil, mismatch(at, "a value of one of "+strings.Join(names, ", ")+` (written {"<type>": value})`, n)
+}
+
+// fits reports whether n fits s at its top level: the right kind of JSON
+// value, a number in range, a known symbol, a record's field names.
+func (c *converter) fits(s avro.Schema, n *doc.Node) bool {
+	s = deref(s)
+	switch s.Type() {
+	case avro.Record:
+		if n.Kind != doc.Object {
+			return false
+		}
+		ix := c.record(s.(*avro.RecordSchema))
+		required := 0 // keys are unique, so counting is enough
+		for _, m := range n.Members {
+			f := ix.fields[m.Key]
+			if f == nil {
+				return false
+			}
+			if !f.HasDefault() {
+				required++
+			}
+		}
+		return required == len(ix.required)
+	case avro.Array:
+		return n.Kind == doc.Array
+	case avro.Map:
+		return n.Kind == doc.Object
+	case avro.Enum:
+		return n.Kind == doc.String && c.symbols(s.(*avro.EnumSchema))[n.Value]
+	case avro.Union:
+		return false // a union holds no union
+	}
+	// Scalars cost no more to convert than to check.
+	_, err := c.fromJSON(s, n, nil)
+	return err == nil
 }
 
 // branchName is the name hamba/avro keys a union value by: the full name of

@@ -69,8 +69,10 @@ func Check(opts Options, table *Table, topic *TopicSchema) []diag.Diagnostic {
 	cols := table.Columns
 	switch {
 	case opts.UseTopicSchema:
-		if topic != nil {
-			c.matchFields(topic.Fields, cols, true)
+		// A schema too large for any table has its own finding;
+		// matching its columns would say nothing more.
+		if topic != nil && !topic.TooLarge {
+			c.matchFields(topic.Fields, cols, table.byName, true)
 		}
 	case opts.UseTableSchema:
 		c.plainNames(cols)
@@ -104,10 +106,16 @@ func (c *checker) finish(table *Table, topic *TopicSchema) []diag.Diagnostic {
 	for i := range c.ds {
 		d := &c.ds[i]
 		switch {
-		case strings.HasPrefix(d.Path, TablePath) && table != nil:
-			table.Doc.Source.Locate(c.ds[i : i+1])
-		case strings.HasPrefix(d.Path, TopicPath) && topic != nil && topic.Source != nil:
-			topic.Source.Locate(c.ds[i : i+1])
+		case strings.HasPrefix(d.Path, TablePath):
+			d.Input = diag.InputTableSchema
+			if table != nil {
+				table.Doc.Source.Locate(c.ds[i : i+1])
+			}
+		case strings.HasPrefix(d.Path, TopicPath):
+			d.Input = diag.InputTopicSchema
+			if topic != nil && topic.Source != nil {
+				topic.Source.Locate(c.ds[i : i+1])
+			}
 		}
 	}
 	return diag.Finish(c.ds)
@@ -188,10 +196,10 @@ func (c *checker) plainNames(cols []*Column) {
 }
 
 // matchFields compares topic fields with the columns at one level.
-func (c *checker) matchFields(fields []*TopicField, cols []*Column, top bool) {
+func (c *checker) matchFields(fields []*TopicField, cols []*Column, byName map[string]*Column, top bool) {
 	used := map[*Column]bool{}
 	for _, f := range fields {
-		col := columnNamed(cols, f.Name)
+		col := findColumn(cols, byName, f.Name)
 		if col == nil {
 			if c.opts.DropUnknownFields {
 				c.add(diag.Info, "bq-topic-field-dropped", f.Path, f.Span,
@@ -258,7 +266,7 @@ func (c *checker) compare(f *TopicField, col *Column) {
 		return
 	}
 	if col.Type == Record {
-		c.matchFields(f.Fields, col.Fields, false)
+		c.matchFields(f.Fields, col.Fields, col.byName, false)
 	}
 }
 

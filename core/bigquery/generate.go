@@ -29,7 +29,9 @@ func Generate(opts Options, topic *TopicSchema, dataType string) ([]SchemaField,
 	case opts.UseTableSchema:
 		return nil, nil
 	case opts.UseTopicSchema:
-		if topic == nil {
+		if topic == nil || topic.TooLarge {
+			// No table fits a schema over BigQuery's limits, which
+			// FromProto or FromAvro reported.
 			return nil, nil
 		}
 		out, ds = generateFields(topic.Fields)

@@ -53,10 +53,10 @@ func Preview(opts Options, table *Table, msgs []message.Message, s Sample) ([]Ro
 	var rows []Row
 	var ds []diag.Diagnostic
 	for i := range msgs {
-		r := previewOne(opts, table.Columns, &msgs[i], i, s)
+		r := previewOne(opts, table, &msgs[i], i, s)
 		if !r.Written {
 			ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "bq-row-rejected",
-				Path:    MessagePath + "/" + strconv.Itoa(i) + "/data",
+				Input: diag.InputMessages, MessageIndex: &i, Path: MessagePath + "/" + strconv.Itoa(i) + "/data",
 				Message: "message " + strconv.Itoa(i) + " would not be written and stays in the backlog: " + r.Problem,
 				Hint:    "fix the message or the table; a dead-letter topic would receive such messages"})
 		}
@@ -65,9 +65,10 @@ func Preview(opts Options, table *Table, msgs []message.Message, s Sample) ([]Ro
 	return rows, ds
 }
 
-func previewOne(opts Options, cols []*Column, m *message.Message, i int, s Sample) Row {
+func previewOne(opts Options, table *Table, m *message.Message, i int, s Sample) Row {
+	cols := table.Columns
 	r := Row{Message: i}
-	c := &converter{row: &r}
+	c := &converter{row: &r, notes: map[string]bool{}}
 	var b strings.Builder
 	b.WriteByte('{')
 	first := true
@@ -81,7 +82,7 @@ func previewOne(opts Options, cols []*Column, m *message.Message, i int, s Sampl
 	}
 	var err error
 	if opts.UseTableSchema {
-		err = c.message(m.Data, cols, opts, &b, &first)
+		err = c.message(m.Data, table, opts, &b, &first)
 	} else if col := columnNamed(cols, dataColumn.Name); col != nil {
 		field(col.Name)
 		err = dataValue(m.Data, col, &b)
@@ -177,16 +178,18 @@ func metadataValue(name string, col *Column, m *message.Message, i int, s Sample
 
 // converter turns a JSON message into a row under useTableSchema.
 type converter struct {
-	row *Row
+	row   *Row
+	notes map[string]bool // Notes already in row, to add each once
 }
 
 func (c *converter) note(s string) {
-	if !slices.Contains(c.row.Notes, s) {
+	if !c.notes[s] {
+		c.notes[s] = true
 		c.row.Notes = append(c.row.Notes, s)
 	}
 }
 
-func (c *converter) message(data []byte, cols []*Column, opts Options, b *strings.Builder, first *bool) error {
+func (c *converter) message(data []byte, table *Table, opts Options, b *strings.Builder, first *bool) error {
 	d, ds := doc.ParseLimits("data", string(data), doc.JSON, doc.Limits{MaxBytes: message.MaxDataBytes, MaxDepth: doc.DefaultLimits.MaxDepth})
 	if d.Root == nil {
 		msg := "the data is empty"
@@ -199,13 +202,17 @@ func (c *converter) message(data []byte, cols []*Column, opts Options, b *string
 		return errors.New("with useTableSchema a message must be a JSON object, not " + article(d.Root.Kind.String()))
 	}
 	skip := func(col *Column) bool { return opts.WriteMetadata && isMetadata(col.Name) }
-	return c.fields(d.Root, cols, "", opts.DropUnknownFields, skip, b, first)
+	return c.fields(d.Root, table.Columns, table.byName, "", opts.DropUnknownFields, skip, b, first)
 }
 
 // fields writes the columns of one object level.
-func (c *converter) fields(obj *doc.Node, cols []*Column, at string, drop bool, skip func(*Column) bool, b *strings.Builder, first *bool) error {
+func (c *converter) fields(obj *doc.Node, cols []*Column, byName map[string]*Column, at string, drop bool, skip func(*Column) bool, b *strings.Builder, first *bool) error {
+	// The value of each column is the last member whose key matches its
+	// name regardless of case.
+	values := make(map[string]*doc.Node, len(obj.Members))
 	for _, m := range obj.Members {
-		if col := columnNamed(cols, m.Key); col == nil || (skip != nil && skip(col)) {
+		values[foldName(m.Key)] = m.Value
+		if col := findColumn(cols, byName, m.Key); col == nil || (skip != nil && skip(col)) {
 			p := at + "/" + diag.PointerKey(m.Key)
 			if !drop {
 				return fmt.Errorf("the field %s has no column (set dropUnknownFields to drop it)", p)
@@ -217,12 +224,7 @@ func (c *converter) fields(obj *doc.Node, cols []*Column, at string, drop bool, 
 		if skip != nil && skip(col) {
 			continue
 		}
-		var v *doc.Node
-		for _, m := range obj.Members {
-			if strings.EqualFold(m.Key, col.Name) {
-				v = m.Value
-			}
-		}
+		v := values[foldName(col.Name)]
 		if !*first {
 			b.WriteByte(',')
 		}
@@ -296,7 +298,7 @@ func (c *converter) single(n *doc.Node, col *Column, at string, drop bool, b *st
 		}
 		b.WriteByte('{')
 		first := true
-		if err := c.fields(n, col.Fields, at, drop, nil, b, &first); err != nil {
+		if err := c.fields(n, col.Fields, col.byName, at, drop, nil, b, &first); err != nil {
 			return err
 		}
 		b.WriteByte('}')

@@ -6,6 +6,7 @@ import (
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // Path prefixes of diagnostics, by the text they point into.
@@ -65,19 +66,20 @@ type Column struct {
 	Span    diag.Span // of the name
 	TypeAt  diag.Span
 	ModeAt  diag.Span
+	// byName finds Fields by foldName, so matching a message or a topic
+	// schema against a wide record costs one lookup a field.
+	byName map[string]*Column
 }
 
 // Table is a table schema read from its JSON text.
 type Table struct {
 	Doc     *doc.Doc
 	Columns []*Column
+	byName  map[string]*Column // Columns by foldName
 }
 
-// Limits of BigQuery column names and nesting (rules.md table 7).
-const (
-	maxColumnName = 300
-	maxNesting    = 15
-)
+// maxColumnName is the longest column name BigQuery accepts.
+const maxColumnName = limits.BigQueryColumnName
 
 var reservedPrefixes = []string{"_TABLE_", "_FILE_", "_PARTITION", "_ROW_TIMESTAMP", "__ROOT__", "_COLIDENTIFIER",
 	"_CHANGE_SEQUENCE_NUMBER", "_CHANGE_TYPE", "_CHANGE_TIMESTAMP"}
@@ -105,14 +107,14 @@ func ParseTable(name, text string) (*Table, []diag.Diagnostic) {
 		r.add(diag.Error, "bq-table-shape", path, list.Span, "a table schema is a list of columns, found "+article(list.Kind.String()),
 			`write [{"name": "data", "type": "STRING", "mode": "NULLABLE"}], as bq show --schema prints`)
 	} else {
-		t.Columns = r.columns(list, path, 1)
+		t.Columns, t.byName = r.readColumns(list, path, 1)
 	}
 	d.Source.Locate(r.ds)
 	return t, diag.Finish(append(prefix(ds, TablePath), r.ds...))
 }
 
 func article(s string) string {
-	if s != "" && strings.ContainsRune("aeiouAEIOU", rune(s[0])) {
+	if s != "" && strings.ContainsRune("aeiouAEIOU", rune(s[0])) && !strings.HasPrefix(strings.ToLower(s), "uni") {
 		return "an " + s
 	}
 	return "a " + s
@@ -127,16 +129,17 @@ func prefix(ds []diag.Diagnostic, p string) []diag.Diagnostic {
 }
 
 type tableReader struct {
-	ds []diag.Diagnostic
+	ds      []diag.Diagnostic
+	columns int // read so far, nested ones included
 }
 
 func (r *tableReader) add(sev diag.Severity, code, path string, span diag.Span, msg, hint string) {
 	r.ds = append(r.ds, diag.Diagnostic{Severity: sev, Code: code, Path: TablePath + path, Span: span, Message: msg, Hint: hint})
 }
 
-func (r *tableReader) columns(list *doc.Node, path string, depth int) []*Column {
+func (r *tableReader) readColumns(list *doc.Node, path string, depth int) ([]*Column, map[string]*Column) {
 	var cols []*Column
-	seen := map[string]bool{}
+	seen := map[string]*Column{}
 	for i, n := range list.Items {
 		p := path + "/" + strconv.Itoa(i)
 		if n.Kind != doc.Object {
@@ -147,16 +150,21 @@ func (r *tableReader) columns(list *doc.Node, path string, depth int) []*Column 
 		if c == nil {
 			continue
 		}
-		key := strings.ToLower(c.Name)
-		if seen[key] {
+		if r.columns++; r.columns == maxColumns+1 {
+			r.add(diag.Error, "bq-too-many-columns", p+"/name", c.Span,
+				"the table has more than "+thousands(maxColumns)+" columns, nested ones included, BigQuery's limit; this is column "+thousands(maxColumns+1),
+				"split the data over several tables, or keep a nested part in one JSON column")
+		}
+		key := foldName(c.Name)
+		if seen[key] != nil {
 			r.add(diag.Error, "bq-duplicate-column", p+"/name", c.Span, "two columns are called "+strconv.Quote(c.Name),
 				"column names are unique regardless of case")
 			continue
 		}
-		seen[key] = true
+		seen[key] = c
 		cols = append(cols, c)
 	}
-	return cols
+	return cols, seen
 }
 
 func (r *tableReader) column(n *doc.Node, p string, depth int) *Column {
@@ -202,7 +210,7 @@ func (r *tableReader) column(n *doc.Node, p string, depth int) *Column {
 	case c.Type == Record && depth >= maxNesting:
 		r.add(diag.Error, "bq-record-depth", p, tn.Span, "RECORD columns nest at most "+strconv.Itoa(maxNesting)+" levels deep", "")
 	case c.Type == Record:
-		c.Fields = r.columns(fn, p+"/fields", depth+1)
+		c.Fields, c.byName = r.readColumns(fn, p+"/fields", depth+1)
 	case fn != nil && fn.Kind == doc.Array && len(fn.Items) > 0:
 		r.add(diag.Error, "bq-fields-not-record", p+"/fields", fn.Span, "only a RECORD column has fields; "+strconv.Quote(c.Name)+" is "+c.Type,
 			`set "type": "RECORD", or remove "fields"`)
@@ -238,6 +246,18 @@ func plainName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// foldName is the key column names are compared by: BigQuery ignores case.
+func foldName(s string) string { return strings.ToLower(s) }
+
+// findColumn finds a column by name in cols, through its index when there
+// is one (tables read by ParseTable have them).
+func findColumn(cols []*Column, byName map[string]*Column, name string) *Column {
+	if byName != nil {
+		return byName[foldName(name)]
+	}
+	return columnNamed(cols, name)
 }
 
 // columnNamed finds a column by name, ignoring case as BigQuery does.

@@ -20,6 +20,10 @@ type TopicSchema struct {
 	Type   string // Avro or Protobuf
 	Fields []*TopicField
 	Source *diag.Source // the schema text, to locate diagnostics
+	// TooLarge says the schema makes more columns, or nests them deeper,
+	// than a BigQuery table holds: Fields is then empty, and a diagnostic
+	// says where the limit is passed.
+	TooLarge bool
 }
 
 // TopicField is one field of a topic schema.
@@ -94,6 +98,9 @@ func FromAvro(t *avroschema.Topic) (*TopicSchema, []diag.Diagnostic) {
 			Hint:    "wrap the type in a record, or do not use useTopicSchema"}}
 		ts.Source.Locate(ds)
 		return ts, ds
+	}
+	if over := measure(t.Root, avroChildren); over != nil {
+		return ts.tooLarge(*over)
 	}
 	ts.Fields = avroFields(t.Root, map[*avroschema.Type]bool{t.Root: true})
 	return ts, nil
@@ -182,6 +189,9 @@ func FromProto(f *protoschema.File, src *diag.Source) (*TopicSchema, []diag.Diag
 			Message: "the Protocol Buffer schema declares no message", Hint: "declare the message the topic carries"}}
 		return ts, ds
 	}
+	if over := measure(root, protoChildren); over != nil {
+		return ts.tooLarge(*over)
+	}
 	ts.Fields = protoFields(root, f.Syntax, map[*protoschema.Message]bool{root: true})
 	return ts, nil
 }
@@ -219,7 +229,7 @@ func protoType(tf *TopicField, f *protoschema.Field, syntax string, visiting map
 		tf.Kind, tf.Allowed = "enum", []string{Integer}
 	case f.Message != nil:
 		if visiting[f.Message] {
-			tf.Unmappable = "the message " + f.Message.FullName + " contains itself; BigQuery columns cannot recurse"
+			tf.Unmappable = "the message " + f.Message.FullName() + " contains itself; BigQuery columns cannot recurse"
 			return
 		}
 		visiting[f.Message] = true
@@ -229,6 +239,16 @@ func protoType(tf *TopicField, f *protoschema.Field, syntax string, visiting map
 	default:
 		tf.Kind, tf.Allowed = f.Type, protoTypes[f.Type]
 	}
+}
+
+// tooLarge marks the schema as having no table and locates the finding.
+func (ts *TopicSchema) tooLarge(d diag.Diagnostic) (*TopicSchema, []diag.Diagnostic) {
+	ts.TooLarge = true
+	ds := []diag.Diagnostic{d}
+	if ts.Source != nil {
+		ts.Source.Locate(ds)
+	}
+	return ts, ds
 }
 
 // describeTypes writes a list of column types for a message.

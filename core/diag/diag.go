@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/subplay/subplay/core/limits"
 )
 
 // Severity says how much a finding matters.
@@ -69,16 +71,24 @@ func (s Span) IsValid() bool { return s.Start.IsValid() }
 // parser, the document decoder) set Span, in bytes of the text they were
 // given. Line and Column are filled in at the end by Source.Locate, once the
 // span has been carried into the text the user typed.
+//
+// Input names the text of the request the finding is about (one of the
+// Input constants), and MessageIndex, for a finding about one sample
+// message, its index ("message" is taken by the text). Producers set both
+// where they create the finding, so that no consumer guesses them back
+// from the path.
 type Diagnostic struct {
-	Severity  Severity `json:"severity"`
-	Code      string   `json:"code"`
-	Path      string   `json:"path,omitempty"`
-	Line      int      `json:"line,omitempty"`
-	Column    int      `json:"column,omitempty"`
-	EndLine   int      `json:"endLine,omitempty"`
-	EndColumn int      `json:"endColumn,omitempty"`
-	Message   string   `json:"message"`
-	Hint      string   `json:"hint,omitempty"`
+	Severity     Severity `json:"severity"`
+	Code         string   `json:"code"`
+	Input        string   `json:"input,omitempty"`
+	MessageIndex *int     `json:"messageIndex,omitempty"`
+	Path         string   `json:"path,omitempty"`
+	Line         int      `json:"line,omitempty"`
+	Column       int      `json:"column,omitempty"`
+	EndLine      int      `json:"endLine,omitempty"`
+	EndColumn    int      `json:"endColumn,omitempty"`
+	Message      string   `json:"message"`
+	Hint         string   `json:"hint,omitempty"`
 
 	Span Span `json:"-"`
 }
@@ -137,19 +147,25 @@ func Count(ds []Diagnostic, s Severity) int {
 	return n
 }
 
-// MaxDiagnostics caps what one request reports: past this many, a wall of
-// findings helps nobody, and hostile input must not make output unbounded.
-const MaxDiagnostics = 200
+// MaxDiagnostics caps what one request reports (see limits.Diagnostics).
+const MaxDiagnostics = limits.Diagnostics
+
+// MaxCollected caps what one parser keeps (see limits.CollectedDiagnostics):
+// past it, a parser counts what it drops and passes the count to
+// FinishDropped.
+const MaxCollected = limits.CollectedDiagnostics
 
 // Cap trims ds to MaxDiagnostics entries (after sorting, so the first
 // findings by position are kept) and appends a note saying how many were
 // left out.
-func Cap(ds []Diagnostic) []Diagnostic {
-	if len(ds) <= MaxDiagnostics {
+func Cap(ds []Diagnostic) []Diagnostic { return capDropped(ds, 0) }
+
+func capDropped(ds []Diagnostic, uncollected int) []Diagnostic {
+	if len(ds) <= MaxDiagnostics && uncollected == 0 {
 		return ds
 	}
-	dropped := len(ds) - MaxDiagnostics
-	ds = ds[:MaxDiagnostics:MaxDiagnostics]
+	dropped := max(len(ds)-MaxDiagnostics, 0) + uncollected
+	ds = ds[:min(len(ds), MaxDiagnostics):min(len(ds), MaxDiagnostics)]
 	return append(ds, Diagnostic{
 		Severity: Info,
 		Code:     "too-many-diagnostics",
@@ -164,6 +180,13 @@ func Finish(ds []Diagnostic) []Diagnostic {
 	return Cap(ds)
 }
 
+// FinishDropped is Finish for a producer that stopped collecting at
+// MaxCollected: the note counts the uncollected findings too.
+func FinishDropped(ds []Diagnostic, uncollected int) []Diagnostic {
+	Sort(ds)
+	return capDropped(ds, uncollected)
+}
+
 // PointerKey escapes an object key for use as one segment of a JSON
 // pointer (RFC 6901): "~" becomes "~0" and "/" becomes "~1", so a label
 // key "a/b" gives the path "/labels/a~1b".
@@ -172,4 +195,52 @@ func PointerKey(k string) string {
 		return k
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+// Quote quotes a piece of user input for a message, as strconv.Quote does,
+// keeping at most limits.QuotedInput code points and marking a cut with
+// "…": a megabyte key must not make a megabyte message.
+func Quote(s string) string {
+	n := 0
+	for i := range s {
+		if n == limits.QuotedInput {
+			return strconv.Quote(s[:i]) + "…"
+		}
+		n++
+	}
+	return strconv.Quote(s)
+}
+
+// The inputs of a request a diagnostic can be about.
+const (
+	InputConfig      = "config"      // the subscription configuration
+	InputMessages    = "messages"    // the sample messages
+	InputTopicSchema = "topicSchema" // the topic's Avro or .proto schema
+	InputTableSchema = "tableSchema" // the BigQuery table's schema
+	InputFilter      = "filter"      // a filter given on its own
+)
+
+// In sets the input of every diagnostic of ds that has none, and returns ds.
+func In(input string, ds []Diagnostic) []Diagnostic {
+	for i := range ds {
+		if ds[i].Input == "" {
+			ds[i].Input = input
+		}
+	}
+	return ds
+}
+
+// OfMessage marks every diagnostic of ds as about sample message i, and
+// returns ds.
+func OfMessage(i int, ds []Diagnostic) []Diagnostic {
+	for j := range ds {
+		ds[j].Input = InputMessages
+		ds[j].MessageIndex = &i
+	}
+	return ds
+}
+
+// ForMessage reports whether d is about sample message i.
+func (d *Diagnostic) ForMessage(i int) bool {
+	return d.MessageIndex != nil && *d.MessageIndex == i
 }

@@ -1,6 +1,7 @@
 package diag_test
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -317,5 +318,39 @@ func TestCounts(t *testing.T) {
 	}
 	if !diag.HasErrors(append(ds, diag.Diagnostic{Severity: diag.Error})) {
 		t.Error("HasErrors misses an error")
+	}
+}
+
+func TestQuote(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"short", "a\"b", `"a\"b"`},
+		{"at the bound", strings.Repeat("é", 64), `"` + strings.Repeat("é", 64) + `"`},
+		{"past the bound", strings.Repeat("é", 65), `"` + strings.Repeat("é", 64) + `"…`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := diag.Quote(c.in); got != c.want {
+				t.Errorf("Quote = %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+func TestInputs(t *testing.T) {
+	ds := diag.In(diag.InputConfig, []diag.Diagnostic{{Code: "a"}, {Code: "b", Input: diag.InputFilter}})
+	if ds[0].Input != diag.InputConfig || ds[1].Input != diag.InputFilter {
+		t.Errorf("In: %+v", ds)
+	}
+	ms := diag.OfMessage(2, []diag.Diagnostic{{Code: "c"}, {Code: "d", Input: diag.InputConfig}})
+	for _, d := range ms {
+		if d.Input != diag.InputMessages || !d.ForMessage(2) || d.ForMessage(0) {
+			t.Errorf("OfMessage: %+v", d)
+		}
+	}
+	b, _ := json.Marshal(ms[0])
+	if want := `{"severity":"","code":"c","input":"messages","messageIndex":2,"message":""}`; string(b) != want {
+		t.Errorf("JSON %s, want %s", b, want)
+	}
+	if b, _ := json.Marshal(diag.Diagnostic{Code: "e"}); strings.Contains(string(b), "input") || strings.Contains(string(b), "messageIndex") {
+		t.Errorf("a diagnostic without input writes %s", b)
 	}
 }

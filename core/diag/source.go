@@ -4,28 +4,46 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // Source is a text a user gave, with an index of where its lines start.
 // Columns are counted in Unicode code points, 1-based, because that is what
 // an editor shows; a byte that is not valid UTF-8 counts as one column.
+//
+// Turning an offset into a column and back costs O(log n) whatever the
+// text: a megabyte on one line with thousands of findings must not count
+// each column from the start of its line.
 type Source struct {
 	Name  string
 	Text  string
 	lines []int // byte offset of the start of each line
+	ascii bool  // every byte is ASCII, so a column is a byte count
+
+	marksOnce sync.Once
+	marks     []mark // column checkpoints inside long lines, by offset
 }
+
+// mark records the column of a rune boundary inside a long line.
+type mark struct{ off, col int }
+
+// markEvery is how many bytes apart the checkpoints of a long line are:
+// finding a column decodes at most this many bytes (plus one rune).
+const markEvery = 256
 
 // NewSource indexes text. Lines end at "\n"; a "\r" before it belongs to the
 // line ending, not to the line.
 func NewSource(name, text string) *Source {
 	lines := make([]int, 1, 1+strings.Count(text, "\n"))
+	var high byte
 	for i := 0; i < len(text); i++ {
+		high |= text[i]
 		if text[i] == '\n' {
 			lines = append(lines, i+1)
 		}
 	}
-	return &Source{Name: name, Text: text, lines: lines}
+	return &Source{Name: name, Text: text, lines: lines, ascii: high < utf8.RuneSelf}
 }
 
 // Lines returns the number of lines.
@@ -41,7 +59,49 @@ func (s *Source) LineCol(offset int) (line, col int) {
 		offset = len(s.Text)
 	}
 	i := sort.Search(len(s.lines), func(i int) bool { return s.lines[i] > offset }) - 1
-	return i + 1, utf8.RuneCountInString(s.Text[s.lines[i]:offset]) + 1
+	return i + 1, s.column(s.lines[i], offset)
+}
+
+// column counts the code points of the line starting at start up to offset,
+// plus one, from the nearest checkpoint.
+func (s *Source) column(start, offset int) int {
+	if s.ascii {
+		return offset - start + 1
+	}
+	if offset-start > markEvery {
+		marks := s.lineMarks()
+		k := sort.Search(len(marks), func(k int) bool { return marks[k].off > offset }) - 1
+		if k >= 0 && marks[k].off > start {
+			return marks[k].col + utf8.RuneCountInString(s.Text[marks[k].off:offset])
+		}
+	}
+	return utf8.RuneCountInString(s.Text[start:offset]) + 1
+}
+
+// lineMarks builds, once, a checkpoint every markEvery bytes of every line
+// longer than that, at rune boundaries as a decoder reading the line from
+// its start finds them, so counting from a checkpoint gives the same column
+// as counting from the line's start.
+func (s *Source) lineMarks() []mark {
+	s.marksOnce.Do(func() {
+		for l := range s.lines {
+			start, end := s.lines[l], s.lineEnd(l+1)
+			if end-start <= markEvery {
+				continue
+			}
+			col, last := 1, start
+			for off := start; off < end; {
+				if off-last >= markEvery {
+					s.marks = append(s.marks, mark{off, col})
+					last = off
+				}
+				_, n := utf8.DecodeRuneInString(s.Text[off:end])
+				off += n
+				col++
+			}
+		}
+	})
+	return s.marks
 }
 
 // Offset returns the byte offset of a 1-based line and column (columns in
@@ -56,8 +116,24 @@ func (s *Source) Offset(line, col int) int {
 	}
 	start := s.lines[line-1]
 	end := s.lineEnd(line)
-	off := start
-	for c := 1; c < col && off < end; c++ {
+	if col < 1 {
+		col = 1
+	}
+	if s.ascii {
+		return min(start+col-1, end)
+	}
+	off, c := start, 1
+	if end-start > markEvery {
+		marks := s.lineMarks()
+		// The last checkpoint of this line at or before the column.
+		lo := sort.Search(len(marks), func(k int) bool { return marks[k].off > start })
+		hi := sort.Search(len(marks), func(k int) bool { return marks[k].off >= end })
+		k := lo + sort.Search(hi-lo, func(k int) bool { return marks[lo+k].col > col }) - 1
+		if k >= lo {
+			off, c = marks[k].off, marks[k].col
+		}
+	}
+	for ; c < col && off < end; c++ {
 		_, n := utf8.DecodeRuneInString(s.Text[off:end])
 		off += n
 	}
@@ -136,11 +212,11 @@ func Render(src *Source, ds []Diagnostic) string {
 }
 
 func writeExcerpt(b *strings.Builder, src *Source, d Diagnostic) {
-	line := []rune(src.LineText(d.Line))
-	col := d.Column - 1
-	if col > len(line) {
-		col = len(line)
-	}
+	// Work in offsets, not in a []rune of the line: the line may be a
+	// megabyte and there may be hundreds of findings on it.
+	start, end := src.lines[d.Line-1], src.lineEnd(d.Line)
+	n := src.column(start, end) - 1 // code points on the line
+	col := min(d.Column-1, n)
 	width := 1
 	if d.EndLine == d.Line && d.EndColumn > d.Column {
 		width = d.EndColumn - d.Column
@@ -150,24 +226,24 @@ func writeExcerpt(b *strings.Builder, src *Source, d Diagnostic) {
 	if col > maxShownLine-20 {
 		from = col - 40
 	}
-	to := len(line)
+	to := n
 	if to-from > maxShownLine {
 		to = from + maxShownLine
 	}
 	if col+width > to {
 		width = max(1, to-col)
 	}
+	fromOff, colOff, toOff := src.Offset(d.Line, from+1), src.Offset(d.Line, col+1), src.Offset(d.Line, to+1)
 	num := strconv.Itoa(d.Line)
 	pad := strings.Repeat(" ", len(num))
 	b.WriteString(" " + num + " | ")
 	if from > 0 {
 		b.WriteString("…")
 	}
-	shown := line[from:to]
-	for _, r := range shown {
+	for _, r := range src.Text[fromOff:toOff] {
 		b.WriteString(printableRune(r))
 	}
-	if to < len(line) {
+	if to < n {
 		b.WriteString("…")
 	}
 	b.WriteString("\n " + pad + " | ")
@@ -175,11 +251,11 @@ func writeExcerpt(b *strings.Builder, src *Source, d Diagnostic) {
 		b.WriteString(" ")
 	}
 	// Copy tabs so the caret lines up whatever the tab width.
-	for _, r := range line[from:col] {
+	for _, r := range src.Text[fromOff:colOff] {
 		if r == '\t' {
 			b.WriteByte('\t')
 		} else {
-			b.WriteString(strings.Repeat(" ", len([]rune(printableRune(r)))))
+			b.WriteString(strings.Repeat(" ", utf8.RuneCountInString(printableRune(r))))
 		}
 	}
 	b.WriteString("^" + strings.Repeat("~", width-1) + "\n")

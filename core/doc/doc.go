@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // Kind is the JSON kind of a node.
@@ -84,9 +85,9 @@ type Limits struct {
 	MaxDepth int // deepest nesting of arrays and objects
 }
 
-// DefaultLimits are the limits every entry point uses: a subscription is a
-// few hundred bytes and five levels deep; schemas go deeper but not this deep.
-var DefaultLimits = Limits{MaxBytes: 1 << 20, MaxDepth: 64}
+// DefaultLimits are the limits every entry point uses (see core/limits for
+// their reasons).
+var DefaultLimits = Limits{MaxBytes: limits.DocumentBytes, MaxDepth: limits.DocumentDepth}
 
 // Detect guesses the format of text: JSON when its first significant
 // character opens an object or array, YAML otherwise.
@@ -119,18 +120,27 @@ func ParseLimits(name, text string, f Format, lim Limits) (*Doc, []diag.Diagnost
 		}}
 		return d, ds
 	}
+	if utf16Text(text) {
+		// Read as UTF-8, UTF-16 is a word of odd bytes and NULs: say what it is.
+		ds := []diag.Diagnostic{{Severity: diag.Error, Code: "utf16", Span: diag.SpanOf(0, 2),
+			Message: "the input is UTF-16 text; subplay reads UTF-8",
+			Hint:    "save the file as UTF-8 (PowerShell's > writes UTF-16: use Out-File -Encoding utf8)"}}
+		d.Source.Locate(ds)
+		return d, ds
+	}
 	var ds []diag.Diagnostic
+	dropped := 0
 	switch f {
 	case JSON:
-		d.Root, ds = parseJSON(text, lim.MaxDepth)
+		d.Root, ds, dropped = parseJSON(text, lim.MaxDepth)
 	case YAML:
-		d.Root, ds = parseYAML(d.Source, lim.MaxDepth)
+		d.Root, ds, dropped = parseYAML(d.Source, lim.MaxDepth)
 	default:
 		ds = []diag.Diagnostic{{Severity: diag.Error, Code: "unknown-format",
 			Message: "unknown format " + quote(string(f)), Hint: `use "json" or "yaml"`}}
 	}
 	d.Source.Locate(ds)
-	return d, diag.Finish(ds)
+	return d, diag.FinishDropped(ds, dropped)
 }
 
 func sizeText(n int) string {
@@ -141,4 +151,20 @@ func sizeText(n int) string {
 		return itoa(n) + " bytes (" + itoa(n>>20) + "+ MiB)"
 	}
 	return itoa(n) + " bytes"
+}
+
+// tooDeep is the finding for a document nested deeper than maxDepth, at
+// the byte offset where the scan or the parser saw it.
+func tooDeep(maxDepth, at int) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Error, Code: "too-deep",
+		Message: "the input nests deeper than " + itoa(maxDepth) + " levels",
+		Hint:    "a subscription is a few levels deep; check that this is the right file",
+		Span:    diag.SpanOf(at, at+1)}
+}
+
+// utf16Text reports whether text looks like UTF-16: a byte-order mark, or a
+// NUL in its first two bytes (the high byte of an ASCII character).
+func utf16Text(text string) bool {
+	return strings.HasPrefix(text, "\xff\xfe") || strings.HasPrefix(text, "\xfe\xff") ||
+		len(text) >= 2 && (text[0] == 0 || text[1] == 0)
 }

@@ -303,6 +303,9 @@ func TestLimits(t *testing.T) {
 		{"size past the limit", doc.JSON, `"` + strings.Repeat("a", 9) + `"`, doc.Limits{MaxBytes: 10, MaxDepth: 3}, "input-too-large"},
 		{"yaml size past the limit", doc.YAML, "a: " + strings.Repeat("a", 8), doc.Limits{MaxBytes: 10, MaxDepth: 3}, "input-too-large"},
 		{"unknown format", doc.Format("toml"), "a = 1", doc.DefaultLimits, "unknown-format"},
+		{"utf-16 little-endian with a mark", "", "\xff\xfet\x00o\x00p\x00", doc.DefaultLimits, "utf16"},
+		{"utf-16 big-endian with a mark", "", "\xfe\xff\x00{\x00}", doc.DefaultLimits, "utf16"},
+		{"utf-16 without a mark", "", "{\x00}\x00", doc.DefaultLimits, "utf16"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -468,6 +471,36 @@ func TestFuzzFindings(t *testing.T) {
 				}
 			}
 			walk(d.Root)
+		})
+	}
+}
+
+// TestLongInputQuotedShort checks that messages quoting a key or a word of
+// the input stay short however long the input is.
+func TestLongInputQuotedShort(t *testing.T) {
+	long := strings.Repeat("k", 900_000)
+	cases := []struct {
+		name, in string
+		format   doc.Format
+	}{
+		{"json duplicate key", `{"` + long + `":1,"` + long + `":2}`, doc.JSON},
+		{"json key without colon", `{"` + long + `" 1}`, doc.JSON},
+		{"json bare word", `{"a":` + long + `}`, doc.JSON},
+		{"json bare key", `{` + long + `:1}`, doc.JSON},
+		{"json number with a suffix", `{"a":1` + long + `s}`, doc.JSON},
+		{"yaml duplicate key", long + ": 1\n" + long + ": 2\n", doc.YAML},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, ds := doc.Parse("t", c.in, c.format)
+			if len(ds) == 0 {
+				t.Fatal("no finding")
+			}
+			for _, d := range ds {
+				if len(d.Message)+len(d.Hint) > 400 {
+					t.Errorf("%s: message and hint are %d bytes", d.Code, len(d.Message)+len(d.Hint))
+				}
+			}
 		})
 	}
 }

@@ -49,6 +49,12 @@ var yamlSeeds = []string{
 	"", " \n", "a: b: c\n", "a:\n\t- tab\n", "a: [1, 2\n", "a: {b: 1\n", "a: \"unclosed\n", "a: 'unclosed\n",
 	"- a\nb: c\n", "a: *missing\n", "a: @x\n", "a: `x`\n", "\xff: 1\n", "a: \x01\n", "a:\n  - b\n c: d\n",
 	strings.Repeat("- ", 70) + "x\n", strings.Repeat("[", 70) + strings.Repeat("]", 70) + "\n",
+	// Nesting the scan refuses before the library recurses, and text that
+	// only looks nested.
+	"a: " + strings.Repeat("{b: ", 300) + "1" + strings.Repeat("}", 300) + "\n", strings.Repeat("[", 3000),
+	strings.Repeat(" ", 0) + "a:\n b:\n  c:\n   d: |\n    [[[[\n     {{{{\n", "a: \"[[[[\n  {{{{\"\n", "a: x[[[[ # [[[[\n",
+	"- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - x\n", "a: &x !!seq [[[[[[\n",
+	"\xff\xfea\x00:\x00", "a\x00: 1\n", strings.Repeat("k", 300) + ": 1\n" + strings.Repeat("k", 300) + ": 2\n",
 }
 
 func FuzzJSON(f *testing.F) {
@@ -113,6 +119,7 @@ func checkLocated(t *testing.T, src *diag.Source, d diag.Diagnostic) {
 		t.Fatalf("%s span [%d, %d) outside the text (%d bytes)", d.Code, s, e, len(text))
 	}
 	checkLineCol(t, src, d.Code, d.Line, d.Column)
+	checkMessage(t, d)
 	if d.EndLine != 0 {
 		checkLineCol(t, src, d.Code+" end", d.EndLine, d.EndColumn)
 		if d.EndLine < d.Line || (d.EndLine == d.Line && d.EndColumn < d.Column) {
@@ -247,4 +254,17 @@ func plain(n *Node) any {
 		return out
 	}
 	return nil
+}
+
+// checkMessage asserts the house style of a message and that it stays
+// short whatever the input: it quotes input through diag.Quote.
+func checkMessage(t *testing.T, d diag.Diagnostic) {
+	t.Helper()
+	m := d.Message
+	if m == "" || strings.HasSuffix(m, ".") || m[0] >= 'A' && m[0] <= 'Z' && !strings.HasPrefix(m, "JSON") && !strings.HasPrefix(m, "YAML") {
+		t.Fatalf("%s: message %q", d.Code, m)
+	}
+	if len(m)+len(d.Hint) > 1000 {
+		t.Fatalf("%s: message and hint are %d bytes", d.Code, len(m)+len(d.Hint))
+	}
 }

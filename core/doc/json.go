@@ -17,20 +17,21 @@ type jsonParser struct {
 	i        int
 	maxDepth int
 	ds       []diag.Diagnostic
+	dropped  int // findings past diag.MaxCollected, counted only
 }
 
 // errStop unwinds the parser after the first syntax error: past it, the
 // structure is a guess, and a cascade of follow-on errors helps nobody.
 type errStop struct{}
 
-func parseJSON(text string, maxDepth int) (root *Node, ds []diag.Diagnostic) {
+func parseJSON(text string, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
 	p := &jsonParser{s: text, maxDepth: maxDepth}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(errStop); !ok {
 				panic(r)
 			}
-			root, ds = nil, p.ds
+			root, ds, dropped = nil, p.ds, p.dropped
 		}
 	}()
 	if strings.HasPrefix(text, "\ufeff") {
@@ -46,7 +47,7 @@ func parseJSON(text string, maxDepth int) (root *Node, ds []diag.Diagnostic) {
 		p.fail(p.i, p.i+1, "json-syntax", "unexpected "+p.describe(p.i)+" after the end of the JSON value",
 			"a file holds one JSON value; remove what follows it")
 	}
-	return root, p.ds
+	return root, p.ds, p.dropped
 }
 
 func (p *jsonParser) fail(start, end int, code, msg, hint string) {
@@ -132,14 +133,14 @@ func (p *jsonParser) value(depth int) *Node {
 	}
 	if end > p.i {
 		word := p.s[p.i:end]
-		hint := `strings need double quotes: "` + word + `"`
+		hint := "strings need double quotes: " + diag.Quote(word)
 		switch strings.ToLower(word) {
 		case "true", "false", "null":
 			hint = "JSON literals are lowercase: " + strings.ToLower(word)
 		case "nan", "infinity":
 			hint = "JSON has no " + word + "; use a string or a number"
 		}
-		p.fail(p.i, end, "json-syntax", "unexpected word "+strconv.Quote(word)+" where a value should be", hint)
+		p.fail(p.i, end, "json-syntax", "unexpected word "+diag.Quote(word)+" where a value should be", hint)
 	}
 	p.syntax("unexpected "+p.describe(p.i)+" where a value should be", "")
 	return nil
@@ -155,8 +156,8 @@ func isWordByte(s string, i int) bool {
 
 func (p *jsonParser) enter(depth int) {
 	if depth > p.maxDepth {
-		p.fail(p.i, p.i+1, "too-deep", "the input nests deeper than "+strconv.Itoa(p.maxDepth)+" levels",
-			"a subscription is a few levels deep; check that this is the right file")
+		p.ds = append(p.ds, tooDeep(p.maxDepth, p.i))
+		panic(errStop{})
 	}
 }
 
@@ -187,7 +188,7 @@ func (p *jsonParser) object(depth int) *Node {
 				for isWordByte(p.s, end) {
 					end++
 				}
-				hint = `write the key as "` + p.s[p.i:end] + `"`
+				hint = "write the key as " + diag.Quote(p.s[p.i:end])
 			}
 			p.syntax("expected a key in double quotes, found "+p.describe(p.i), hint)
 		}
@@ -196,15 +197,19 @@ func (p *jsonParser) object(depth int) *Node {
 		keySpan := diag.SpanOf(ks, p.i)
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			p.syntax("expected ':' after the key "+strconv.Quote(key)+", found "+p.describe(p.i), "")
+			p.syntax("expected ':' after the key "+diag.Quote(key)+", found "+p.describe(p.i), "")
 		}
 		p.i++
 		p.space()
 		v := p.value(depth)
 		if _, dup := seen[key]; dup {
-			p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key",
-				Message: "the key " + strconv.Quote(key) + " appears more than once in this object",
-				Hint:    "the API rejects duplicate fields; keep one", Span: keySpan})
+			if len(p.ds) < diag.MaxCollected {
+				p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key",
+					Message: "the key " + diag.Quote(key) + " appears more than once in this object",
+					Hint:    "the API rejects duplicate fields; keep one", Span: keySpan})
+			} else {
+				p.dropped++
+			}
 		} else {
 			seen[key] = struct{}{}
 			n.Members = append(n.Members, Member{Key: key, KeySpan: keySpan, Value: v})
@@ -316,9 +321,9 @@ func (p *jsonParser) number() *Node {
 			end++
 		}
 		if word := s[start:end]; strings.HasSuffix(word, "s") {
-			hint = `a duration is a string: "` + word + `"`
+			hint = "a duration is a string: " + diag.Quote(word)
 		}
-		p.fail(start, end, "json-syntax", "unexpected "+strconv.Quote(s[start:end])+" where a value should be", hint)
+		p.fail(start, end, "json-syntax", "unexpected "+diag.Quote(s[start:end])+" where a value should be", hint)
 	}
 	p.i = i
 	return &Node{Kind: Number, Value: s[start:i], Span: diag.SpanOf(start, i)}
@@ -442,4 +447,4 @@ func hex4(s string) (rune, bool) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func quote(s string) string { return strconv.Quote(s) }
+func quote(s string) string { return diag.Quote(s) }

@@ -10,17 +10,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 )
 
-// maxYAMLNodes bounds alias expansion: a few anchors referring to each other
-// can otherwise expand a kilobyte into billions of nodes.
-const maxYAMLNodes = 100_000
-
-// maxAliasNodes bounds the values copied by aliases alone, far below
-// maxYAMLNodes: a large sample-message file is legitimate, a small file
-// that expands a thousandfold through aliases is not, and it should cost
-// little to refuse.
-const maxAliasNodes = 10_000
+const (
+	maxYAMLNodes  = limits.YAMLNodes
+	maxAliasNodes = limits.YAMLAliasNodes
+)
 
 type yamlWalker struct {
 	src      *diag.Source
@@ -30,23 +26,27 @@ type yamlWalker struct {
 	inAlias  int  // > 0 while expanding an alias
 	deep     bool // too-deep was reported: once is enough
 	ds       []diag.Diagnostic
+	dropped  int // findings past diag.MaxCollected, counted only
 }
 
-func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic) {
+func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
 	if strings.TrimSpace(strings.TrimPrefix(src.Text, "\ufeff")) == "" {
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
-			Message: "the input is empty", Hint: "paste a subscription as JSON or YAML", Span: diag.SpanOf(0, 0)}}
+			Message: "the input is empty", Hint: "paste a subscription as JSON or YAML", Span: diag.SpanOf(0, 0)}}, 0
+	}
+	if at := yamlTooDeep(src.Text, maxDepth*limits.YAMLScanDepthFactor); at >= 0 {
+		return nil, []diag.Diagnostic{tooDeep(maxDepth, at)}, 0
 	}
 	var first yaml.Node
 	dec := yaml.NewDecoder(strings.NewReader(src.Text))
 	err := safeDecode(dec, &first)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, []diag.Diagnostic{yamlError(src, err)}
+		return nil, []diag.Diagnostic{yamlError(src, err)}, 0
 	}
 	w := &yamlWalker{src: src, maxDepth: maxDepth}
 	if err != nil || len(first.Content) == 0 { // io.EOF: nothing but comments
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
-			Message: "the input holds no value, only comments or a document marker", Span: diag.SpanOf(0, 0)}}
+			Message: "the input holds no value, only comments or a document marker", Span: diag.SpanOf(0, 0)}}, 0
 	}
 	root = w.node(first.Content[0], 0)
 	var next yaml.Node
@@ -57,7 +57,7 @@ func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic
 	} else if !errors.Is(err, io.EOF) {
 		w.ds = append(w.ds, yamlError(src, err))
 	}
-	return root, w.ds
+	return root, w.ds, w.dropped
 }
 
 // safeDecode turns a panic inside the YAML library into an error, so that
@@ -78,7 +78,16 @@ func (w *yamlWalker) span(n *yaml.Node, fallbackLen int) diag.Span {
 }
 
 func (w *yamlWalker) add(n *yaml.Node, code, msg, hint string) {
-	w.ds = append(w.ds, diag.Diagnostic{Severity: diag.Error, Code: code, Message: msg, Hint: hint, Span: w.scalarSpan(n)})
+	w.note(diag.Diagnostic{Severity: diag.Error, Code: code, Message: msg, Hint: hint, Span: w.scalarSpan(n)})
+}
+
+// note keeps d, or only counts it past diag.MaxCollected.
+func (w *yamlWalker) note(d diag.Diagnostic) {
+	if len(w.ds) >= diag.MaxCollected {
+		w.dropped++
+		return
+	}
+	w.ds = append(w.ds, d)
 }
 
 func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
@@ -118,8 +127,9 @@ func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 				return &Node{Kind: Null, Span: w.span(n, 1)}
 			}
 			w.deep = true
-			w.add(n, "too-deep", "the input nests deeper than "+strconv.Itoa(w.maxDepth)+" levels",
-				"a subscription is a few levels deep; check that this is the right file")
+			d := tooDeep(w.maxDepth, 0)
+			d.Span = w.scalarSpan(n)
+			w.ds = append(w.ds, d)
 			return &Node{Kind: Null, Span: w.span(n, 1)}
 		}
 	}
@@ -139,8 +149,8 @@ func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 			}
 			ks := w.scalarSpan(k)
 			if _, dup := seen[k.Value]; dup {
-				w.ds = append(w.ds, diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key",
-					Message: "the key " + strconv.Quote(k.Value) + " appears more than once in this mapping",
+				w.note(diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key",
+					Message: "the key " + diag.Quote(k.Value) + " appears more than once in this mapping",
 					Hint:    "the API rejects duplicate fields; keep one", Span: ks})
 				continue
 			}

@@ -1,7 +1,7 @@
 package filter
 
 import (
-	"github.com/subplay/subplay/core/golden"
+	"github.com/subplay/subplay/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"

@@ -232,7 +232,7 @@ func (p *parser) escape(i int, b *strings.Builder) int {
 	}
 	if digits == 0 {
 		_, n := utf8.DecodeRuneInString(src[i+1:])
-		p.errorAt(i, i+1+n, codeBadEscape, "unknown escape "+src[i:i+1+n],
+		p.errorAt(i, i+1+n, codeBadEscape, "unknown escape "+src[i:i+1+n]+" in a string",
 			`the escapes are \\ \" \' \n \t \r \a \b \f \v \?, \xHH, \uHHHH, \UHHHHHHHH and octal \ooo`)
 		b.WriteString(src[i+1 : i+1+n])
 		return 1 + n

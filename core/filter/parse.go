@@ -7,16 +7,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // MaxBytes is the longest filter the service accepts, counted in bytes of
 // UTF-8, not in characters.
 const MaxBytes = 256
 
-// maxDepth bounds nesting. A filter within MaxBytes cannot nest deeper than
-// this (every level costs at least one byte), so the bound only ever stops
-// an over-long filter from recursing without limit.
-const maxDepth = MaxBytes
+// maxDepth bounds nesting (see limits.FilterDepth for why).
+const maxDepth = limits.FilterDepth
 
 // Diagnostic codes. They are part of the contract: tests, the page and
 // users' scripts match on them.
@@ -61,6 +60,7 @@ const (
 func Parse(src string) (*Filter, []diag.Diagnostic) { return parse(src, true) }
 
 type parser struct {
+	dropped  int // findings past diag.MaxCollected, counted only
 	src      string
 	pos      int // where lexing continues
 	tok      token
@@ -93,7 +93,7 @@ func parse(src string, limit bool) (f *Filter, ds []diag.Diagnostic) {
 	if root != nil && !diag.HasErrors(p.ds) {
 		p.lint(root, false, nil)
 	}
-	ds = diag.Finish(p.ds)
+	ds = diag.FinishDropped(p.ds, p.dropped)
 	if diag.HasErrors(ds) {
 		return nil, ds
 	}
@@ -123,6 +123,10 @@ func (p *parser) run() (root Expr) {
 }
 
 func (p *parser) add(sev diag.Severity, start, end int, code, msg, hint string) {
+	if len(p.ds) >= diag.MaxCollected {
+		p.dropped++ // a filter of a megabyte of bad escapes: count them only
+		return
+	}
 	p.ds = append(p.ds, diag.Diagnostic{Severity: sev, Code: code, Message: msg, Hint: hint, Span: diag.SpanOf(start, end)})
 }
 
@@ -394,7 +398,7 @@ func quoteText(s string) string {
 		}
 		s = s[:cut] + "..."
 	}
-	return strconv.Quote(s)
+	return diag.Quote(s)
 }
 
 // attribute reads attributes:KEY or attributes.KEY OP "VALUE".

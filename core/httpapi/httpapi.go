@@ -25,7 +25,7 @@ import (
 
 // MaxBody is the largest request body accepted, in bytes. A larger one is
 // answered with 413 before more than MaxBody+1 bytes of it are read.
-const MaxBody = limits.HTTPMaxBody
+const MaxBody = limits.RequestBytes
 
 // Error codes of the HTTP layer, beside the playground's own
 // ("bad-request", "unknown-operation", "internal").
@@ -202,7 +202,7 @@ func (h *handler) serveOp(w http.ResponseWriter, r *http.Request, op *playground
 		writeError(w, r, http.StatusUnsupportedMediaType, codeMediaType, msg)
 		return
 	}
-	tooLarge := fmt.Sprintf("the request body is larger than %d bytes (1 MiB)", MaxBody)
+	tooLarge := fmt.Sprintf("the request body is larger than %d bytes (%d MiB)", MaxBody, MaxBody>>20)
 	// A declared length settles it before anything is read.
 	if r.ContentLength > MaxBody {
 		writeError(w, r, http.StatusRequestEntityTooLarge, codeTooLarge, tooLarge)

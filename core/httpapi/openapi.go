@@ -118,7 +118,7 @@ func OpenAPI() map[string]any {
 				"Requests and responses are the JSON that the playground page and `subplay <command> --format json` use. " +
 				"Problems found in a configuration come back as diagnostics in a 200 response; " +
 				"an HTTP error means the request itself could not be taken, and its body is {\"error\": {\"code\", \"message\"}}. " +
-				"Bodies are limited to 1 MiB and must be UTF-8. A busy server answers 503. Any origin may call the API (CORS without credentials).",
+				"Bodies are limited to " + strconv.Itoa(MaxBody>>20) + " MiB and must be UTF-8. A busy server answers 503. Any origin may call the API (CORS without credentials).",
 		},
 		"paths":      paths,
 		"components": map[string]any{"schemas": schemas, "responses": responses},
@@ -128,7 +128,7 @@ func OpenAPI() map[string]any {
 var errorText = map[int]string{
 	http.StatusBadRequest:            "the body is not JSON, or not the operation's request",
 	http.StatusRequestTimeout:        "the body did not arrive within the server's read time-out (the native server only)",
-	http.StatusRequestEntityTooLarge: "the body is larger than 1 MiB",
+	http.StatusRequestEntityTooLarge: "the body is larger than " + strconv.Itoa(MaxBody>>20) + " MiB",
 	http.StatusUnsupportedMediaType:  "the body is not declared as application/json",
 	http.StatusInternalServerError:   "a failure of the service (logged); not the caller's fault",
 	http.StatusServiceUnavailable: "code \"busy\": every slot for running operations is taken, retry after Retry-After seconds; " +

@@ -1,13 +1,8 @@
 package limits
 
 // Bounds of the HTTP API (core/httpapi), natively (subplay serve) and in
-// the worker. Durations are in milliseconds, since this package imports
-// nothing (not even time).
-
-// HTTPMaxBody is the largest request body the API takes, in bytes: 1 MiB
-// holds any real subscription configuration many times over, and a larger
-// body is refused (413) before more than one byte past it is read.
-const HTTPMaxBody = 1 << 20
+// the worker; the body limit is RequestBytes (request.go). Durations are
+// in milliseconds, since this package imports nothing (not even time).
 
 // HTTPMaxHeaderBytes bounds the request line and headers: the API reads
 // only Content-Type, Content-Length and CORS headers, so 64 KiB is ample
@@ -20,7 +15,8 @@ const HTTPMaxHeaderBytes = 64 << 10
 const HTTPReadHeaderMillis = 5_000
 
 // HTTPReadMillis is how long a client may take to send a whole request,
-// body included: 1 MiB over a slow 1 Mbit/s link takes about 8 s.
+// body included: the largest body (RequestBytes, 4 MiB) over a 4 Mbit/s link
+// takes about 8 s.
 const HTTPReadMillis = 15_000
 
 // HTTPWriteMillis bounds the time from the end of the request headers to
@@ -60,7 +56,7 @@ const HTTPQueueWaitMillis = 2_000
 const HTTPRetryAfterSeconds = 1
 
 // HTTPOperationMillis is the time limit of one operation. Every operation
-// on an input within HTTPMaxBody should take well under a second; one that
+// on an input within RequestBytes should take well under a second; one that
 // runs longer is answered 503 with code "timeout". Go cannot stop a running
 // computation from outside, so its slot stays taken until it really ends:
 // the bound on running operations still holds.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // Message is a Pub/Sub message as the REST API writes it.
@@ -32,7 +33,7 @@ const (
 	MaxKeyBytes       = 256
 	MaxValueBytes     = 1024
 	MaxOrderingKey    = 1024
-	MaxSampleMessages = 10_000 // how many samples one request may carry
+	MaxSampleMessages = limits.SampleMessages // subplay's bound, not the service's
 )
 
 // Time returns the publish time, and false when it is absent or malformed.
@@ -120,13 +121,40 @@ func Parse(name, text string, f doc.Format) (*Decoded, []diag.Diagnostic) {
 			}
 		}
 		m, mds := decodeOne(n, path)
-		ds = append(ds, mds...)
+		ds = append(ds, diag.OfMessage(i, mds)...)
 		out.Messages = append(out.Messages, m)
 		out.nodes = append(out.nodes, n)
 		out.paths = append(out.paths, path)
 	}
 	d.Source.Locate(ds)
-	return out, diag.Finish(ds)
+	return out, diag.Finish(diag.In(diag.InputMessages, ds))
+}
+
+// Check runs the publish limits of Check on message i, located in the
+// text the messages came from.
+func (d *Decoded) Check(i int) []diag.Diagnostic {
+	ds := diag.OfMessage(i, Check(&d.Messages[i], d.Node(i), d.Path(i)))
+	if d.Doc != nil && d.Doc.Source != nil {
+		d.Doc.Source.Locate(ds)
+	}
+	return ds
+}
+
+// Payload returns where the payload of message i is written: the path and
+// span of its "data", "text" or "json" member, or of the message itself
+// when it has none. Findings about a message's data (from the Avro and
+// BigQuery previews) point there.
+func (d *Decoded) Payload(i int) (string, diag.Span) {
+	n := d.Node(i)
+	if n == nil {
+		return d.Path(i) + "/data", diag.Span{}
+	}
+	for _, key := range []string{"data", "text", "json"} {
+		if v := n.Get(key); v != nil {
+			return d.Path(i) + "/" + key, v.Span
+		}
+	}
+	return d.Path(i), n.Span
 }
 
 func decodeOne(n *doc.Node, path string) (Message, []diag.Diagnostic) {
@@ -197,7 +225,7 @@ func decodeOne(n *doc.Node, path string) (Message, []diag.Diagnostic) {
 			}
 		default:
 			ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "message-unknown-field", Path: p,
-				Message: "unknown message field " + strconv.Quote(mem.Key),
+				Message: "unknown message field " + diag.Quote(mem.Key),
 				Hint:    "a message has data (or text/json), attributes, orderingKey, messageId and publishTime", Span: mem.KeySpan})
 		}
 	}

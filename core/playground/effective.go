@@ -1,7 +1,6 @@
 package playground
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
@@ -11,6 +10,11 @@ import (
 // EffectiveRequest asks what a configuration will really do.
 type EffectiveRequest struct {
 	ConfigInput
+	// YAML asks for the effective settings as annotated YAML too (see
+	// EffectiveResponse.YAML). It is a request option rather than always
+	// there because only the CLI's default output and the page's YAML view
+	// show it, and it would otherwise double every response.
+	YAML bool `json:"yaml,omitempty"`
 }
 
 // EffectiveResponse has the configuration with every default filled in, and
@@ -25,6 +29,10 @@ type EffectiveResponse struct {
 	// defaulted or derived (JSON pointer -> origin).
 	Origins     map[string]subscription.Origin `json:"origins,omitempty"`
 	Diagnostics []diag.Diagnostic              `json:"diagnostics"`
+	// YAML is the effective configuration in gcloud's YAML style, each
+	// defaulted value marked "# default" and each derived one "# derived";
+	// only when the request asks for it.
+	YAML string `json:"yaml,omitempty"`
 }
 
 // Setting is one row of the effective settings.
@@ -51,11 +59,16 @@ func Effective(req *EffectiveRequest) (*EffectiveResponse, error) {
 		return resp, nil
 	}
 	resp.DeliveryType, resp.Effective, resp.Origins = e.DeliveryType, e.Subscription, e.Origins
+	if req.YAML {
+		if resp.YAML, err = e.AnnotatedYAML(); err != nil {
+			return nil, &Error{Code: "internal", Message: "writing YAML: " + err.Error()}
+		}
+	}
 	for _, f := range subscription.Fields() {
 		if f.OutputOnly || (f.Delivery != "" && f.Delivery != e.DeliveryType) {
 			continue
 		}
-		for _, p := range expand(f.Path, e) {
+		for _, p := range e.Expand(f.Path) {
 			parent := p[:strings.LastIndexByte(p, '/')]
 			if _, ok := e.Value(parent); parent != "" && !ok {
 				continue // its enclosing object is not there
@@ -68,23 +81,6 @@ func Effective(req *EffectiveRequest) (*EffectiveResponse, error) {
 		}
 	}
 	return resp, nil
-}
-
-// expand turns "/messageTransforms/*/x" into one path per transform.
-func expand(pattern string, e *subscription.Effective) []string {
-	before, after, ok := strings.Cut(pattern, "/*")
-	if !ok {
-		return []string{pattern}
-	}
-	n := 0
-	if before == "/messageTransforms" {
-		n = len(e.Subscription.MessageTransforms)
-	}
-	out := make([]string, n)
-	for i := range n {
-		out[i] = before + "/" + strconv.Itoa(i) + after
-	}
-	return out
 }
 
 // DescribeRequest takes no fields.
@@ -100,7 +96,6 @@ type DescribeResponse struct {
 func init() {
 	register("effective", "the configuration with every default filled in, and each setting's origin, bounds and help", Effective)
 	register("describe", "every field of a subscription: default, bounds, unit, help and source", func(*DescribeRequest) (*DescribeResponse, error) {
-		return &DescribeResponse{Fields: subscription.Fields(), DeliveryTypes: []subscription.DeliveryType{
-			subscription.Pull, subscription.Push, subscription.BigQuery, subscription.CloudStorage, subscription.Bigtable}}, nil
+		return &DescribeResponse{Fields: subscription.Fields(), DeliveryTypes: subscription.DeliveryTypes()}, nil
 	})
 }

@@ -1,8 +1,6 @@
 package playground
 
 import (
-	"strings"
-
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/filter"
@@ -68,15 +66,16 @@ type DecidingCondition struct {
 // filterSource is the filter of a request and how to carry positions in
 // it into the user's text.
 type filterSource struct {
-	text string
-	path string                    // "/filter" when it came from a configuration
-	span func(diag.Span) diag.Span // filter bytes -> user's text
-	src  *diag.Source              // the user's text; nil when there is none
+	text  string
+	input string                    // diag.InputFilter, or diag.InputConfig when it came from one
+	path  string                    // "/filter" when it came from a configuration
+	span  func(diag.Span) diag.Span // filter bytes -> user's text
+	src   *diag.Source              // the user's text; nil when there is none
 }
 
 func (s *filterSource) locate(ds []diag.Diagnostic) {
 	for i := range ds {
-		ds[i].Path = s.path
+		ds[i].Path, ds[i].Input = s.path, s.input
 		if s.span != nil {
 			ds[i].Span = s.span(ds[i].Span)
 		}
@@ -90,7 +89,7 @@ func (s *filterSource) locate(ds []diag.Diagnostic) {
 // names cannot be decoded, ds says why and fs is nil.
 func loadFilter(req *FilterRequest) (fs *filterSource, ds []diag.Diagnostic, err error) {
 	if req.Filter != nil {
-		return &filterSource{text: *req.Filter, src: diag.NewSource("filter", *req.Filter)}, nil, nil
+		return &filterSource{text: *req.Filter, input: diag.InputFilter, src: diag.NewSource("filter", *req.Filter)}, nil, nil
 	}
 	if req.Text == nil && (len(req.Config) == 0 || string(req.Config) == "null") {
 		return nil, nil, &Error{Code: "bad-request", Message: `the request names no filter: add "filter", or a configuration as "text" or "config"`}
@@ -111,12 +110,12 @@ func loadFilter(req *FilterRequest) (fs *filterSource, ds []diag.Diagnostic, err
 			}
 		}
 		if len(ds) == 0 {
-			ds = []diag.Diagnostic{{Severity: diag.Error, Code: "filter-not-a-string", Path: "/filter",
-				Message: "the filter must be a string, not a " + node.Kind.String()}}
+			ds = cfg.Locate([]diag.Diagnostic{{Severity: diag.Error, Code: "filter-not-a-string", Path: "/filter",
+				Message: "the filter must be a string, not a " + node.Kind.String()}})
 		}
 		return nil, ds, nil
 	}
-	fs = &filterSource{path: "/filter"}
+	fs = &filterSource{path: "/filter", input: diag.InputConfig}
 	if cfg.Sub.Filter != nil {
 		fs.text = *cfg.Sub.Filter
 	}
@@ -190,28 +189,15 @@ func attachMessages(resp *FilterResponse, d *message.Decoded, ds []diag.Diagnost
 		return
 	}
 	resp.Results = make([]FilterResult, len(d.Messages))
-	owner := func(path string) int {
-		for i := range d.Messages {
-			p := d.Path(i)
-			if path == p || strings.HasPrefix(path, p+"/") {
-				return i
-			}
-		}
-		return -1
-	}
 	for _, x := range ds {
-		if i := owner(x.Path); i >= 0 {
-			resp.Results[i].Diagnostics = append(resp.Results[i].Diagnostics, x)
+		if i := x.MessageIndex; i != nil && *i < len(resp.Results) {
+			resp.Results[*i].Diagnostics = append(resp.Results[*i].Diagnostics, x)
 			continue
 		}
 		resp.MessageDiagnostics = append(resp.MessageDiagnostics, x)
 	}
 	for i := range d.Messages {
 		resp.Results[i].Index = i
-		checks := message.Check(&d.Messages[i], d.Node(i), d.Path(i))
-		if d.Doc != nil && d.Doc.Source != nil {
-			d.Doc.Source.Locate(checks)
-		}
-		resp.Results[i].Diagnostics = diag.Finish(append(resp.Results[i].Diagnostics, checks...))
+		resp.Results[i].Diagnostics = diag.Finish(append(resp.Results[i].Diagnostics, d.Check(i)...))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/message"
 	"github.com/subplay/subplay/core/storage"
 	"github.com/subplay/subplay/core/subscription"
@@ -98,11 +99,11 @@ type TextFile struct {
 
 // Bounds of one names request.
 const (
-	MaxPreviewNames   = 1000
-	MaxPreviewFiles   = 1000
-	MaxStreamMessages = 10_000_000
-	maxContentBytes   = 1 << 20
-	maxUUIDBytes      = 64
+	MaxPreviewNames   = limits.PreviewNames
+	MaxPreviewFiles   = limits.PreviewFiles
+	MaxStreamMessages = limits.StreamMessages
+	maxContentBytes   = limits.FileContentBytes
+	maxUUIDBytes      = limits.UUIDBytes
 )
 
 // ObjectNames previews object names and simulates batching.
@@ -115,79 +116,60 @@ func ObjectNames(req *NamesRequest) (*NamesResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp := &NamesResponse{Names: []string{}, Folders: []storage.Folder{}, Files: []storage.File{}}
 	decoded, msgDs, err := req.MessagesInput.Load()
 	if err != nil {
 		return nil, err
 	}
-	resp.MessageDiagnostics = checkMessages(decoded, msgDs)
-
-	if cfg.Sub == nil {
-		resp.Diagnostics = cfg.Validate()
-		return resp, nil
-	}
-	cs := cfg.Sub.CloudStorageConfig
-	if cs == nil {
-		d := diag.Diagnostic{Severity: diag.Error, Code: "not-cloud-storage", Path: "/cloudStorageConfig",
-			Message: "the subscription does not write to Cloud Storage, so it names no objects",
-			Hint:    `add "cloudStorageConfig": {"bucket": "..."}`}
-		resp.Diagnostics = locateConfig(cfg, []diag.Diagnostic{d})
-		return resp, nil
-	}
-	layout, ds := storageFindings(cfg)
-	resp.Diagnostics = ds
-	resp.Valid = !diag.HasErrors(ds)
+	resp := &NamesResponse{Names: []string{}, Folders: []storage.Folder{}, Files: []storage.File{},
+		MessageDiagnostics: checkMessages(decoded, msgDs)}
+	layout, ds := cfg.StorageLayout()
+	resp.Diagnostics, resp.Valid = ds, layout != nil && !diag.HasErrors(ds)
 	if layout == nil {
 		return resp, nil
 	}
 	resp.Template, resp.Glob = layout.Template(), layout.Glob()
-
-	eff := cfg.Effective().Subscription.CloudStorageConfig
-	lim, out, meta, topic := limitsOf(eff)
-	resp.Limits = &NamesLimits{MaxDuration: (subscription.Duration{Seconds: int64(lim.MaxDuration / time.Second),
-		Nanos: int32(lim.MaxDuration % time.Second)}).String(), MaxBytes: lim.MaxBytes, MaxMessages: lim.MaxMessages, Output: out}
+	b := cfg.Effective().Batching()
+	lim := b.Limits
+	resp.Limits = &NamesLimits{MaxDuration: subscription.DurationOf(lim.MaxDuration).String(),
+		MaxBytes: lim.MaxBytes, MaxMessages: lim.MaxMessages, Output: b.Output}
 
 	uuids := storage.NewUUIDs(req.UUID)
-	first := in.start
+	var res *storage.Result
 	switch {
 	case decoded != nil:
-		msgs := decoded.Messages
-		b := storage.NewBatcher(lim, out, MaxPreviewFiles)
+		bt := storage.NewBatcher(lim, b.Output, MaxPreviewFiles)
 		at := in.start
-		for i := range msgs {
-			if t, ok := msgs[i].Time(); ok {
+		for i := range decoded.Messages {
+			if t, ok := decoded.Messages[i].Time(); ok {
 				at = t
 			}
-			b.Add(at, int64(len(msgs[i].Data)))
+			bt.Add(at, int64(len(decoded.Messages[i].Data)))
 		}
-		res := b.Result()
-		layout.NameFiles(res.Files, uuids)
-		resp.Files, resp.Summary = res.Files, &res.Summary
-		resp.Contents = contentsOf(res.Files, msgs, out, meta, topic)
+		r := bt.Result()
+		res = &r
 	case in.stream != nil:
-		res := in.stream.Simulate(in.start, lim, out, MaxPreviewFiles)
-		layout.NameFiles(res.Files, uuids)
-		resp.Files, resp.Summary = res.Files, &res.Summary
+		r := in.stream.Simulate(in.start, lim, b.Output, MaxPreviewFiles)
+		res = &r
 	default:
 		for i := 0; i < in.count; i++ {
 			resp.Names = append(resp.Names, layout.Name(in.start.Add(time.Duration(i)*lim.MaxDuration), uuids.At(i)))
 		}
 	}
-	if resp.Summary != nil {
-		for _, f := range resp.Files {
+	first := in.start
+	if res != nil {
+		layout.NameFiles(res.Files, uuids)
+		resp.Files, resp.Summary = append(resp.Files, res.Files...), &res.Summary
+		for _, f := range res.Files {
 			resp.Names = append(resp.Names, f.Name)
 		}
-		if len(resp.Files) > 0 {
-			first = resp.Files[0].FirstMessage
+		if len(res.Files) > 0 {
+			first = res.Files[0].FirstMessage
+		}
+		if decoded != nil {
+			resp.Contents = contentsOf(res.Files, decoded.Messages, b)
 		}
 	}
-	if resp.Files == nil {
-		resp.Files = []storage.File{}
-	}
-	resp.Folders = layout.Folders(first, uuids.At(0))
-	if resp.Folders == nil {
-		resp.Folders = []storage.Folder{}
-	}
+	resp.Folders = append(resp.Folders, layout.Folders(first, uuids.At(0))...)
 	return resp, nil
 }
 
@@ -246,76 +228,6 @@ func readNamesInput(req *NamesRequest) (namesInput, error) {
 	return in, nil
 }
 
-// storageFindings returns the layout of the configuration and its Cloud
-// Storage findings: those of the validator under /cloudStorageConfig, plus
-// the naming rules of core/storage, which the validator may already have
-// reported (they are kept once).
-func storageFindings(cfg *subscription.Config) (*storage.Layout, []diag.Diagnostic) {
-	cs := cfg.Sub.CloudStorageConfig
-	layout, own := storage.Compile(storage.Settings{Bucket: cs.Bucket, FilenamePrefix: cs.FilenamePrefix,
-		FilenameSuffix: cs.FilenameSuffix, FilenameDatetimeFormat: cs.FilenameDatetimeFormat})
-	var ds []diag.Diagnostic
-	seen := map[string]bool{}
-	for _, d := range cfg.Validate() {
-		if d.Path == "/cloudStorageConfig" || strings.HasPrefix(d.Path, "/cloudStorageConfig/") {
-			ds = append(ds, d)
-			seen[d.Code+" "+d.Path] = true
-		}
-	}
-	var extra []diag.Diagnostic
-	for _, d := range own {
-		if !seen[d.Code+" "+d.Path] {
-			extra = append(extra, d)
-		}
-	}
-	return layout, diag.Finish(append(ds, locateConfig(cfg, extra)...))
-}
-
-// locateConfig carries spans in field values into the configuration's
-// text and fills in lines and columns (or leaves positions out when the
-// configuration was not given as text).
-func locateConfig(cfg *subscription.Config, ds []diag.Diagnostic) []diag.Diagnostic {
-	for i := range ds {
-		d := &ds[i]
-		n := cfg.Node(d.Path)
-		switch {
-		case n == nil:
-			d.Span = diag.Span{}
-		case d.Span.IsValid():
-			d.Span = cfg.Doc.SourceSpan(n, d.Span)
-		default:
-			d.Span = n.Span
-		}
-	}
-	if cfg.Positioned && cfg.Doc != nil && cfg.Doc.Source != nil {
-		cfg.Doc.Source.Locate(ds)
-	}
-	return ds
-}
-
-// limitsOf reads the effective batching settings.
-func limitsOf(cs *subscription.CloudStorageConfig) (lim storage.Limits, out storage.Output, meta, topic bool) {
-	out = storage.Text
-	if cs.MaxDuration != nil {
-		lim.MaxDuration = cs.MaxDuration.Std()
-	}
-	if lim.MaxDuration <= 0 {
-		lim.MaxDuration = storage.DefaultMaxDuration
-	}
-	if cs.MaxBytes != nil && *cs.MaxBytes > 0 {
-		lim.MaxBytes = int64(*cs.MaxBytes)
-	}
-	if cs.MaxMessages != nil && *cs.MaxMessages > 0 {
-		lim.MaxMessages = int64(*cs.MaxMessages)
-	}
-	if av := cs.AvroConfig; av != nil {
-		out = storage.Avro
-		meta = av.WriteMetadata != nil && *av.WriteMetadata
-		topic = av.UseTopicSchema != nil && *av.UseTopicSchema
-	}
-	return lim, out, meta, topic
-}
-
 // checkMessages gathers the problems of the sample messages, including
 // the limits the service enforces on publish.
 func checkMessages(d *message.Decoded, ds []diag.Diagnostic) []diag.Diagnostic {
@@ -323,22 +235,18 @@ func checkMessages(d *message.Decoded, ds []diag.Diagnostic) []diag.Diagnostic {
 		return ds
 	}
 	for i := range d.Messages {
-		checks := message.Check(&d.Messages[i], d.Node(i), d.Path(i))
-		if d.Doc != nil && d.Doc.Source != nil {
-			d.Doc.Source.Locate(checks)
-		}
-		ds = append(ds, checks...)
+		ds = append(ds, d.Check(i)...)
 	}
 	return diag.Finish(ds)
 }
 
 // contentsOf shows the files of sample messages, within maxContentBytes.
-func contentsOf(files []storage.File, msgs []message.Message, out storage.Output, meta, topic bool) *FileContents {
-	c := &FileContents{Format: out}
+func contentsOf(files []storage.File, msgs []message.Message, b *subscription.Batching) *FileContents {
+	c := &FileContents{Format: b.Output}
 	total := 0
 	for _, f := range files {
-		if out == storage.Avro {
-			c.Avro = append(c.Avro, storage.SummarizeAvro(f, meta, topic))
+		if b.Output == storage.Avro {
+			c.Avro = append(c.Avro, storage.SummarizeAvro(f, b.WriteMetadata, b.UseTopicSchema))
 			continue
 		}
 		payloads := make([][]byte, 0, f.Messages)

@@ -16,6 +16,8 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+
+	"github.com/subplay/subplay/core/limits"
 )
 
 // Version is the version of subplay, stamped at build time with
@@ -145,13 +147,9 @@ func encodeError(err error) []byte {
 	return b
 }
 
-// maxRequest bounds a request body. A configuration is at most 1 MiB of
-// text; the rest of a request (sample messages, schemas) gets as much again.
-const maxRequest = 4 << 20
-
 func decodeRequest(body []byte, v any) error {
-	if len(body) > maxRequest {
-		return &Error{Code: "bad-request", Message: fmt.Sprintf("the request is %d bytes; at most %d are accepted", len(body), maxRequest)}
+	if len(body) > limits.RequestBytes {
+		return &Error{Code: "bad-request", Message: fmt.Sprintf("the request is %d bytes; at most %d are accepted", len(body), limits.RequestBytes)}
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		body = []byte("{}")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/subplay/subplay/core/limits"
 )
 
 func call(t *testing.T, op, body string) (map[string]any, bool) {
@@ -37,7 +39,7 @@ func TestBadRequests(t *testing.T) {
 		{"unknown format", "validate", `{"text": "{}", "format": "toml"}`, "bad-request"},
 		{"two values", "validate", `{"text": "{}"} {}`, "bad-request"},
 		{"bad old", "validate", `{"text": "{}", "old": {}}`, "bad-request"},
-		{"huge request", "validate", `{"text": "` + strings.Repeat("x", maxRequest) + `"}`, "bad-request"},
+		{"huge request", "validate", `{"text": "` + strings.Repeat("x", limits.RequestBytes) + `"}`, "bad-request"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

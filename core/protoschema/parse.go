@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // Label is how often a field occurs.
@@ -37,13 +38,49 @@ func (f *File) Root() *Message {
 // Message is a message declaration.
 type Message struct {
 	Name     string
-	FullName string // with the package and enclosing messages
 	Fields   []*Field
 	Messages []*Message
 	Enums    []*Enum
 	Span     diag.Span // of the name
-	parent   *Message
+	scope
+
+	// nested holds the messages and enums declared inside, by name;
+	// byName and byNumber the fields, so that each check is one lookup.
+	nested   map[string]any
+	byName   map[string]*Field
+	byNumber map[int]*Field
 }
+
+// scope is where a declaration is: its enclosing message (nil at the top
+// level) and the file's package.
+type scope struct {
+	parent *Message
+	pkg    string
+}
+
+// fullName joins the package, the enclosing messages and name. It is built
+// only when a message needs it: kept on every declaration, deep scopes of
+// long names would cost their length once per declaration.
+func (s scope) fullName(name string) string {
+	parts := []string{name}
+	for m := s.parent; m != nil; m = m.parent {
+		parts = append(parts, m.Name)
+	}
+	if s.pkg != "" {
+		parts = append(parts, s.pkg)
+	}
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		b.WriteString(parts[i])
+		if i > 0 {
+			b.WriteByte('.')
+		}
+	}
+	return b.String()
+}
+
+// FullName is the message's name with the package and enclosing messages.
+func (m *Message) FullName() string { return m.fullName(m.Name) }
 
 // Field is a field of a message, or of a oneof inside it.
 type Field struct {
@@ -68,11 +105,14 @@ func (f *Field) IsMap() bool { return f.MapKey != "" }
 
 // Enum is an enum declaration.
 type Enum struct {
-	Name     string
-	FullName string
-	Values   []string
-	Span     diag.Span
+	Name   string
+	Values []string
+	Span   diag.Span
+	scope
 }
+
+// FullName is the enum's name with the package and enclosing messages.
+func (e *Enum) FullName() string { return e.fullName(e.Name) }
 
 // Scalars are the scalar types of the language.
 var Scalars = map[string]bool{
@@ -81,12 +121,13 @@ var Scalars = map[string]bool{
 	"bool": true, "string": true, "bytes": true,
 }
 
-// maxDepth bounds nesting of messages and skipped blocks, so hostile input
-// cannot exhaust the stack.
-const maxDepth = 64
+// maxDepth bounds nesting of messages, of skipped blocks, of package
+// names and of message fields along references, so hostile input cannot
+// exhaust the stack.
+const maxDepth = limits.SchemaDepth
 
 // maxBytes bounds the text read, like every other input.
-const maxBytes = 1 << 20
+const maxBytes = limits.SchemaBytes
 
 type parser struct {
 	toks  []token
@@ -94,7 +135,8 @@ type parser struct {
 	file  *File
 	ds    []diag.Diagnostic
 	depth int
-	types map[string]any // full name -> *Message or *Enum
+	top   map[string]any // top-level messages and enums by name
+	pkg   []string       // the package's parts
 }
 
 type stop struct{}
@@ -108,7 +150,7 @@ func Parse(text string) (f *File, ds []diag.Diagnostic) {
 			Message: "the schema is " + strconv.Itoa(len(text)) + " bytes; at most " + strconv.Itoa(maxBytes) + " are read"}}
 	}
 	toks, lds := lex(text)
-	p := &parser{toks: toks, file: &File{Syntax: "proto2"}, ds: lds, types: map[string]any{}}
+	p := &parser{toks: toks, file: &File{Syntax: "proto2"}, ds: lds, top: map[string]any{}}
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -123,6 +165,9 @@ func Parse(text string) (f *File, ds []diag.Diagnostic) {
 	}()
 	if !diag.HasErrors(p.ds) {
 		p.resolveAll()
+	}
+	if !diag.HasErrors(p.ds) {
+		p.checkDepth()
 	}
 	return p.file, p.ds
 }
@@ -202,7 +247,12 @@ func (p *parser) parseFile() {
 			p.expect(";")
 		case "package":
 			p.next()
-			p.file.Package = p.ident("a package name").text
+			name := p.ident("a package name")
+			p.file.Package = name.text
+			p.pkg = strings.Split(name.text, ".")
+			if len(p.pkg) > maxDepth {
+				p.fail(name, "the package name has "+strconv.Itoa(len(p.pkg))+" parts; at most "+strconv.Itoa(maxDepth)+" are read", "")
+			}
 			p.expect(";")
 		case "import":
 			p.next()
@@ -236,23 +286,21 @@ func (p *parser) parseFile() {
 	}
 }
 
-func (p *parser) prefix(parent *Message) string {
-	switch {
-	case parent != nil:
-		return parent.FullName + "."
-	case p.file.Package != "":
-		return p.file.Package + "."
+// declare registers a message or enum in the scope it is declared in.
+func (p *parser) declare(s scope, name string, v any, at token) {
+	names := p.top
+	if s.parent != nil {
+		if s.parent.nested == nil {
+			s.parent.nested = map[string]any{}
+		}
+		names = s.parent.nested
 	}
-	return ""
-}
-
-func (p *parser) declare(full string, v any, at token) {
-	if p.types[full] != nil {
+	if names[name] != nil {
 		p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-type", Span: at.span(),
-			Message: strconv.Quote(full) + " is declared twice"})
+			Message: strconv.Quote(s.fullName(name)) + " is declared twice"})
 		return
 	}
-	p.types[full] = v
+	names[name] = v
 }
 
 func (p *parser) enter() {
@@ -266,8 +314,9 @@ func (p *parser) message(parent *Message) *Message {
 	p.enter()
 	defer func() { p.depth-- }()
 	name := p.ident("a message name")
-	m := &Message{Name: name.text, FullName: p.prefix(parent) + name.text, Span: name.span(), parent: parent}
-	p.declare(m.FullName, m, name)
+	m := &Message{Name: name.text, Span: name.span(), scope: scope{parent, p.file.Package},
+		byName: map[string]*Field{}, byNumber: map[int]*Field{}}
+	p.declare(m.scope, m.Name, m, name)
 	p.expect("{")
 	p.body(m, "")
 	return m
@@ -393,22 +442,26 @@ func (p *parser) field(m *Message, oneof string) {
 		p.skipBalanced("[", "]")
 	}
 	p.expect(";")
-	for _, g := range m.Fields {
-		if g.Name == f.Name {
-			p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-field", Span: f.Span,
-				Message: "the message " + strconv.Quote(m.Name) + " has two fields called " + strconv.Quote(f.Name)})
-		} else if g.Number == f.Number {
-			p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-field", Span: num.span(),
-				Message: "fields " + strconv.Quote(g.Name) + " and " + strconv.Quote(f.Name) + " share the number " + num.text})
-		}
+	if g := m.byName[f.Name]; g != nil {
+		p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-field", Span: f.Span,
+			Message: "the message " + strconv.Quote(m.Name) + " has two fields called " + strconv.Quote(f.Name)})
+	} else if g := m.byNumber[f.Number]; g != nil {
+		p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-field", Span: num.span(),
+			Message: "fields " + strconv.Quote(g.Name) + " and " + strconv.Quote(f.Name) + " share the number " + num.text})
+	}
+	if m.byName[f.Name] == nil {
+		m.byName[f.Name] = f
+	}
+	if m.byNumber[f.Number] == nil {
+		m.byNumber[f.Number] = f
 	}
 	m.Fields = append(m.Fields, f)
 }
 
 func (p *parser) enum(parent *Message) *Enum {
 	name := p.ident("an enum name")
-	e := &Enum{Name: name.text, FullName: p.prefix(parent) + name.text, Span: name.span()}
-	p.declare(e.FullName, e, name)
+	e := &Enum{Name: name.text, Span: name.span(), scope: scope{parent, p.file.Package}}
+	p.declare(e.scope, e.Name, e, name)
 	p.expect("{")
 	for {
 		t := p.next()
@@ -500,26 +553,35 @@ func (p *parser) resolveAll() {
 }
 
 // resolve finds the message or enum a field's type names, searching from
-// the innermost scope outwards as protoc does.
+// the innermost scope outwards as protoc does. It compares the name part by
+// part, scope by scope: at most maxDepth scopes of messages and as many of
+// the package, so each field costs its type name's length times a bound.
 func (p *parser) resolve(m *Message, f *Field) {
 	if Scalars[f.Type] {
 		return
 	}
 	var found any
-	if strings.HasPrefix(f.Type, ".") {
-		found = p.types[f.Type[1:]]
+	if rest, ok := strings.CutPrefix(f.Type, "."); ok {
+		parts := strings.Split(rest, ".")
+		if len(parts) > len(p.pkg) && equalParts(parts[:len(p.pkg)], p.pkg) {
+			found = lookup(p.top, parts[len(p.pkg):])
+		}
 	} else {
-		scope := m.FullName
-		for found == nil {
-			found = p.types[scope+"."+f.Type]
-			if scope == "" {
-				break
+		parts := strings.Split(f.Type, ".")
+		for s := m; s != nil && found == nil; s = s.parent {
+			found = lookup(s.nested, parts)
+		}
+		// At the top level, the name may start with the package's
+		// last parts: pkg.a.b sees a.b.T and b.T as pkg.a.b.T.
+		for k := len(p.pkg); k >= 0 && found == nil; k-- {
+			lead := p.pkg[k:]
+			if p.file.Package == "" {
+				lead = nil
 			}
-			if i := strings.LastIndexByte(scope, '.'); i >= 0 {
-				scope = scope[:i]
-			} else {
-				scope = ""
-				found = p.types[f.Type]
+			if len(parts) > len(lead) && equalParts(parts[:len(lead)], lead) {
+				found = lookup(p.top, parts[len(lead):])
+			}
+			if p.file.Package == "" {
 				break
 			}
 		}
@@ -534,4 +596,94 @@ func (p *parser) resolve(m *Message, f *Field) {
 			Message: "unknown type " + strconv.Quote(f.Type),
 			Hint:    "use a scalar type (int64, string, bytes, ...) or a message or enum declared in the schema"})
 	}
+}
+
+// lookup finds the declaration parts names in names, descending into
+// messages for each part after the first.
+func lookup(names map[string]any, parts []string) any {
+	var found any
+	for i, part := range parts {
+		if names == nil {
+			return nil
+		}
+		found = names[part]
+		if i < len(parts)-1 {
+			m, ok := found.(*Message)
+			if !ok {
+				return nil
+			}
+			names = m.nested
+		}
+	}
+	return found
+}
+
+func equalParts(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkDepth bounds chains of message fields (a message whose field's type
+// is a message whose field's type is ...): readers of the schema follow
+// them recursively, and a flat text can hold a chain thousands deep. Each
+// message is measured once, from the first that reaches it, and the walk
+// stops at the first chain longer than maxDepth, so the stack it uses is
+// bounded too. A field that refers back to a message being measured is a
+// recursion, which readers catch themselves.
+func (p *parser) checkDepth() {
+	height := map[*Message]int{} // levels of messages below, once measured
+	onStack := map[*Message]bool{}
+	var measure func(m *Message, depth int) bool
+	measure = func(m *Message, depth int) bool {
+		onStack[m] = true
+		h := 0
+		for _, f := range m.Fields {
+			sub := f.Message
+			if sub == nil || onStack[sub] {
+				continue
+			}
+			sh, done := height[sub]
+			if !done {
+				if depth+1 > maxDepth {
+					p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-depth", Span: f.Span,
+						Message: "message fields nest more than " + strconv.Itoa(maxDepth) + " levels deep through this field",
+						Hint:    "a topic schema this deep has no BigQuery table and no reader that follows it; flatten the messages"})
+					return false
+				}
+				if !measure(sub, depth+1) {
+					return false
+				}
+				sh = height[sub]
+			} else if depth+1+sh > maxDepth {
+				p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-depth", Span: f.Span,
+					Message: "message fields nest more than " + strconv.Itoa(maxDepth) + " levels deep through this field, whose type nests " + strconv.Itoa(sh+1) + " levels",
+					Hint:    "a topic schema this deep has no BigQuery table and no reader that follows it; flatten the messages"})
+				return false
+			}
+			h = max(h, sh+1)
+		}
+		delete(onStack, m)
+		height[m] = h
+		return true
+	}
+	var all func(ms []*Message) bool
+	all = func(ms []*Message) bool {
+		for _, m := range ms {
+			if _, done := height[m]; !done && !measure(m, 1) {
+				return false
+			}
+			if !all(m.Messages) {
+				return false
+			}
+		}
+		return true
+	}
+	all(p.file.Messages)
 }

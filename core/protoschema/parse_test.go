@@ -55,8 +55,8 @@ func TestParse(t *testing.T) {
 		t.Fatalf("file %+v", f)
 	}
 	root := f.Root()
-	if root.FullName != "shop.v1.Order" {
-		t.Errorf("root %q", root.FullName)
+	if root.FullName() != "shop.v1.Order" {
+		t.Errorf("root %q", root.FullName())
 	}
 	got := []string{}
 	for _, fl := range root.Fields {
@@ -65,10 +65,10 @@ func TestParse(t *testing.T) {
 			s += ":map<" + fl.MapKey + ">"
 		}
 		if fl.Message != nil {
-			s += ":msg=" + fl.Message.FullName
+			s += ":msg=" + fl.Message.FullName()
 		}
 		if fl.Enum != nil {
-			s += ":enum=" + fl.Enum.FullName
+			s += ":enum=" + fl.Enum.FullName()
 		}
 		got = append(got, s)
 	}
@@ -111,6 +111,10 @@ func TestParseErrors(t *testing.T) {
 		{"group", "message M { optional group G = 1 {} }", "proto-syntax 21"},
 		{"empty enum", "syntax = \"proto3\"; enum E {}", "proto-enum-empty 24"},
 		{"stray symbol", "syntax = \"proto3\"; }", "proto-syntax 19"},
+		{"reference chain too deep", chain(100), "proto-depth " + strconv.Itoa(strings.Index(chain(100), "C64 next")+4)},
+		{"package too long", "syntax = \"proto3\"; package " + strings.Repeat("p.", 70) + "q;", "proto-syntax 27"},
+		{"no package part in a relative name", "syntax = \"proto3\"; package a.b; message M { b.c.M m = 1; }", "proto-unknown-type 44"},
+		{"duplicate nested message", "syntax = \"proto3\"; message M { message N {} message N {} }", "proto-duplicate-type 52"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,6 +127,46 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("got %s (%s), want %s", got, ds[0].Message, tc.want)
 			}
 		})
+	}
+}
+
+// chain is n messages, each holding the next.
+func chain(n int) string {
+	var b strings.Builder
+	b.WriteString("syntax = \"proto3\";\n")
+	for i := range n {
+		b.WriteString("message C" + strconv.Itoa(i) + " { C" + strconv.Itoa(i+1) + " next = 1; }\n")
+	}
+	b.WriteString("message C" + strconv.Itoa(n) + " { string end = 1; }\n")
+	return b.String()
+}
+
+func TestResolveScopes(t *testing.T) {
+	text := `syntax = "proto3"; package a.b;
+message M { b.M self = 1; a.b.M.N n = 2; N n2 = 3; .a.b.E e = 4; M.N.O o = 5; message N { message O {} } }
+enum E { X = 0; }`
+	f, ds := Parse(text)
+	if len(ds) > 0 {
+		t.Fatalf("diagnostics: %v", ds)
+	}
+	m := f.Root()
+	want := []string{"a.b.M", "a.b.M.N", "a.b.M.N", "a.b.E", "a.b.M.N.O"}
+	for i, fl := range m.Fields {
+		got := ""
+		if fl.Message != nil {
+			got = fl.Message.FullName()
+		} else if fl.Enum != nil {
+			got = fl.Enum.FullName()
+		}
+		if got != want[i] {
+			t.Errorf("field %s resolved to %q, want %q", fl.Name, got, want[i])
+		}
+	}
+}
+
+func TestChainWithinDepth(t *testing.T) {
+	if _, ds := Parse(chain(60)); len(ds) > 0 {
+		t.Errorf("a chain 61 messages deep: %v", ds)
 	}
 }
 
@@ -144,18 +188,36 @@ func FuzzParse(f *testing.F) {
 		`syntax = "proto3"; message M { reserved 1 to max; extensions 100 to 199; } extend M { int32 x = 100; }`,
 		`/* c */ // d` + "\n" + `syntax = 'proto3'; package a.b.c; option (x).y = { a: 1 };`,
 		`message`, `syntax = "proto3"; message M { map<`, "\x00", `"`,
+		chain(70), chain(3), `syntax = "proto3"; package a.b.c; message M { .a.b.c.M m = 1; c.M n = 2; b.c.M o = 3; }`,
+		`syntax = "proto3"; message A { message B { message C { A a = 1; B b = 2; C c = 3; } } A.B.C x = 1; }`,
+		`syntax = "proto3"; message M { int64 a = 536870911; int64 b = 99999999999999999999; int64 a = 1; int64 c = 1; }`,
+		`syntax = "proto3"; option (x) = {a: [1, {b: {c: [2]}}]}; import public "x.proto"; message M { int32 a = 1 [(y) = {z: 1}]; }`,
+		"syntax = \"proto3\";" + strings.Repeat("message M {", 70) + strings.Repeat("}", 70),
+		`syntax = "proto3"; package ` + strings.Repeat("p.", 70) + `q;`,
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		file, ds := Parse(text)
 		for _, d := range ds {
-			if d.Span.IsValid() && d.Span.End.Offset() > len(text) {
-				t.Fatalf("span past the end: %+v", d)
+			if d.Span.IsValid() && (d.Span.End.Offset() > len(text) || d.Span.Start.Offset() > d.Span.End.Offset()) {
+				t.Fatalf("span outside the text: %+v", d)
+			}
+			if d.Code == "" || d.Message == "" || strings.HasSuffix(d.Message, ".") || capitalized(d.Message) {
+				t.Fatalf("malformed diagnostic %+v", d)
+			}
+			if len(d.Message) > 1000+len(text) {
+				t.Fatalf("a message longer than the text: %d bytes", len(d.Message))
 			}
 		}
 		if !diag.HasErrors(ds) && file == nil {
 			t.Fatal("no file and no errors")
 		}
 	})
+}
+
+// capitalized reports whether s starts with a capitalized word, "The" but
+// not "JSON": messages start in lower case, acronyms aside.
+func capitalized(s string) bool {
+	return len(s) > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z'
 }

@@ -14,14 +14,14 @@ const (
 	ByMessages Limit = "maxMessages"
 )
 
-// DefaultMaxDuration applies when maxDuration is absent (rules.md table 4).
-const DefaultMaxDuration = 300 * time.Second
-
 // Limits are the effective batching settings of a subscription.
 type Limits struct {
-	MaxDuration time.Duration // 0 means DefaultMaxDuration
-	MaxBytes    int64         // 0 means no limit
-	MaxMessages int64         // 0 means no limit
+	// MaxDuration is the effective maxDuration: callers pass it filled in
+	// (core/subscription's rule table holds its default). Zero or less
+	// closes every file at its first message.
+	MaxDuration time.Duration
+	MaxBytes    int64 // 0 means no limit
+	MaxMessages int64 // 0 means no limit
 }
 
 // Output is the file format a subscription writes.
@@ -125,9 +125,7 @@ type Batcher struct {
 // NewBatcher returns a Batcher for the effective limits and output format
 // that keeps the first keep files in full (the rest are only counted).
 func NewBatcher(lim Limits, out Output, keep int) *Batcher {
-	if lim.MaxDuration <= 0 {
-		lim.MaxDuration = DefaultMaxDuration
-	}
+	lim.MaxDuration = max(lim.MaxDuration, 0) // negative would saturate the close time
 	return &Batcher{lim: lim, sep: out.separator(), keep: keep,
 		res: Result{Summary: Summary{ClosedBy: map[Limit]int64{}}}}
 }

@@ -50,9 +50,12 @@ func TestBatcher(t *testing.T) {
 		{name: "one message, closed by duration", lim: Limits{MaxDuration: minute},
 			msgs: []msg{{0, 5}},
 			want: "#0 from 0: 1 msgs 5B maxDuration 0-0/60"},
-		{name: "default duration is 300s", lim: Limits{},
-			msgs: []msg{{0, 5}, {299, 5}, {300, 5}},
-			want: "#0 from 0: 2 msgs 11B maxDuration 0-299/300\n#1 from 2: 1 msgs 5B maxDuration 300-300/600"},
+		{name: "no default duration: zero closes every file at once", lim: Limits{},
+			msgs: []msg{{0, 5}, {299, 5}},
+			want: "#0 from 0: 1 msgs 5B maxDuration 0-0/0\n#1 from 1: 1 msgs 5B maxDuration 299-299/299"},
+		{name: "negative duration is zero", lim: Limits{MaxDuration: -time.Hour},
+			msgs: []msg{{0, 5}},
+			want: "#0 from 0: 1 msgs 5B maxDuration 0-0/0"},
 		{name: "duration: a message exactly at the limit opens the next file", lim: Limits{MaxDuration: minute},
 			msgs: []msg{{0, 1}, {59.999, 1}, {60, 1}},
 			want: "#0 from 0: 2 msgs 3B maxDuration 0-59.999/60\n#1 from 2: 1 msgs 1B maxDuration 60-60/120"},
@@ -184,7 +187,7 @@ func TestStream(t *testing.T) {
 }
 
 func TestStreamOversizedFlag(t *testing.T) {
-	res := Stream{Rate: 1, Size: 2000, Duration: 3 * time.Second}.Simulate(seedTime, Limits{MaxBytes: 1000}, Text, 10)
+	res := Stream{Rate: 1, Size: 2000, Duration: 3 * time.Second}.Simulate(seedTime, Limits{MaxDuration: time.Minute, MaxBytes: 1000}, Text, 10)
 	if res.Summary.Oversized != 3 {
 		t.Errorf("%d oversized files, want 3", res.Summary.Oversized)
 	}

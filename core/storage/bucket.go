@@ -34,7 +34,7 @@ func CheckBucket(name string) []diag.Diagnostic {
 		rest := strings.TrimRight(name[5:], "/")
 		hint := "give the bare bucket name"
 		if rest != "" && !strings.Contains(rest, "/") {
-			hint = "write " + strconv.Quote(strings.ToLower(rest))
+			hint = "write " + diag.Quote(strings.ToLower(rest))
 		}
 		add(diag.Error, 0, 5, "bucket-name-scheme", "the bucket is named without \"gs://\"", hint)
 		off = 5
@@ -51,7 +51,7 @@ func CheckBucket(name string) []diag.Diagnostic {
 
 	if i := strings.IndexFunc(b, func(r rune) bool { return r >= 'A' && r <= 'Z' }); i >= 0 {
 		add(diag.Error, off+i, off+i+1, "bucket-name-uppercase", "bucket names are lower case",
-			"write "+strconv.Quote(strings.ToLower(b)))
+			"write "+diag.Quote(strings.ToLower(b)))
 	}
 	bad := 0
 	for i := 0; i < len(b); {
@@ -64,7 +64,7 @@ func CheckBucket(name string) []diag.Diagnostic {
 			j++
 		}
 		if bad++; bad <= 5 {
-			add(diag.Error, off+i, off+j, "bucket-name-character", strconv.Quote(b[i:j])+" is not allowed in a bucket name",
+			add(diag.Error, off+i, off+j, "bucket-name-character", diag.Quote(b[i:j])+" is not allowed in a bucket name",
 				"use lower-case letters, digits, -, _ and .")
 		}
 		i = j

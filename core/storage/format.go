@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // DefaultFormat is the datetime format a subscription uses when
@@ -118,14 +119,12 @@ type Format struct {
 	Elements []Element
 }
 
-// MaxFormatBytes bounds the format text parsed: an object name holds at
-// most 1024 bytes, so a longer format can only be wrong, and the bound
-// keeps hostile input from producing one finding per byte.
-const MaxFormatBytes = 1024
+// MaxFormatBytes bounds the format text parsed (see limits.DatetimeFormatBytes).
+const MaxFormatBytes = limits.DatetimeFormatBytes
 
-// maxFormatFindings caps the findings of one format; past a handful the
-// user has typed something else entirely.
-const maxFormatFindings = 20
+// maxFormatFindings caps the findings of one format (see
+// limits.DatetimeFormatFindings).
+const maxFormatFindings = limits.DatetimeFormatFindings
 
 // defaultParsed is DefaultFormat, parsed once.
 var defaultParsed = mustParse(DefaultFormat)
@@ -236,7 +235,7 @@ func (p *formatParser) parse() {
 			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ':') {
 				j++
 			}
-			p.fail(i, j, "datetime-format-zone", strconv.Quote(s[i:j])+" is not a zone offset the service writes",
+			p.fail(i, j, "datetime-format-zone", diag.Quote(s[i:j])+" is not a zone offset the service writes",
 				"names are in UTC: the only offsets are Z and +00:00")
 			i = j
 		case '-', '_', ':', '/':
@@ -291,7 +290,7 @@ func (p *formatParser) run(c byte, i, j int) {
 	case 's':
 		hint = "seconds are ss; there are no fractions of a second"
 	}
-	p.fail(i, j, "datetime-format-matcher", strconv.Quote(text)+" is not a datetime matcher", hint)
+	p.fail(i, j, "datetime-format-matcher", diag.Quote(text)+" is not a datetime matcher", hint)
 }
 
 // unknown reports a character no matcher or separator starts with, and
@@ -325,7 +324,7 @@ func (p *formatParser) unknown(i int) int {
 		what = "byte " + strconv.Quote(s[i:i+1])
 	}
 	if j-i > size {
-		what = strconv.Quote(s[i:j])
+		what = diag.Quote(s[i:j])
 	}
 	p.fail(i, j, "datetime-format-character", what+" is not allowed in a datetime format", hint)
 	return j

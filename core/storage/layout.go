@@ -203,7 +203,7 @@ func (l *Layout) checkFolders() []diag.Diagnostic {
 			}
 			ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "object-name-dot-folder", Path: at.path,
 				Span:    span,
-				Message: "a folder named " + strconv.Quote(seg) + " is collapsed or refused by tools that treat names as paths",
+				Message: "a folder named " + diag.Quote(seg) + " is collapsed or refused by tools that treat names as paths",
 				Hint:    "choose another folder name"})
 		}
 		start = i + 1

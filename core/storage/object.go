@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // MaxObjectName is the longest object name Cloud Storage accepts, in bytes
@@ -15,8 +16,9 @@ const MaxObjectName = 1024
 // acmePrefix is reserved by Cloud Storage for domain validation.
 const acmePrefix = ".well-known/acme-challenge/"
 
-// maxCharFindings caps the findings about single characters of one field.
-const maxCharFindings = 10
+// maxCharFindings caps the findings about single characters of one field
+// (see limits.CharFindings).
+const maxCharFindings = limits.CharFindings
 
 // checkPart checks the characters of a prefix or suffix, which become part
 // of every object name. Spans are byte offsets into s.

@@ -29,7 +29,7 @@ import (
 // subscription that was read.
 var decodingCodes = map[string]bool{
 	"json-syntax": true, "invalid-utf8": true, "empty-input": true, "too-deep": true, "input-too-large": true,
-	"duplicate-key": true, "not-an-object": true, "wrong-type": true, "duration-format": true, "number-overflow": true,
+	"duplicate-key": true, "unknown-field": true, "not-an-object": true, "wrong-type": true, "duration-format": true, "number-overflow": true,
 }
 
 // difference documents a corpus case where our decoder and protojson part
@@ -53,20 +53,9 @@ func same(in []byte) []byte { return in }
 
 // differences is keyed by corpus case name.
 var differences = map[string]difference{
-	// Unknown fields: protojson fails on them; we warn, because a field
-	// newer than our model should not block checking the rest. Apart from
-	// the unknown field, both read the same values.
-	"unknown-top-level":         {false, diag.Warning, "unknown-field", same, "unknown fields warn"},
-	"unknown-nested":            {false, diag.Warning, "unknown-field", same, "unknown fields warn"},
-	"unknown-wrong-case":        {false, diag.Warning, "unknown-field", same, "names are case-sensitive; unknown fields warn"},
-	"unknown-half-snake":        {false, diag.Warning, "unknown-field", same, "only the JSON name and the proto name are field names"},
-	"unknown-half-camel":        {false, diag.Warning, "unknown-field", same, "only the JSON name and the proto name are field names"},
-	"unknown-double-underscore": {false, diag.Warning, "unknown-field", same, "only the JSON name and the proto name are field names"},
-	"unknown-in-transform":      {false, diag.Warning, "unknown-field", same, "unknown fields warn"},
-	"unknown-misplaced":         {false, diag.Warning, "unknown-field", same, "a known field at the wrong level is still unknown there"},
-	"duplicate-unknown":         {false, diag.Error, "duplicate-key", nil, "protojson stops at the unknown field; we stop at the duplicate key: both reject"},
-	"unknown-column-family-mapping": {true, diag.Warning, "unknown-field", nil,
-		"bigtableConfig.columnFamilyMapping is in pubsubpb v2.9 but not in our model yet (see TestModelCoversProto)"},
+	// Unknown fields are errors in both (D13), so those cases agree and
+	// need no entry here; only the order of the two errors differs.
+	"duplicate-unknown": {false, diag.Error, "duplicate-key", nil, "protojson stops at the unknown field; we stop at the duplicate key: both reject"},
 
 	// Oneofs: protojson rejects two members of a oneof while decoding; we
 	// decode both and validation reports the conflict with a message that
@@ -438,15 +427,11 @@ func isZero(fd protoreflect.FieldDescriptor, v any) bool {
 	return v == float64(0)
 }
 
-// knownModelGaps are proto fields our model does not have yet.
-var knownModelGaps = map[string]bool{
-	"google.pubsub.v1.BigtableConfig.column_family_mapping": true,
-}
-
 // TestModelCoversProto walks the proto definition of Subscription and our
 // model side by side: every proto field must be a model field of the same
-// JSON name (unless listed as a known gap), and every model field must be
-// a proto field, so a misspelt json tag cannot pass unnoticed.
+// JSON name, with no exceptions (an unknown field is an error, D13, so a
+// gap would reject real configurations), and every model field must be a
+// proto field, so a misspelt json tag cannot pass unnoticed.
 func TestModelCoversProto(t *testing.T) {
 	var walk func(md protoreflect.MessageDescriptor, typ reflect.Type, path string)
 	walk = func(md protoreflect.MessageDescriptor, typ reflect.Type, path string) {
@@ -461,12 +446,6 @@ func TestModelCoversProto(t *testing.T) {
 			p := path + "/" + fd.JSONName()
 			ft, ok := ours[fd.JSONName()]
 			delete(ours, fd.JSONName())
-			if knownModelGaps[string(fd.FullName())] {
-				if ok {
-					t.Errorf("%s is in the model now: remove it from knownModelGaps", fd.FullName())
-				}
-				continue
-			}
 			if !ok {
 				t.Errorf("%s (%s) is missing from the model", p, fd.FullName())
 				continue
@@ -483,11 +462,6 @@ func TestModelCoversProto(t *testing.T) {
 		}
 	}
 	walk((&pubsubpb.Subscription{}).ProtoReflect().Descriptor(), reflect.TypeFor[subscription.Subscription](), "")
-	for name := range knownModelGaps {
-		if !strings.HasPrefix(name, "google.pubsub.v1.") {
-			t.Errorf("bad gap name %s", name)
-		}
-	}
 }
 
 // TestCorpusCoversEveryField checks that the cases protojson accepts set,
@@ -529,9 +503,6 @@ func TestCorpusCoversEveryField(t *testing.T) {
 		done[md.FullName()] = true
 		for i := range md.Fields().Len() {
 			fd := md.Fields().Get(i)
-			if knownModelGaps[string(fd.FullName())] {
-				continue
-			}
 			if !seen[fd.FullName()] {
 				t.Errorf("no accepted case sets %s", fd.FullName())
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/storage"
 )
 
 // Config is a decoded configuration: the typed subscription, the document
@@ -22,10 +23,12 @@ type Config struct {
 	// rather than the user's text: diagnostics then carry paths only.
 	Positioned bool
 
-	nodes map[string]*doc.Node // value node by JSON pointer
-	keys  map[string]diag.Span // key span by JSON pointer
-	ds    []diag.Diagnostic    // decoding findings (unlocated)
-	bad   map[string]bool      // paths whose value could not be decoded
+	nodes  map[string]*doc.Node // value node by JSON pointer
+	keys   map[string]diag.Span // key span by JSON pointer
+	ds     []diag.Diagnostic    // decoding findings (unlocated)
+	bad    map[string]bool      // paths whose value could not be decoded
+	rules  *Table               // the rule table every computation reads
+	layout *storage.Layout      // the Cloud Storage layout validation compiled (integrations.go)
 
 	validated []diag.Diagnostic
 	once      sync.Once
@@ -36,10 +39,24 @@ type Config struct {
 // Decode reads a configuration from text in format f ("" to detect). It
 // never fails: problems become diagnostics, returned by Validate.
 func Decode(name, text string, f doc.Format) *Config {
+	return decodeWith(rules, name, text, f)
+}
+
+// decodeWith decodes against the rule table t: tests use tables whose
+// defaults and bounds differ from the package's.
+func decodeWith(t *Table, name, text string, f doc.Format) *Config {
 	d, ds := doc.Parse(name, text, f)
-	c := &Config{Doc: d, Positioned: true, ds: ds}
+	c := &Config{Doc: d, Positioned: true, ds: ds, rules: t}
 	c.decodeRoot()
 	return c
+}
+
+// table returns the rule table c was decoded against.
+func (c *Config) table() *Table {
+	if c.rules == nil {
+		return rules
+	}
+	return c.rules
 }
 
 // DecodeObject reads a configuration given as a JSON object (not text the
@@ -69,12 +86,17 @@ func (c *Config) decodeRoot() {
 			Hint:    "start with {\"name\": \"projects/p/subscriptions/s\", \"topic\": \"projects/p/topics/t\"}", Span: root.Span})
 		return
 	}
-	// gcloud prints a list when asked for several subscriptions; a
-	// subscription wrapped as {"subscription": {...}} is the body of some
-	// REST calls. Both are common pastes: read the inner object.
+	// A subscription wrapped as {"subscription": {...}} is the body of
+	// some REST calls (UpdateSubscription adds "updateMask" beside it), a
+	// common paste: read the inner object. The note points at the wrapper's
+	// key, wherever it stands among the members.
 	if inner := root.Get("subscription"); inner != nil && inner.Kind == doc.Object && len(root.Members) <= 2 {
-		c.ds = append(c.ds, diag.Diagnostic{Severity: diag.Info, Code: "wrapped-subscription",
-			Message: "reading the subscription inside the \"subscription\" field", Span: root.Members[0].KeySpan})
+		for _, m := range root.Members {
+			if m.Key == "subscription" {
+				c.ds = append(c.ds, diag.Diagnostic{Severity: diag.Info, Code: "wrapped-subscription",
+					Message: "reading the subscription inside the \"subscription\" field", Span: m.KeySpan})
+			}
+		}
 		root = inner
 	}
 	c.Sub = new(Subscription)
@@ -200,6 +222,7 @@ var (
 	typDuration = reflect.TypeFor[*Duration]()
 	typStrMap   = reflect.TypeFor[map[string]string]()
 	typAnyMap   = reflect.TypeFor[map[string]any]()
+	typStrings  = reflect.TypeFor[[]string]()
 )
 
 func (c *Config) decodeValue(n *doc.Node, path string, f reflect.Value) {
@@ -244,7 +267,7 @@ func (c *Config) decodeValue(n *doc.Node, path string, f reflect.Value) {
 		}
 		m := make(map[string]string, len(n.Members))
 		for _, mem := range n.Members {
-			p := path + "/" + escapePointer(mem.Key)
+			p := path + "/" + diag.PointerKey(mem.Key)
 			c.nodes[p] = mem.Value
 			c.keys[p] = mem.KeySpan
 			if mem.Value.Kind != doc.String {
@@ -258,6 +281,22 @@ func (c *Config) decodeValue(n *doc.Node, path string, f reflect.Value) {
 			m[mem.Key] = mem.Value.Value
 		}
 		f.Set(reflect.ValueOf(m))
+	case typStrings:
+		if n.Kind != doc.Array {
+			c.typeError(n, path, name, "an array of strings")
+			return
+		}
+		out := make([]string, 0, len(n.Items))
+		for i, it := range n.Items {
+			p := path + "/" + strconv.Itoa(i)
+			c.nodes[p] = it
+			if it.Kind != doc.String {
+				c.typeError(it, p, name+" item", "a string")
+				continue
+			}
+			out = append(out, it.Value)
+		}
+		f.Set(reflect.ValueOf(out))
 	case typAnyMap:
 		if n.Kind != doc.Object {
 			c.typeError(n, path, name, "an object")
@@ -318,7 +357,7 @@ func (c *Config) finiteNumbers(n *doc.Node, path string) bool {
 		}
 	case doc.Object:
 		for _, m := range n.Members {
-			ok = c.finiteNumbers(m.Value, path+"/"+escapePointer(m.Key)) && ok
+			ok = c.finiteNumbers(m.Value, path+"/"+diag.PointerKey(m.Key)) && ok
 		}
 	}
 	return ok
@@ -383,7 +422,7 @@ func (c *Config) integer(n *doc.Node, path, name string, lo, hi int64) (int64, b
 	switch class {
 	case notNumber:
 		if strings.HasSuffix(text, "s") && allDigits(strings.TrimSuffix(text, "s")) {
-			c.errorf(n, path, "wrong-type", name+" is a number of "+unitOf(path)+", not a duration", "write "+strings.TrimSuffix(text, "s"))
+			c.errorf(n, path, "wrong-type", name+" is a number of "+c.unitOf(path)+", not a duration", "write "+strings.TrimSuffix(text, "s"))
 		} else {
 			c.errorf(n, path, "wrong-type", name+" must be a whole number, not "+strconv.Quote(shorten(text)), "")
 		}
@@ -513,8 +552,8 @@ func yamlWholeNumber(s string) (string, numberClass) {
 	return strconv.FormatInt(int64(f), 10), whole
 }
 
-func unitOf(path string) string {
-	if f := FieldAt(path); f != nil && f.Unit != "" {
+func (c *Config) unitOf(path string) string {
+	if f := c.table().At(path); f != nil && f.Unit != "" {
 		return f.Unit
 	}
 	return "units"
@@ -542,6 +581,10 @@ func (c *Config) duration(n *doc.Node, path, name string) (Duration, bool) {
 	return Duration{}, false
 }
 
+// maxPathKey is the longest unknown key a diagnostic's path repeats: no
+// field name comes near it.
+const maxPathKey = 256
+
 func shorten(s string) string {
 	if len(s) <= 40 {
 		return s
@@ -555,25 +598,23 @@ func shorten(s string) string {
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// escapePointer escapes a key for a JSON pointer (RFC 6901).
-func escapePointer(k string) string {
-	if !strings.ContainsAny(k, "~/") {
-		return k
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
-}
-
+// unknownField reports a field the model lacks as an error (D13): the API
+// refuses it, at any depth. The key is quoted shortened, so a huge key
+// gives a short message.
 func (c *Config) unknownField(m doc.Member, path string, si *structInfo) {
-	d := diag.Diagnostic{Severity: diag.Warning, Code: "unknown-field", Path: path + "/" + escapePointer(m.Key),
-		Message: "unknown field " + strconv.Quote(m.Key), Span: m.KeySpan}
+	d := diag.Diagnostic{Severity: diag.Error, Code: "unknown-field", Path: path + "/" + diag.PointerKey(m.Key),
+		Message: "unknown field " + strconv.Quote(shorten(m.Key)), Span: m.KeySpan}
+	if len(m.Key) > maxPathKey {
+		d.Path = path // a pointer holding a huge key would be as huge; the span still finds it
+	}
 	where := "here"
 	if path != "" {
 		where = "in " + strings.TrimPrefix(path, "/")
 	}
 	if s := suggest(camel(m.Key), si.names); s != "" {
 		d.Hint = "did you mean " + strconv.Quote(s) + "?"
-	} else if other := elsewhere(camel(m.Key), path); other != "" {
-		d.Hint = strconv.Quote(m.Key) + " belongs in " + other
+	} else if other := c.table().elsewhere(camel(m.Key), path); other != "" {
+		d.Hint = strconv.Quote(shorten(m.Key)) + " belongs in " + other
 	} else {
 		d.Hint = "the fields " + where + " are " + strings.Join(si.names, ", ")
 		d.Hint = shortenList(d.Hint)
@@ -591,8 +632,8 @@ func shortenList(s string) string {
 
 // elsewhere finds the field name at another level of the subscription
 // (maxDuration written at the top level belongs in cloudStorageConfig).
-func elsewhere(name, path string) string {
-	for _, f := range fields {
+func (t *Table) elsewhere(name, path string) string {
+	for _, f := range t.fields {
 		if f.Name == name && parentOf(f.Path) != path {
 			return strings.TrimPrefix(strings.ReplaceAll(parentOf(f.Path), "/*", "[]"), "/")
 		}

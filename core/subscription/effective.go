@@ -2,15 +2,9 @@ package subscription
 
 import (
 	"reflect"
-
-	"github.com/subplay/subplay/core/storage"
 	"strconv"
 	"strings"
 )
-
-// DefaultDatetimeFormat is the object-name time format used when
-// filenameDatetimeFormat is absent (rules.md D12); core/storage owns it.
-const DefaultDatetimeFormat = storage.DefaultFormat
 
 // Origin says where an effective value comes from.
 type Origin string
@@ -41,146 +35,169 @@ func (c *Config) Effective() *Effective {
 	return c.effective
 }
 
-type filler struct {
-	origins map[string]Origin
-}
-
-func (f *filler) mark(path string, o Origin) { f.origins[path] = o }
-
+// computeEffective fills every default by walking the rule table: a row
+// with a default fills its field wherever the enclosing object is present
+// (or, for onlyWithParent rows, stands for the absent object). The one
+// value written here is derived, not a default: the push audience.
 func computeEffective(c *Config) *Effective {
-	in := c.Sub
-	e := *in // shallow: nested structs are copied before they change
-	f := &filler{origins: make(map[string]Origin, 24)}
+	t := c.table()
+	e := deepCopy(reflect.ValueOf(c.Sub)).Interface().(*Subscription)
+	origins := make(map[string]Origin, 24)
 	for path := range c.nodes {
-		g := genericPath(path)
-		if fl := FieldAt(path); path != "" && fl != nil && !fl.OutputOnly && !strings.HasPrefix(g, "/labels/") &&
-			!strings.HasPrefix(g, "/tags/") && !strings.HasPrefix(g, "/pushConfig/attributes/") {
-			f.mark(path, Set)
+		if path == "" {
+			continue
+		}
+		if f := t.At(path); f != nil && !f.OutputOnly && genericPath(path) == f.Path {
+			origins[path] = Set // a map's entries belong to the map
 		}
 	}
-	for _, p := range []string{"/labels", "/tags", "/pushConfig/attributes"} {
-		if c.Has(p) {
-			f.mark(p, Set)
+	w := &walker{t: t, origins: origins, dt: e.DeliveryType()}
+	root := reflect.ValueOf(e).Elem()
+	for _, f := range t.fields {
+		if f.OutputOnly || f.def != nil || f.ZeroMeansDefault {
+			w.row = f
+			w.visit(root, strings.Split(f.Path[1:], "/"), "")
 		}
 	}
-
-	e.TopicMessageRetentionDuration, e.State, e.AnalyticsHubSubscriptionInfo = nil, nil, nil
-	if e.AckDeadlineSeconds == nil || *e.AckDeadlineSeconds == 0 {
-		e.AckDeadlineSeconds = ptr(Int32(10))
-		f.mark("/ackDeadlineSeconds", Default)
+	if pc := e.PushConfig; w.dt == Push && pc.OidcToken != nil && pc.OidcToken.Audience == nil {
+		pc.OidcToken.Audience = pc.PushEndpoint
+		origins["/pushConfig/oidcToken/audience"] = Derived
 	}
-	defBool(&e.RetainAckedMessages, f, "/retainAckedMessages")
-	if e.MessageRetentionDuration == nil {
-		e.MessageRetentionDuration = Seconds(604800)
-		f.mark("/messageRetentionDuration", Default)
-	}
-	defBool(&e.EnableMessageOrdering, f, "/enableMessageOrdering")
-	if e.ExpirationPolicy == nil {
-		e.ExpirationPolicy = &ExpirationPolicy{TTL: Seconds(2678400)}
-		f.mark("/expirationPolicy", Default)
-		f.mark("/expirationPolicy/ttl", Default)
-	}
-	if e.Filter == nil {
-		e.Filter = ptr("")
-		f.mark("/filter", Default)
-	}
-	if dl := e.DeadLetterPolicy; dl != nil && (dl.MaxDeliveryAttempts == nil || *dl.MaxDeliveryAttempts == 0) {
-		cp := *dl
-		cp.MaxDeliveryAttempts = ptr(Int32(5))
-		e.DeadLetterPolicy = &cp
-		f.mark("/deadLetterPolicy/maxDeliveryAttempts", Default)
-	}
-	if rp := e.RetryPolicy; rp != nil {
-		cp := *rp
-		if cp.MinimumBackoff == nil {
-			cp.MinimumBackoff = Seconds(10)
-			f.mark("/retryPolicy/minimumBackoff", Default)
-		}
-		if cp.MaximumBackoff == nil {
-			cp.MaximumBackoff = Seconds(600)
-			f.mark("/retryPolicy/maximumBackoff", Default)
-		}
-		e.RetryPolicy = &cp
-	}
-	defBool(&e.Detached, f, "/detached")
-	defBool(&e.EnableExactlyOnceDelivery, f, "/enableExactlyOnceDelivery")
-
-	switch e.DeliveryType() {
-	case Push:
-		pc := *e.PushConfig
-		if pc.Attributes == nil {
-			pc.Attributes = map[string]string{"x-goog-version": "v1"}
-			f.mark("/pushConfig/attributes", Default)
-		}
-		if pc.OidcToken != nil && pc.OidcToken.Audience == nil {
-			tok := *pc.OidcToken
-			tok.Audience = pc.PushEndpoint
-			pc.OidcToken = &tok
-			f.mark("/pushConfig/oidcToken/audience", Derived)
-		}
-		if pc.PubsubWrapper == nil && pc.NoWrapper == nil {
-			pc.PubsubWrapper = &PubsubWrapper{}
-			f.mark("/pushConfig/pubsubWrapper", Default)
-		}
-		if nw := pc.NoWrapper; nw != nil && nw.WriteMetadata == nil {
-			pc.NoWrapper = &NoWrapper{WriteMetadata: ptr(false)}
-			f.mark("/pushConfig/noWrapper/writeMetadata", Default)
-		}
-		e.PushConfig = &pc
-	case BigQuery:
-		bq := *e.BigQueryConfig
-		bq.State = nil
-		defBool(&bq.UseTopicSchema, f, "/bigqueryConfig/useTopicSchema")
-		defBool(&bq.UseTableSchema, f, "/bigqueryConfig/useTableSchema")
-		defBool(&bq.WriteMetadata, f, "/bigqueryConfig/writeMetadata")
-		defBool(&bq.DropUnknownFields, f, "/bigqueryConfig/dropUnknownFields")
-		e.BigQueryConfig = &bq
-	case CloudStorage:
-		cs := *e.CloudStorageConfig
-		cs.State = nil
-		if cs.FilenameDatetimeFormat == nil {
-			cs.FilenameDatetimeFormat = ptr(DefaultDatetimeFormat)
-			f.mark("/cloudStorageConfig/filenameDatetimeFormat", Default)
-		}
-		if cs.MaxDuration == nil {
-			cs.MaxDuration = Seconds(300)
-			f.mark("/cloudStorageConfig/maxDuration", Default)
-		}
-		if cs.TextConfig == nil && cs.AvroConfig == nil {
-			cs.TextConfig = &TextConfig{}
-			f.mark("/cloudStorageConfig/textConfig", Default)
-		}
-		if av := cs.AvroConfig; av != nil {
-			cp := *av
-			defBool(&cp.WriteMetadata, f, "/cloudStorageConfig/avroConfig/writeMetadata")
-			defBool(&cp.UseTopicSchema, f, "/cloudStorageConfig/avroConfig/useTopicSchema")
-			cs.AvroConfig = &cp
-		}
-		e.CloudStorageConfig = &cs
-	case Bigtable:
-		bt := *e.BigtableConfig
-		bt.State = nil
-		defBool(&bt.WriteMetadata, f, "/bigtableConfig/writeMetadata")
-		e.BigtableConfig = &bt
-	}
-	if len(e.MessageTransforms) > 0 {
-		ts := make([]MessageTransform, len(e.MessageTransforms))
-		copy(ts, e.MessageTransforms)
-		for i := range ts {
-			if ts[i].Disabled == nil {
-				defBool(&ts[i].Disabled, f, "/messageTransforms/"+strconv.Itoa(i)+"/disabled")
-			}
-		}
-		e.MessageTransforms = ts
-	}
-	return &Effective{Subscription: &e, DeliveryType: e.DeliveryType(), Origins: f.origins}
+	return &Effective{Subscription: e, DeliveryType: w.dt, Origins: origins}
 }
 
-func defBool(p **bool, f *filler, path string) {
-	if *p == nil {
-		*p = ptr(false)
-		f.mark(path, Default)
+// walker applies one row of the table to every instance of its field.
+type walker struct {
+	t       *Table
+	row     *Field
+	origins map[string]Origin
+	dt      DeliveryType
+}
+
+// visit walks v (a struct) along the remaining segments of the row's path.
+func (w *walker) visit(v reflect.Value, segs []string, path string) {
+	idx, ok := infoOf(v.Type()).byName[segs[0]]
+	if !ok {
+		panic("subscription: the rule table names a field the model lacks: " + w.row.Path)
 	}
+	fv, path := v.Field(idx), path+"/"+segs[0]
+	if len(segs) == 1 {
+		w.apply(v, fv, path)
+		return
+	}
+	if segs[1] == "*" {
+		for i := range fv.Len() {
+			w.visit(fv.Index(i), segs[2:], path+"/"+strconv.Itoa(i))
+		}
+		return
+	}
+	if fv.IsNil() {
+		if !w.row.onlyWithParent || len(segs) != 2 || !w.applies() {
+			return
+		}
+		fv.Set(reflect.New(fv.Type().Elem()))
+		w.origins[path] = Default
+	} else if w.row.onlyWithParent {
+		return
+	}
+	w.visit(fv.Elem(), segs[1:], path)
+}
+
+// applies reports whether the row's default holds for this subscription:
+// the settings of a delivery type only when the subscription delivers that
+// way (a pushConfig without endpoint is pull, and gets no push defaults).
+// A top-level field has its value whatever the delivery: a push
+// subscription has exactly-once delivery off, not unset.
+func (w *walker) applies() bool {
+	return w.row.Delivery == "" || w.row.Delivery == w.dt || parentOf(w.row.Path) == ""
+}
+
+// apply fills field fv of struct parent, at path, from the row.
+func (w *walker) apply(parent, fv reflect.Value, path string) {
+	f := w.row
+	switch {
+	case f.OutputOnly:
+		fv.SetZero()
+		return
+	case !w.applies():
+		return
+	case !fv.IsNil() && !(f.ZeroMeansDefault && fv.Elem().Int() == 0):
+		return
+	}
+	for _, g := range w.siblings(f) {
+		if idx := infoOf(parent.Type()).byName[g.Name]; !parent.Field(idx).IsNil() {
+			return // another member of the oneof is set
+		}
+	}
+	if f.def == nil { // 0 stands for "unset", and unset has no value
+		fv.SetZero()
+		delete(w.origins, path)
+		return
+	}
+	fv.Set(typed(f.def, fv.Type()))
+	w.origins[path] = Default
+}
+
+// siblings returns the other rows of f's oneof group.
+func (w *walker) siblings(f *Field) []*Field {
+	if f.oneof == "" {
+		return nil
+	}
+	var out []*Field
+	for _, g := range w.t.fields {
+		if g != f && g.oneof == f.oneof && parentOf(g.Path) == parentOf(f.Path) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// typed turns a parsed default into a value of the model's field type t.
+func typed(def any, t reflect.Type) reflect.Value {
+	switch d := def.(type) {
+	case map[string]string:
+		m := make(map[string]string, len(d))
+		for k, v := range d {
+			m[k] = v
+		}
+		return reflect.ValueOf(m)
+	case struct{}:
+		return reflect.New(t.Elem())
+	}
+	p := reflect.New(t.Elem())
+	p.Elem().Set(reflect.ValueOf(def).Convert(t.Elem()))
+	return p
+}
+
+// deepCopy copies the pointers, structs and slices of a decoded
+// subscription, so filling defaults leaves the decoded one alone. Maps are
+// shared: the walk replaces absent maps and never writes into one.
+func deepCopy(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().Set(deepCopy(v.Elem()))
+		return p
+	case reflect.Struct:
+		out := reflect.New(v.Type()).Elem()
+		for i := range v.NumField() {
+			out.Field(i).Set(deepCopy(v.Field(i)))
+		}
+		return out
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			out.Index(i).Set(deepCopy(v.Index(i)))
+		}
+		return out
+	}
+	return v
 }
 
 // Value returns the effective value at a JSON pointer as it would be

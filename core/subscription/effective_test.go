@@ -95,8 +95,12 @@ func TestEffectiveDefaults(t *testing.T) {
 		{"cloud storage", base(`"cloudStorageConfig": {"bucket": "b-1", "maxBytes": 5000}`), []want{
 			{[]string{"cloudStorageConfig", "maxDuration"}, "300s", Default},
 			{[]string{"cloudStorageConfig", "textConfig"}, map[string]any{}, Default},
-			{[]string{"cloudStorageConfig", "filenameDatetimeFormat"}, DefaultDatetimeFormat, Default},
+			{[]string{"cloudStorageConfig", "filenameDatetimeFormat"}, Rules().At("/cloudStorageConfig/filenameDatetimeFormat").Default, Default},
 			{[]string{"cloudStorageConfig", "maxBytes"}, "5000", Set},
+		}},
+		{"cloud storage zero limits are unset (D14)", base(`"cloudStorageConfig": {"bucket": "b-1", "maxBytes": "0", "maxMessages": 0}`), []want{
+			{[]string{"cloudStorageConfig", "maxBytes"}, nil, ""},
+			{[]string{"cloudStorageConfig", "maxMessages"}, nil, ""},
 		}},
 		{"cloud storage avro", base(`"cloudStorageConfig": {"bucket": "b-1", "avroConfig": {}}`), []want{
 			{[]string{"cloudStorageConfig", "avroConfig", "writeMetadata"}, false, Default},

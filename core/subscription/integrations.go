@@ -1,6 +1,8 @@
 package subscription
 
 import (
+	"slices"
+
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/storage"
@@ -12,14 +14,16 @@ import (
 
 // filterGrammar parses the filter with core/filter and carries its
 // findings, whose spans are in bytes of the filter, into the document
-// through the string's escapes. The length limit is the rule table's: the
-// parser's own length finding would say it twice.
+// through the string's escapes. The filter package owns the finding about
+// an over-long filter, so that `subplay filter` and `subplay validate`
+// report it with one code: the rule table's generic length finding on
+// /filter, reported earlier by tableRules, gives way to it.
 func (v *validator) filterGrammar(text string) {
 	_, ds := filter.Parse(text)
 	n := v.c.nodes["/filter"]
 	for _, d := range ds {
-		if d.Code == "filter-too-long" {
-			continue
+		if d.Code == filterTooLong {
+			v.ds = slices.DeleteFunc(v.ds, func(d diag.Diagnostic) bool { return d.Path == "/filter" && d.Code == "too-long" })
 		}
 		d.Path = "/filter"
 		if n != nil && d.Span.IsValid() {
@@ -31,13 +35,19 @@ func (v *validator) filterGrammar(text string) {
 	}
 }
 
+// filterTooLong is core/filter's code for a filter over its length limit.
+const filterTooLong = "filter-too-long"
+
 // storageNames applies the Cloud Storage naming rules of core/storage (bucket,
 // prefix, suffix, datetime format), carrying their spans, which are in bytes
-// of each field's value, into the document.
+// of each field's value, into the document. The layout it compiles is kept
+// for StorageLayout, so the names preview does not compile it again.
 func (v *validator) storageNames() {
 	cs := v.s.CloudStorageConfig
-	for _, d := range storage.Check(storage.Settings{Bucket: cs.Bucket, FilenamePrefix: cs.FilenamePrefix,
-		FilenameSuffix: cs.FilenameSuffix, FilenameDatetimeFormat: cs.FilenameDatetimeFormat}) {
+	layout, ds := storage.Compile(storage.Settings{Bucket: cs.Bucket, FilenamePrefix: cs.FilenamePrefix,
+		FilenameSuffix: cs.FilenameSuffix, FilenameDatetimeFormat: cs.FilenameDatetimeFormat})
+	v.c.layout = layout
+	for _, d := range ds {
 		if n := v.c.nodes[d.Path]; n != nil && d.Span.IsValid() {
 			d.Span = v.c.Doc.SourceSpan(n, d.Span)
 		} else {

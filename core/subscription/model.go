@@ -92,11 +92,29 @@ type AvroConfig struct {
 
 // BigtableConfig writes messages to a Bigtable table.
 type BigtableConfig struct {
-	Table               *string `json:"table,omitempty"`
-	AppProfileID        *string `json:"appProfileId,omitempty"`
-	ServiceAccountEmail *string `json:"serviceAccountEmail,omitempty"`
-	WriteMetadata       *bool   `json:"writeMetadata,omitempty"`
-	State               *string `json:"state,omitempty"`
+	Table               *string              `json:"table,omitempty"`
+	AppProfileID        *string              `json:"appProfileId,omitempty"`
+	ServiceAccountEmail *string              `json:"serviceAccountEmail,omitempty"`
+	WriteMetadata       *bool                `json:"writeMetadata,omitempty"`
+	State               *string              `json:"state,omitempty"`
+	ColumnFamilyMapping *ColumnFamilyMapping `json:"columnFamilyMapping,omitempty"`
+}
+
+// ColumnFamilyMapping builds Bigtable row keys and columns from the fields
+// of JSON messages. At most one key definition is set.
+type ColumnFamilyMapping struct {
+	RowKeySchema *RowKeySchema `json:"rowKeySchema,omitempty"`
+	DelimitedKey *DelimitedKey `json:"delimitedKey,omitempty"`
+}
+
+// RowKeySchema reads the row key from the table's structured row key. It
+// has no fields.
+type RowKeySchema struct{}
+
+// DelimitedKey joins top-level message fields into the row key.
+type DelimitedKey struct {
+	KeyFields []string `json:"keyFields,omitempty"`
+	Delimiter *string  `json:"delimiter,omitempty"` // bytes, base64 in JSON
 }
 
 // ExpirationPolicy says when an idle subscription is deleted.

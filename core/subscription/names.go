@@ -98,7 +98,7 @@ func checkID(id, kind string) []nameProblem {
 	if c := id[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
 		return []nameProblem{{msg: "the " + kind + " ID must start with a letter", hint: "the API answers \"Invalid resource name\" otherwise", start: 0, end: 1}}
 	}
-	if strings.HasPrefix(strings.ToLower(id), "goog") {
+	if strings.HasPrefix(id, "goog") { // case-sensitive, as the proto says and the emulator checks (D16)
 		return []nameProblem{{msg: "the " + kind + " ID cannot start with \"goog\"", hint: "Google reserves that prefix", start: 0, end: 4}}
 	}
 	for i := 0; i < len(id); {

@@ -1,6 +1,7 @@
 package subscription
 
 import (
+	"encoding/base64"
 	"fmt"
 	"sort"
 	"strings"
@@ -134,8 +135,8 @@ func TestFilterLength(t *testing.T) {
 	multi := `attributes.k = "` + strings.Repeat("é", 120) + `"` // 17 + 240 = 257 bytes, 137 characters
 	runRuleCases(t, []ruleCase{
 		{"256 bytes", base(`"filter": ` + quoteJSON(at(256))), nil},
-		{"257 bytes (E13)", base(`"filter": ` + quoteJSON(at(257))), []string{"error:too-long@/filter"}},
-		{"multi-byte over 256 bytes", base(`"filter": ` + quoteJSON(multi)), []string{"error:too-long@/filter"}},
+		{"257 bytes (E13)", base(`"filter": ` + quoteJSON(at(257))), []string{"error:filter-too-long@/filter"}},
+		{"multi-byte over 256 bytes", base(`"filter": ` + quoteJSON(multi)), []string{"error:filter-too-long@/filter"}},
 		{"empty filter", base(`"filter": ""`), []string{"info:empty-filter@/filter"}},
 	})
 }
@@ -164,6 +165,7 @@ func TestDeadLetterAndRetry(t *testing.T) {
 		{"backoff bounds", base(`"retryPolicy": {"minimumBackoff": "0s", "maximumBackoff": "600s"}`), nil},
 		{"min above 600s", base(`"retryPolicy": {"minimumBackoff": "601s", "maximumBackoff": "600s"}`), []string{"error:value-too-large@/retryPolicy/minimumBackoff"}},
 		{"max above 600s", base(`"retryPolicy": {"maximumBackoff": "601s"}`), []string{"error:value-too-large@/retryPolicy/maximumBackoff"}},
+		// D18: the order is checked with the defaults filled in.
 		{"min above max", base(`"retryPolicy": {"minimumBackoff": "60s", "maximumBackoff": "30s"}`), []string{"error:backoff-order@/retryPolicy/minimumBackoff"}},
 		{"min equal max", base(`"retryPolicy": {"minimumBackoff": "30s", "maximumBackoff": "30s"}`), nil},
 		{"only max, below default min", base(`"retryPolicy": {"maximumBackoff": "5s"}`), []string{"error:backoff-order@/retryPolicy/maximumBackoff"}},
@@ -210,6 +212,14 @@ func TestPush(t *testing.T) {
 			[]string{"error:push-version@/pushConfig/attributes/x-goog-version"}},
 		{"other attribute", pc(`"pushEndpoint": "https://example.com/p", "attributes": {"color": "red"}`),
 			[]string{"warning:push-attribute@/pushConfig/attributes/color"}},
+		// D17: the token's account must be in the subscription's project.
+		{"oidc account of another project", pc(`"pushEndpoint": "https://example.com/p", "oidcToken": {"serviceAccountEmail": "sa@other-project.iam.gserviceaccount.com"}`),
+			[]string{"error:push-account-project@/pushConfig/oidcToken/serviceAccountEmail"}},
+		{"oidc App Engine default of another project", pc(`"pushEndpoint": "https://example.com/p", "oidcToken": {"serviceAccountEmail": "other-project@appspot.gserviceaccount.com"}`),
+			[]string{"error:push-account-project@/pushConfig/oidcToken/serviceAccountEmail"}},
+		{"oidc App Engine default of this project", pc(`"pushEndpoint": "https://example.com/p", "oidcToken": {"serviceAccountEmail": "my-project@appspot.gserviceaccount.com"}`), nil},
+		{"oidc service agent passes", pc(`"pushEndpoint": "https://example.com/p", "oidcToken": {"serviceAccountEmail": "service-123@gcp-sa-pubsub.iam.gserviceaccount.com"}`), nil},
+		{"oidc compute default passes", pc(`"pushEndpoint": "https://example.com/p", "oidcToken": {"serviceAccountEmail": "123-compute@developer.gserviceaccount.com"}`), nil},
 		{"oidc without account", pc(`"pushEndpoint": "https://example.com/p", "oidcToken": {"audience": "x"}`),
 			[]string{"warning:oidc-without-account@/pushConfig/oidcToken"}},
 		{"account not an email", pc(`"pushEndpoint": "https://example.com/p", "oidcToken": {"serviceAccountEmail": "pubsub-push"}`),
@@ -255,6 +265,10 @@ func TestCloudStorageBounds(t *testing.T) {
 		{"bytes 10 GiB", cs(`, "maxBytes": "10737418240"`), nil},
 		{"bytes 10 GiB + 1", cs(`, "maxBytes": "10737418241"`), []string{"error:value-too-large@/cloudStorageConfig/maxBytes"}},
 		{"messages 1000", cs(`, "maxMessages": 1000`), nil},
+		// D14: plain int64 fields without presence: 0 is unset.
+		{"bytes 0 is unset", cs(`, "maxBytes": "0"`), []string{"info:zero-means-default@/cloudStorageConfig/maxBytes"}},
+		{"messages 0 is unset", cs(`, "maxMessages": 0`), []string{"info:zero-means-default@/cloudStorageConfig/maxMessages"}},
+		{"bytes negative", cs(`, "maxBytes": "-1"`), []string{"error:value-too-small@/cloudStorageConfig/maxBytes"}},
 		{"E20", cs(`, "maxDuration": "30s", "maxMessages": "999"`),
 			[]string{"error:value-too-small@/cloudStorageConfig/maxDuration", "error:value-too-small@/cloudStorageConfig/maxMessages"}},
 		{"text and avro", cs(`, "textConfig": {}, "avroConfig": {}`), []string{"error:one-output-format@/cloudStorageConfig/avroConfig"}},
@@ -268,6 +282,9 @@ func TestNames(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"starts with digit (E1)", named("projects/my-project/subscriptions/1abc"), []string{"error:resource-name@/name"}},
 		{"goog prefix (E2)", named("projects/my-project/subscriptions/goog-x"), []string{"error:resource-name@/name"}},
+		// D16: the reserved prefix is checked case-sensitively.
+		{"GOOG prefix is allowed", named("projects/my-project/subscriptions/GOOGsub"), nil},
+		{"Goog prefix is allowed", named("projects/my-project/subscriptions/Google-sub"), nil},
 		{"two characters (E3)", named("projects/my-project/subscriptions/ab"), []string{"error:resource-name@/name"}},
 		{"three characters", named("projects/my-project/subscriptions/abc"), nil},
 		{"255 characters", named("projects/my-project/subscriptions/a" + strings.Repeat("b", 254)), nil},
@@ -340,13 +357,36 @@ func TestTransforms(t *testing.T) {
 		{"enabled deprecated", tr(`{"compression": {"compressionAlgorithm": "ZLIB", "compressionMode": "COMPRESS"}, "enabled": true}`),
 			[]string{"warning:deprecated-field@/messageTransforms/0/enabled"}},
 		{"six transforms", tr(udf("a", "function a(m){}"), udf("b", "function b(m){}"), udf("c", "function c(m){}"),
-			udf("d", "function d(m){}"), udf("e", "function e(m){}"), udf("f", "function f(m){}")), []string{"warning:too-many@/messageTransforms"}},
+			udf("d", "function d(m){}"), udf("e", "function e(m){}"), udf("f", "function f(m){}")), []string{"error:too-many-transforms@/messageTransforms/5"}},
+		// D15: only enabled transforms count; enabled: false is a proto3
+		// bool without presence, the same as absent, so it disables nothing.
+		{"five enabled and a disabled one", tr(udf("a", "function a(m){}"), udf("b", "function b(m){}"), udf("c", "function c(m){}"),
+			udf("d", "function d(m){}"), `{"disabled": true, "javascriptUdf": {"functionName": "e", "code": "function e(m){}"}}`, udf("f", "function f(m){}")), nil},
+		{"seven enabled: one finding", tr(udf("a", "function a(m){}"), udf("b", "function b(m){}"), udf("c", "function c(m){}"),
+			udf("d", "function d(m){}"), udf("e", "function e(m){}"), udf("f", "function f(m){}"), udf("g", "function g(m){}")),
+			[]string{"error:too-many-transforms@/messageTransforms/5"}},
+		{"enabled false does not disable", tr(udf("a", "function a(m){}"), udf("b", "function b(m){}"), udf("c", "function c(m){}"),
+			udf("d", "function d(m){}"), udf("e", "function e(m){}"), `{"enabled": false, "javascriptUdf": {"functionName": "f", "code": "function f(m){}"}}`),
+			[]string{"error:too-many-transforms@/messageTransforms/5", "warning:deprecated-field@/messageTransforms/5/enabled"}},
+		{"udf async arrow", tr(udf("redact", "let redact = async m => m;")), nil},
+		{"udf function expression", tr(udf("redact", "var redact = function (m) { return m; };")), nil},
+		{"udf name inside a longer name", tr(udf("redact", "function redact2(m) { return m; } var xredact = (m) => m;")),
+			[]string{"error:udf-code@/messageTransforms/0/javascriptUdf/code"}},
+		{"udf compared, not assigned", tr(udf("redact", "if (redact == (1)) {}")), []string{"error:udf-code@/messageTransforms/0/javascriptUdf/code"}},
+		{"udf functionredact is not a declaration", tr(udf("redact", "functionredact(m)")), []string{"error:udf-code@/messageTransforms/0/javascriptUdf/code"}},
 	})
 }
 
 func TestDecodingProblems(t *testing.T) {
 	runRuleCases(t, []ruleCase{
-		{"unknown field", base(`"ackDeadline": 20`), []string{"warning:unknown-field@/ackDeadline"}},
+		// D13: unknown fields are errors at any depth.
+		{"unknown field", base(`"ackDeadline": 20`), []string{"error:unknown-field@/ackDeadline"}},
+		{"unknown field, one letter short", base(`"ackDeadlineSecond": 20`), []string{"error:unknown-field@/ackDeadlineSecond"}},
+		{"unknown nested field", base(`"retryPolicy": {"minimumBackof": "10s"}`), []string{"error:unknown-field@/retryPolicy/minimumBackof"}},
+		{"unknown field in a transform", base(`"messageTransforms": [{"compression": {"compressionAlgorithm": "ZLIB", "compressionMode": "COMPRESS", "level": 9}}]`),
+			[]string{"error:unknown-field@/messageTransforms/0/compression/level"}},
+		{"unknown field deep in bigtable", base(`"bigtableConfig": {"table": "projects/my-project/instances/i/tables/t", "columnFamilyMapping": {"delimitedKey": {"keyFields": ["a"], "separator": "Iw=="}}}`),
+			[]string{"error:unknown-field@/bigtableConfig/columnFamilyMapping/delimitedKey/separator"}},
 		{"snake case accepted", base(`"ack_deadline_seconds": 20, "dead_letter_policy": {"dead_letter_topic": "projects/my-project/topics/dead", "max_delivery_attempts": 7}`),
 			[]string{"info:dead-letter-iam@/deadLetterPolicy/deadLetterTopic"}},
 		{"snake and camel together", base(`"ack_deadline_seconds": 20, "ackDeadlineSeconds": 30`), []string{"error:duplicate-key@/ackDeadlineSeconds"}},
@@ -437,4 +477,29 @@ func TestDurationParseAndFormat(t *testing.T) {
 			t.Errorf("ParseDuration(%q).String() = %q, want %q", tc.in, d.String(), tc.out)
 		}
 	}
+}
+
+func TestBigtable(t *testing.T) {
+	bt := func(s string) string {
+		return base(`"bigtableConfig": {"table": "projects/my-project/instances/i/tables/t"` + s + `}`)
+	}
+	key := func(s string) string { return bt(`, "columnFamilyMapping": {"delimitedKey": {` + s + `}}`) }
+	runRuleCases(t, []ruleCase{
+		{"plain", bt(""), nil},
+		{"row key schema", bt(`, "columnFamilyMapping": {"rowKeySchema": {}}`), nil},
+		{"delimited key", key(`"keyFields": ["region", "id"], "delimiter": "Iw=="`), nil},
+		{"delimiter of 50 bytes", key(`"keyFields": ["a"], "delimiter": "` + base64.StdEncoding.EncodeToString(make([]byte, 50)) + `"`), nil},
+		{"delimiter of 51 bytes", key(`"keyFields": ["a"], "delimiter": "` + base64.StdEncoding.EncodeToString(make([]byte, 51)) + `"`),
+			[]string{"error:value-too-large@/bigtableConfig/columnFamilyMapping/delimitedKey/delimiter"}},
+		{"delimiter empty", key(`"keyFields": ["a"], "delimiter": ""`),
+			[]string{"error:value-too-small@/bigtableConfig/columnFamilyMapping/delimitedKey/delimiter"}},
+		{"delimiter not base64", key(`"keyFields": ["a"], "delimiter": "#"`),
+			[]string{"error:bytes-format@/bigtableConfig/columnFamilyMapping/delimitedKey/delimiter"}},
+		{"both key definitions", bt(`, "columnFamilyMapping": {"rowKeySchema": {}, "delimitedKey": {"keyFields": ["a"]}}`),
+			[]string{"error:one-key-definition@/bigtableConfig/columnFamilyMapping/delimitedKey"}},
+		{"key fields missing", key(`"delimiter": "Iw=="`),
+			[]string{"error:missing-field@/bigtableConfig/columnFamilyMapping/delimitedKey/keyFields"}},
+		{"key field not a string", key(`"keyFields": [1]`),
+			[]string{"error:wrong-type@/bigtableConfig/columnFamilyMapping/delimitedKey/keyFields/0"}},
+	})
 }

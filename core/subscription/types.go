@@ -94,6 +94,29 @@ func (d Duration) Human() string {
 	return b.String()
 }
 
+// Long writes d in words for help texts: "7 days", "10 minutes", "1 second".
+func (d Duration) Long() string {
+	if d.Nanos != 0 || d.Seconds < 0 {
+		return d.Human()
+	}
+	for _, u := range []struct {
+		n    int64
+		name string
+	}{{86400, "day"}, {3600, "hour"}, {60, "minute"}} {
+		if d.Seconds >= u.n && d.Seconds%u.n == 0 {
+			return plural(d.Seconds/u.n, u.name)
+		}
+	}
+	return plural(d.Seconds, "second")
+}
+
+func plural(n int64, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.FormatInt(n, 10) + " " + unit + "s"
+}
+
 // MarshalJSON writes the REST form.
 func (d Duration) MarshalJSON() ([]byte, error) { return []byte(`"` + d.String() + `"`), nil }
 

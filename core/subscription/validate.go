@@ -3,7 +3,7 @@ package subscription
 import (
 	"net/netip"
 	"net/url"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -20,7 +20,7 @@ func (c *Config) Validate() []diag.Diagnostic {
 	c.once.Do(func() {
 		ds := append([]diag.Diagnostic(nil), c.ds...)
 		if c.Sub != nil {
-			v := &validator{c: c, s: c.Sub}
+			v := &validator{c: c, s: c.Sub, t: c.table()}
 			v.run()
 			ds = append(ds, v.ds...)
 		}
@@ -49,7 +49,7 @@ func (c *Config) locate(ds []diag.Diagnostic) []diag.Diagnostic {
 			ds[i].Line, ds[i].Column, ds[i].EndLine, ds[i].EndColumn = 0, 0, 0, 0
 		}
 	}
-	return diag.Finish(ds)
+	return diag.Finish(diag.In(diag.InputConfig, ds))
 }
 
 // spanFor finds where a path is written: its value, or, for a field that
@@ -86,6 +86,7 @@ func (v *validator) known(path string, decoded bool) bool {
 type validator struct {
 	c  *Config
 	s  *Subscription
+	t  *Table
 	ds []diag.Diagnostic
 }
 
@@ -128,7 +129,7 @@ func (v *validator) run() {
 // of every object that is present.
 func (v *validator) tableRules() {
 	for path, n := range v.c.nodes {
-		f := FieldAt(path)
+		f := v.t.At(path)
 		if f == nil || v.c.bad[path] || (f.Kind == KindMap && f.Path != genericPath(path)) {
 			continue
 		}
@@ -140,7 +141,7 @@ func (v *validator) tableRules() {
 		}
 		// Even an ignored enum must be a name the API knows: its JSON
 		// reader rejects the request otherwise.
-		if len(f.Enum) > 0 && n.Kind == doc.String && !contains(f.Enum, n.Value) {
+		if len(f.Enum) > 0 && n.Kind == doc.String && !slices.Contains(f.Enum, n.Value) {
 			hint := "use one of " + strings.Join(f.Enum, ", ")
 			for _, e := range f.Enum {
 				if strings.EqualFold(e, n.Value) {
@@ -151,7 +152,7 @@ func (v *validator) tableRules() {
 		}
 	}
 	// Required fields, for every instance of their parent that is present.
-	for _, f := range fields {
+	for _, f := range v.t.fields {
 		if !f.Required {
 			continue
 		}
@@ -248,15 +249,6 @@ func (v *validator) instances(pattern string) []string {
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // bounds checks a value against the Min and Max of its row.
 func (v *validator) bounds(f *Field, path string, n *doc.Node) {
 	name := label(path)
@@ -266,8 +258,8 @@ func (v *validator) bounds(f *Field, path string, n *doc.Node) {
 		if class != whole {
 			return // decoding reported it
 		}
-		if x == 0 && f.ZeroMeansDefault {
-			v.add(diag.Info, path, "zero-means-default", name+" is 0, which the API reads as unset: the default of "+f.Default+" "+f.Unit+" applies", "")
+		if x == 0 && f.ZeroMeansDefault { // D14
+			v.add(diag.Info, path, "zero-means-default", name+" is 0, which the API reads as unset: "+defaultWords(f)+" applies", "")
 			return
 		}
 		rng := rangeText(f)
@@ -299,16 +291,35 @@ func (v *validator) bounds(f *Field, path string, n *doc.Node) {
 			d := v.errorf(path, "too-long", name+" is "+strconv.Itoa(len(n.Value))+" bytes"+extra+"; at most "+f.Max+" are allowed", "")
 			v.inString(d, path, int(*f.maxI), len(n.Value))
 		}
+	case KindBytes:
+		size := decodedLen(n.Value)
+		switch {
+		case size < 0:
+			v.errorf(path, "bytes-format", name+" is not base64", "bytes are written in base64, e.g. \"Iw==\" for #")
+		case f.minI != nil && int64(size) < *f.minI:
+			v.errorf(path, "value-too-small", name+" is "+byteSize(int64(size))+"; the smallest allowed is "+byteSize(*f.minI), rangeText(f))
+		case f.maxI != nil && int64(size) > *f.maxI:
+			v.errorf(path, "value-too-large", name+" is "+byteSize(int64(size))+"; the largest allowed is "+byteSize(*f.maxI), rangeText(f))
+		}
 	case KindMap:
 		if f.maxI != nil && int64(len(n.Members)) > *f.maxI {
 			v.errorf(path, "too-many", name+" has "+strconv.Itoa(len(n.Members))+" entries; at most "+f.Max+" are allowed", "")
 		}
 	case KindArray:
-		if f.maxI != nil && int64(len(n.Items)) > *f.maxI {
-			v.add(diag.Warning, path, "too-many", name+" has "+strconv.Itoa(len(n.Items))+" entries; Pub/Sub allows "+f.Max+" per topic",
-				"the per-subscription limit is not documented; expect the API to refuse this many")
+		if f.maxI != nil && int64(len(n.Items)) > *f.maxI && f.Path != "/messageTransforms" { // transforms counts enabled ones
+			v.errorf(path, "too-many", name+" has "+strconv.Itoa(len(n.Items))+" entries; at most "+f.Max+" are allowed", "")
 		}
 	}
+}
+
+// defaultWords says what applies when f is unset: "the default of 10
+// seconds", or the row's DefaultText.
+func defaultWords(f *Field) string {
+	if f.Default != "" {
+		d, _ := f.human("default")
+		return "the default of " + d
+	}
+	return f.DefaultText
 }
 
 // rangeText says the allowed range of a field for a hint.
@@ -334,7 +345,7 @@ func rangeText(f *Field) string {
 		s = "allowed: at most " + hi + unit
 	}
 	if f.ZeroMeansDefault {
-		s += ", or 0 for the default of " + f.Default
+		s += ", or 0 for " + defaultWords(f)
 	}
 	return s
 }
@@ -423,8 +434,6 @@ func labels(paths []string) []string {
 	return out
 }
 
-var pushVersions = []string{"v1beta1", "v1", "v1beta2"}
-
 func (v *validator) push() {
 	pc := v.s.PushConfig
 	if pc == nil {
@@ -438,14 +447,14 @@ func (v *validator) push() {
 			"noWrapper sends the raw data as the body; pubsubWrapper (the default) wraps it in JSON")
 	}
 	for k, val := range pc.Attributes {
-		p := "/pushConfig/attributes/" + escapePointer(k)
+		p := "/pushConfig/attributes/" + diag.PointerKey(k)
 		if k != "x-goog-version" {
 			v.add(diag.Warning, p, "push-attribute", "push attribute "+strconv.Quote(k)+" is not supported; only x-goog-version is",
 				"remove it")
 			continue
 		}
-		if !contains(pushVersions, val) {
-			v.errorf(p, "push-version", "x-goog-version cannot be "+strconv.Quote(shorten(val)), "use v1, v1beta1 or v1beta2")
+		if versions := v.t.At("/pushConfig/attributes").Enum; !slices.Contains(versions, val) {
+			v.errorf(p, "push-version", "x-goog-version cannot be "+strconv.Quote(shorten(val)), "use one of "+strings.Join(versions, ", "))
 		}
 	}
 	if t := pc.OidcToken; t != nil {
@@ -488,13 +497,13 @@ func (v *validator) endpoint(path, raw string) {
 // retention checks the expiration policy against message retention (D2).
 func (v *validator) retention() {
 	s := v.s
-	ret := Duration{Seconds: 604800}
+	ret := v.t.defaultDuration("/messageRetentionDuration")
 	if s.MessageRetentionDuration != nil {
 		ret = *s.MessageRetentionDuration
 	}
 	if ep := s.ExpirationPolicy; ep != nil && ep.TTL != nil && v.known("/messageRetentionDuration", s.MessageRetentionDuration != nil) {
 		if ep.TTL.Seconds > 0 && ep.TTL.Cmp(ret) < 0 {
-			how := "the default retention of 7d"
+			how := "the default retention of " + ret.Long()
 			if s.MessageRetentionDuration != nil {
 				how = "messageRetentionDuration (" + ret.Human() + ")"
 			}
@@ -517,29 +526,37 @@ func (v *validator) retry() {
 		!v.known("/retryPolicy/maximumBackoff", rp.MaximumBackoff != nil) {
 		return
 	}
-	lo, hi := Duration{Seconds: 10}, Duration{Seconds: 600}
+	lo, hi := v.t.defaultDuration("/retryPolicy/minimumBackoff"), v.t.defaultDuration("/retryPolicy/maximumBackoff")
+	defLo, defHi := lo, hi
 	if rp.MinimumBackoff != nil {
 		lo = *rp.MinimumBackoff
 	}
 	if rp.MaximumBackoff != nil {
 		hi = *rp.MaximumBackoff
 	}
-	if lo.Cmp(hi) <= 0 || lo.Cmp(Duration{Seconds: 600}) > 0 || hi.Seconds < 0 {
+	if lo.Cmp(hi) <= 0 || v.outOfBounds("/retryPolicy/minimumBackoff", lo) || v.outOfBounds("/retryPolicy/maximumBackoff", hi) {
 		return // in order, or already reported as out of bounds
 	}
 	switch {
 	case rp.MinimumBackoff == nil:
 		v.errorf("/retryPolicy/maximumBackoff", "backoff-order",
-			"maximumBackoff ("+hi.Human()+") is below the default minimumBackoff of 10s",
+			"maximumBackoff ("+hi.Human()+") is below the default minimumBackoff of "+defLo.Human(),
 			"set minimumBackoff too, at most "+hi.String())
 	case rp.MaximumBackoff == nil:
 		v.errorf("/retryPolicy/minimumBackoff", "backoff-order",
-			"minimumBackoff ("+lo.Human()+") is above the default maximumBackoff of 600s", "")
+			"minimumBackoff ("+lo.Human()+") is above the default maximumBackoff of "+defHi.Human(), "set maximumBackoff too, at least "+lo.String())
 	default:
 		v.errorf("/retryPolicy/minimumBackoff", "backoff-order",
 			"minimumBackoff ("+lo.Human()+") is longer than maximumBackoff ("+hi.Human()+")",
 			"the backoff grows from the minimum to the maximum; swap them")
 	}
+}
+
+// outOfBounds reports whether d breaks the bounds of the row at path, which
+// bounds has reported.
+func (v *validator) outOfBounds(path string, d Duration) bool {
+	f := v.t.At(path)
+	return (f.minD != nil && d.Cmp(*f.minD) < 0) || (f.maxD != nil && d.Cmp(*f.maxD) > 0)
 }
 
 func (v *validator) deadLetter() {
@@ -672,7 +689,14 @@ func (v *validator) cloudStorage() {
 
 func (v *validator) bigtable() {
 	bt := v.s.BigtableConfig
-	if bt == nil || bt.Table == nil || *bt.Table == "" {
+	if bt == nil {
+		return
+	}
+	if m := bt.ColumnFamilyMapping; m != nil && m.RowKeySchema != nil && m.DelimitedKey != nil {
+		v.errorf("/bigtableConfig/columnFamilyMapping/delimitedKey", "one-key-definition",
+			"rowKeySchema and delimitedKey are both set; the row key is built one way", "keep one of them")
+	}
+	if bt.Table == nil || *bt.Table == "" {
 		return
 	}
 	parts := strings.Split(*bt.Table, "/")
@@ -715,7 +739,7 @@ func isLabelValue(v string) bool {
 
 func (v *validator) labels() {
 	for k, val := range v.s.Labels {
-		p := "/labels/" + escapePointer(k)
+		p := "/labels/" + diag.PointerKey(k)
 		if !isLabelKey(k) || len(k) >= 128 {
 			d := v.errorf(p, "label-key", "label key "+strconv.Quote(shorten(k))+" breaks the label rules",
 				"keys start with a lowercase letter and use lowercase letters, digits, _ and -, at most 63 characters"+lowerHint(k))
@@ -739,7 +763,19 @@ func lowerHint(s string) string {
 
 func (v *validator) transforms() {
 	seen := map[string]string{}
+	enabled := 0
+	limit := v.t.At("/messageTransforms").maxI
 	for i, t := range v.s.MessageTransforms {
+		// Only disabled: true turns a transform off. The deprecated enabled
+		// is a proto3 bool without presence, so enabled: false reads the same
+		// as an absent enabled and does not disable anything.
+		if t.Disabled == nil || !*t.Disabled {
+			if enabled++; limit != nil && int64(enabled) == *limit+1 {
+				v.errorf("/messageTransforms/"+strconv.Itoa(i), "too-many-transforms",
+					"this is enabled transform number "+strconv.Itoa(enabled)+"; at most "+strconv.FormatInt(*limit, 10)+" may be enabled",
+					"remove transforms or set disabled: true on some; disabled ones do not count")
+			}
+		}
 		p := "/messageTransforms/" + strconv.Itoa(i)
 		n := 0
 		for _, set := range []bool{t.JavascriptUdf != nil, t.Compression != nil, t.AiInference != nil} {
@@ -754,7 +790,7 @@ func (v *validator) transforms() {
 			v.errorf(p, "transform-kind", "a transform is one kind only, but this one sets several", "split it into one transform per kind")
 		}
 		if t.Enabled != nil {
-			v.add(diag.Warning, p+"/enabled", "deprecated-field", "enabled is deprecated", "use disabled: true to turn a transform off")
+			v.add(diag.Warning, p+"/enabled", "deprecated-field", "enabled is deprecated, and enabled: false does not turn the transform off", "use disabled: true to turn a transform off")
 		}
 		if u := t.JavascriptUdf; u != nil && u.FunctionName != nil && *u.FunctionName != "" {
 			name := *u.FunctionName
@@ -804,12 +840,56 @@ func isAIEndpoint(s string) bool {
 }
 
 // definesFunction looks for a definition of name in JavaScript source: a
-// function declaration, or a function or arrow function bound to the name.
+// function declaration ("function name("), or a function or arrow function
+// bound to the name ("name = function", "name = (", "name = async x =>").
+// A scan rather than a regexp built from the name: one pass over the code
+// per occurrence of the name, nothing compiled per call.
 func definesFunction(code, name string) bool {
-	q := regexp.QuoteMeta(name)
-	re := regexp.MustCompile(`\bfunction\s+` + q + `\s*\(|\b` + q + `\s*=\s*(async\s+)?(function\b|\(|[A-Za-z_$][A-Za-z0-9_$]*\s*=>)`)
-	return re.MatchString(code)
+	for i := 0; ; {
+		j := strings.Index(code[i:], name)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(name)
+		i = end
+		if start > 0 && isIdentByte(code[start-1]) || end < len(code) && isIdentByte(code[end]) {
+			continue // part of a longer identifier
+		}
+		before := strings.TrimRight(code[:start], " \t\r\n")
+		if kw, ok := strings.CutSuffix(before, "function"); ok && len(before) < start && (kw == "" || !isIdentByte(kw[len(kw)-1])) {
+			if rest := skipSpace(code[end:]); strings.HasPrefix(rest, "(") {
+				return true
+			}
+		}
+		rest := skipSpace(code[end:])
+		if !strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, "=>") {
+			continue
+		}
+		rest = skipSpace(rest[1:])
+		if r, ok := strings.CutPrefix(rest, "async"); ok && r != "" && !isIdentByte(r[0]) {
+			rest = skipSpace(r)
+		}
+		if r, ok := strings.CutPrefix(rest, "function"); ok && (r == "" || !isIdentByte(r[0])) {
+			return true
+		}
+		if strings.HasPrefix(rest, "(") {
+			return true
+		}
+		k := 0
+		for k < len(rest) && isIdentByte(rest[k]) {
+			k++
+		}
+		if k > 0 && strings.HasPrefix(skipSpace(rest[k:]), "=>") {
+			return true
+		}
+	}
 }
+
+func isIdentByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+}
+
+func skipSpace(s string) string { return strings.TrimLeft(s, " \t\r\n") }
 
 func (v *validator) serviceAccounts() {
 	paths := []string{"/pushConfig/oidcToken/serviceAccountEmail", "/bigqueryConfig/serviceAccountEmail",
@@ -833,9 +913,51 @@ func (v *validator) serviceAccounts() {
 		v.add(diag.Info, p, "service-account-actas",
 			"whoever creates or updates the subscription needs iam.serviceAccounts.actAs on "+n.Value, "")
 		if p == "/pushConfig/oidcToken/serviceAccountEmail" {
+			v.pushAccountProject(p, n.Value)
 			v.add(diag.Info, p, "push-token-creator",
 				"the Pub/Sub service agent needs iam.serviceAccounts.getOpenIdToken (roles/iam.serviceAccountTokenCreator) on this account to mint tokens", "")
 		}
+	}
+}
+
+// pushAccountProject checks that the push token's account belongs to the
+// subscription's project (D17). Only the forms that name a project ID are
+// checked: a user-managed account, NAME@PROJECT.iam.gserviceaccount.com,
+// and the App Engine default, PROJECT@appspot.gserviceaccount.com. Service
+// agents (gcp-sa-*) and the Compute default (NUMBER-compute@...) name no
+// project ID, and a subscription named by project number or by a
+// domain-scoped project gives none to compare with: those pass.
+func (v *validator) pushAccountProject(path, email string) {
+	if v.s.Name == nil {
+		return
+	}
+	sub := projectOf(*v.s.Name)
+	if sub == "" || allDigits(sub) || strings.Contains(sub, ":") {
+		return
+	}
+	at := strings.LastIndexByte(email, '@')
+	local, domain := email[:at], email[at+1:]
+	var acct string
+	switch {
+	case strings.HasSuffix(domain, ".iam.gserviceaccount.com"):
+		acct = strings.TrimSuffix(domain, ".iam.gserviceaccount.com")
+		if strings.HasPrefix(acct, "gcp-sa-") {
+			return
+		}
+	case domain == "appspot.gserviceaccount.com":
+		acct = local
+	default:
+		return
+	}
+	if acct != sub {
+		d := v.errorf(path, "push-account-project",
+			"the push service account belongs to project "+strconv.Quote(shorten(acct))+", but the subscription is in "+strconv.Quote(sub),
+			"use a service account of project "+sub+", or create the subscription in "+shorten(acct))
+		start := at + 1
+		if domain == "appspot.gserviceaccount.com" {
+			start = 0
+		}
+		v.inString(d, path, start, start+len(acct))
 	}
 }
 

@@ -1,6 +1,6 @@
 // Command browser is the playground's WebAssembly module: the core of
 // subplay built with GOOS=js GOARCH=wasm and run inside a Web Worker by
-// site/worker.js.
+// site/src/worker.js.
 //
 // It exposes one global object, subplay, with a version string and one
 // function, call(op, requestJSON), which runs an operation of

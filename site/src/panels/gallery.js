@@ -1,4 +1,4 @@
-// gallery.js lists the ready examples. They are the lead's example files
+// gallery.js lists the ready examples. They are the example files
 // (core/subscription/testdata/examples), bundled at build time; an example
 // written in both JSON and YAML offers both.
 import examples from "virtual:examples";

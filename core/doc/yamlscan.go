@@ -1,0 +1,150 @@
+package doc
+
+import "strings"
+
+// yamlTooDeep estimates how deep a YAML text nests, in one pass and without
+// recursion, and returns the offset where the estimate first passes limit,
+// or -1. The YAML library recurses once per level, so this runs before it:
+// a text nested thousands of levels deep is refused before any stack grows.
+//
+// The estimate is the number of open block collections (each deeper
+// indentation, and each node after "- ") plus the open flow brackets, with
+// quoted scalars, block scalars and comments skipped. It is within a factor
+// of two of the real depth (see limits.YAMLScanDepthFactor), which is why
+// the caller passes a limit above the real one.
+func yamlTooDeep(s string, limit int) int {
+	var (
+		indents []int // columns of the open block collections
+		flow    int   // open flow brackets
+		quote   byte  // the quote of a scalar still open at a line end
+	)
+	i := 0
+	if strings.HasPrefix(s, "\ufeff") {
+		i = 3
+	}
+	for i < len(s) {
+		lineStart := i
+		lineEnd := i
+		for lineEnd < len(s) && s[lineEnd] != '\n' {
+			lineEnd++
+		}
+		next := lineEnd + 1
+		j := i
+		if quote == 0 && flow == 0 {
+			for j < lineEnd && s[j] == ' ' {
+				j++
+			}
+			indent := j - lineStart
+			if j == lineEnd || s[j] == '#' || s[j] == '\r' || s[j] == '%' {
+				i = next
+				continue
+			}
+			if indent == 0 && (hasMarker(s[j:lineEnd], "---") || hasMarker(s[j:lineEnd], "...")) {
+				indents = indents[:0]
+				j += 3
+			}
+			for len(indents) > 0 && indents[len(indents)-1] > indent {
+				indents = indents[:len(indents)-1]
+			}
+			if len(indents) == 0 || indents[len(indents)-1] < indent {
+				indents = append(indents, indent)
+				if len(indents)+flow > limit {
+					return j
+				}
+			}
+			// "- - x" and "- a: 1" open a collection after each dash.
+			for j < lineEnd && s[j] == '-' && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r') {
+				j++
+				for j < lineEnd && s[j] == ' ' {
+					j++
+				}
+				if j < lineEnd && s[j] != '#' && s[j] != '\r' {
+					indents = append(indents, j-lineStart)
+					if len(indents)+flow > limit {
+						return j
+					}
+				}
+			}
+		}
+		// The rest of the line: quotes, flow brackets and comments.
+		i = next
+		nodeStart := true
+	line:
+		for ; j < lineEnd; j++ {
+			c := s[j]
+			if quote != 0 {
+				switch {
+				case c == '\\' && quote == '"':
+					j++
+				case c == quote && quote == '\'' && j+1 < lineEnd && s[j+1] == '\'':
+					j++
+				case c == quote:
+					quote = 0
+					nodeStart = false
+				}
+				continue
+			}
+			switch {
+			case c == '#' && (j == lineStart || s[j-1] == ' ' || s[j-1] == '\t'):
+				j = lineEnd
+			case (c == '"' || c == '\'') && (nodeStart || flow > 0):
+				quote = c
+			case (c == '[' || c == '{') && (nodeStart || flow > 0):
+				flow++
+				nodeStart = true
+				if len(indents)+flow > limit {
+					return j
+				}
+			case (c == ']' || c == '}') && flow > 0:
+				flow--
+			case c == ',' && flow > 0:
+				nodeStart = true
+			case c == ':' && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r' || (flow > 0 && j+1 < lineEnd && strings.IndexByte(",[]{}", s[j+1]) >= 0)):
+				nodeStart = true
+			case (c == '&' || c == '!') && nodeStart:
+				for j+1 < lineEnd && s[j+1] != ' ' {
+					j++
+				}
+			case c == ' ' || c == '\t' || c == '\r':
+			case c == '|' || c == '>':
+				if nodeStart && flow == 0 {
+					i = skipBlockScalar(s, next, lineStart)
+					break line
+				}
+				nodeStart = false
+			default:
+				nodeStart = false
+			}
+		}
+	}
+	return -1
+}
+
+// skipBlockScalar returns the offset of the first line at or after i that
+// is not part of a block scalar whose indicator is on the line starting at
+// lineStart: its content is blank or indented deeper than that line.
+func skipBlockScalar(s string, i, lineStart int) int {
+	indent := 0
+	for lineStart+indent < len(s) && s[lineStart+indent] == ' ' {
+		indent++
+	}
+	for i < len(s) {
+		j := i
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		if j < len(s) && s[j] != '\n' && s[j] != '\r' && j-i <= indent {
+			return i
+		}
+		for j < len(s) && s[j] != '\n' {
+			j++
+		}
+		i = j + 1
+	}
+	return len(s)
+}
+
+// hasMarker reports whether line starts with a document marker.
+func hasMarker(line, m string) bool {
+	return len(line) >= 3 && line[:3] == m && (len(line) == 3 || line[3] == ' ' || line[3] == '\r' || line[3] == '\t')
+}

@@ -1,0 +1,39 @@
+package limits
+
+// Bounds of topic schemas (.proto and Avro), BigQuery table schemas and
+// what subplay generates from them. README's "Limits" table, under
+// "Schemas", lists the same names.
+
+// BigQueryColumns is the most columns a BigQuery table holds, nested
+// columns included: BigQuery's own limit ("the overall maximum number of
+// columns and nested columns is 10,000", Data Catalog's schema reference
+// for BigQuery tables). A table schema over it is refused, and so is a
+// proposed table that would be.
+const BigQueryColumns = 10_000
+
+// BigQueryNesting is how many levels of columns a BigQuery table may nest:
+// a RECORD holds fields only up to this level, top-level columns being
+// level 1. BigQuery's own limit ("a schema cannot contain more than 15
+// levels of nested RECORD types", the nested and repeated columns page).
+const BigQueryNesting = 15
+
+// BigQueryColumnName is the longest column name BigQuery accepts, in
+// bytes (rules.md table 7).
+const BigQueryColumnName = 300
+
+// SchemaBytes bounds the text of a topic schema read, like every other
+// input: a megabyte, well over Pub/Sub's own limit on a schema definition.
+const SchemaBytes = 1 << 20
+
+// SchemaDepth bounds nesting in a topic schema: of declarations and
+// brackets in a .proto text, and of field types along any chain of
+// references (a message whose field's type is a message whose field's type
+// is ..., in .proto and Avro alike). Readers check it before they recurse,
+// so a hostile chain cannot exhaust the stack or the JSON encoders' depth;
+// 64 is the JSON and YAML nesting bound of every document, and far more
+// than any column layout BigQuery can hold (BigQueryNesting).
+const SchemaDepth = 64
+
+// ListedSymbols bounds how many of an enum's symbols a finding lists: an
+// enum may have thousands, and a message must stay a sentence.
+const ListedSymbols = 10

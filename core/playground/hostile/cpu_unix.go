@@ -1,0 +1,16 @@
+//go:build unix
+
+package hostile
+
+import (
+	"syscall"
+	"time"
+)
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
