@@ -17,9 +17,14 @@ import (
 // through the string's escapes. The filter package owns the finding about
 // an over-long filter, so that `subplay filter` and `subplay validate`
 // report it with one code: the rule table's generic length finding on
-// /filter, reported earlier by tableRules, gives way to it.
+// /filter, reported earlier by tableRules, gives way to it. The bound is the
+// rule table's (which reads filter.MaxBytes), so a changed table reaches it.
 func (v *validator) filterGrammar(text string) {
-	_, ds := filter.Parse(text)
+	max := 0
+	if f := v.c.table().At("/filter"); f != nil && f.maxI != nil {
+		max = int(*f.maxI)
+	}
+	_, ds := filter.ParseMax(text, max)
 	n := v.c.nodes["/filter"]
 	for _, d := range ds {
 		if d.Code == filterTooLong {

@@ -35,6 +35,7 @@ function loadMore() {
     document.body.dataset.busy = PAGE_MODULES[1];
     more = load({ module: PAGE_MODULES[1], onProgress: loading.progress }).then((m) => {
       moreSp = m;
+      watchCrashes(m);
       window.subplayMoreTiming = m.timing;
       loading.done();
       delete document.body.dataset.busy;
@@ -72,6 +73,7 @@ async function runCalls(calls) {
     }
     const rs = await mod.batch(idx.map((i) => calls[i]));
     idx.forEach((i, k) => { results[i] = rs[k]; });
+    if (idx.includes(0)) results.timing = rs.timing; // for the benchmarks
   }));
   return results;
 }
@@ -168,9 +170,33 @@ for (const t of tabs) {
 const diagList = $("#diagnostics");
 const diagCount = $("#diag-count");
 
+// When the core dies (a fatal error in Go: the loader restarts it at once
+// and sends the unanswered request again), the previews stay as they were,
+// marked stale, with a short note, until a fresh answer replaces them.
+const crashNote = $("#crash-status");
+function markStale(message) {
+  document.body.dataset.stale = "true";
+  crashNote.hidden = false;
+  crashNote.textContent = message;
+}
+function watchCrashes(mod) {
+  mod.addEventListener("crash", () => markStale("The core stopped and is restarting; the preview is from before."));
+}
+
 const runner = createRunner(runCalls, (job, results) => {
   const t0 = performance.now();
   const base = results[0];
+  const crashed = results.find((r) => !r.ok && r.value.error.code === "crashed");
+  if (crashed) {
+    markStale("The core stopped on this input and was restarted; the preview is from the last input it could answer.");
+    document.body.dataset.rendered = String(job.seq);
+    document.dispatchEvent(new CustomEvent("subplay:rendered", { detail: { seq: job.seq, crashed: true } }));
+    return;
+  }
+  if (document.body.dataset.stale) {
+    delete document.body.dataset.stale;
+    crashNote.hidden = true;
+  }
   if (base.ok) {
     lastBase = base.value;
     editor.setDiagnostics(base.value.diagnostics);
@@ -186,9 +212,15 @@ const runner = createRunner(runCalls, (job, results) => {
   document.body.dataset.rendered = String(job.seq);
   // For the benchmarks: when the first preview was on the page, in ms
   // since navigation started.
-  if (window.subplayFirstPreview === undefined) window.subplayFirstPreview = performance.now();
+  if (window.subplayFirstPreview === undefined) {
+    window.subplayFirstPreview = performance.now();
+    window.subplayFirstCall = { ...results.timing, done };
+  }
   document.dispatchEvent(new CustomEvent("subplay:rendered", {
-    detail: { seq: job.seq, ms: done - job.t, renderMs: done - t0, ops: results.map((r) => r.ms), calls: job.calls.map((c) => c[0]) },
+    detail: {
+      seq: job.seq, ms: done - job.t, renderMs: done - t0, ops: results.map((r) => r.ms), calls: job.calls.map((c) => c[0]),
+      t: job.t, timing: results.timing, done,
+    },
   }));
 });
 
@@ -265,6 +297,8 @@ window.subplayPage = {
     refresh();
   },
   call: (op, req) => sp.call(op, req),
+  // For the recovery test: the core exits as on a fatal error.
+  killCore: () => sp.kill(),
 };
 
 // yieldTask lets the browser paint and handle input between the steps of
@@ -297,6 +331,7 @@ export async function start(core, onProgress) {
     return;
   }
   loading.done();
+  watchCrashes(sp);
   window.subplayTiming = sp.timing;
   for (const el of [$("#version"), $("#version-foot")]) el.textContent = sp.version;
   document.body.dataset.ready = "true";

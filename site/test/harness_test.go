@@ -115,7 +115,7 @@ func runMain(m *testing.M) int {
 // sandbox off (the tests run as root in a container), nothing that talks
 // to the network by itself, and a fresh profile.
 func browserFlags(exe, profile string) []chromedp.ExecAllocatorOption {
-	return []chromedp.ExecAllocatorOption{
+	flags := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
@@ -132,6 +132,12 @@ func browserFlags(exe, profile string) []chromedp.ExecAllocatorOption {
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 900),
 	}
+	// SUBPLAY_JS_FLAGS passes V8 flags, for experiments with the
+	// benchmarks (e.g. when V8 writes the module's code cache).
+	if f := os.Getenv("SUBPLAY_JS_FLAGS"); f != "" {
+		flags = append(flags, chromedp.Flag("js-flags", f))
+	}
+	return flags
 }
 
 // startServer builds cmd/subplay and runs `subplay serve` on a free port.
