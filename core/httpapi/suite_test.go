@@ -30,8 +30,22 @@ func TestNative(t *testing.T) {
 	srv := httptest.NewServer(httpapi.Handler(httpapi.WithLogger(log.New(&logs, "", 0))))
 	defer srv.Close()
 	runSuite(t, srv.URL)
-	if logs.Len() > 0 {
-		t.Errorf("the handler logged during the suite (no case should fail inside it):\n%s", logs.String())
+	// A hostile case past the time limit is the handler protecting itself
+	// (its answer, a 503, is checked by the hostile subtest): on a loaded
+	// machine it can happen, and it is reported, not failed. Anything
+	// else logged is a failure inside the handler.
+	var failures []string
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		switch {
+		case line == "":
+		case strings.Contains(line, "passed its time limit"):
+			t.Logf("time limit reached: %s", line)
+		default:
+			failures = append(failures, line)
+		}
+	}
+	if len(failures) > 0 {
+		t.Errorf("the handler logged during the suite (no case should fail inside it):\n%s", strings.Join(failures, "\n"))
 	}
 }
 
