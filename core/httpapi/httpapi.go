@@ -7,13 +7,17 @@ import (
 	"io"
 	"log"
 	"mime"
+	"net"
 	"net/http"
 	"os"
 	"reflect"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/playground"
@@ -33,6 +37,9 @@ const (
 	codeBadRequest       = "bad-request"
 	codeUnknownOp        = "unknown-operation"
 	codeInternal         = "internal"
+	codeBusy             = "busy"
+	codeTimeout          = "timeout"
+	codeRequestTimeout   = "request-timeout"
 )
 
 // Option configures a Handler.
@@ -44,10 +51,42 @@ func WithLogger(l *log.Logger) Option {
 	return func(h *handler) { h.log = l }
 }
 
+// WithCPUs sizes the bound on running operations for n CPUs instead of
+// GOMAXPROCS (limits.HTTPOpsPerCPU per CPU).
+func WithCPUs(n int) Option {
+	return func(h *handler) {
+		if h.gate != nil {
+			h.gate = newGate(n)
+		}
+	}
+}
+
+// WithTimeLimits replaces how long a request waits for a free slot and
+// how long its operation may run (limits.HTTPQueueWaitMillis and
+// limits.HTTPOperationMillis).
+func WithTimeLimits(queueWait, operation time.Duration) Option {
+	return func(h *handler) { h.queueWait, h.opTimeout = queueWait, operation }
+}
+
 // Handler returns the API handler. It keeps no state between requests, so
 // one Handler may serve any number of them concurrently.
+//
+// Natively it bounds the operations running at once (the rest wait
+// briefly, then get 503 "busy") and the time each may take (503
+// "timeout"), and stops waiting for one whose client has gone. Under
+// js/wasm (the worker) an operation runs inline instead: the instance has
+// one thread and answers one request at a time, and a timer could not fire
+// while the operation runs anyway.
 func Handler(opts ...Option) http.Handler {
-	h := &handler{log: stderrLog, run: (*playground.Op).Run}
+	h := &handler{
+		log:       stderrLog,
+		run:       (*playground.Op).Run,
+		queueWait: limits.HTTPQueueWaitMillis * time.Millisecond,
+		opTimeout: limits.HTTPOperationMillis * time.Millisecond,
+	}
+	if runtime.GOOS != "js" {
+		h.gate = defaultGate()
+	}
 	for _, o := range opts {
 		o(h)
 	}
@@ -75,6 +114,9 @@ type handler struct {
 	// run runs an operation; tests replace it to reach the paths that real
 	// operations never take (a panic, an internal error).
 	run func(op *playground.Op, body []byte) ([]byte, error)
+	// gate bounds the operations running at once; nil runs them inline.
+	gate                 *gate
+	queueWait, opTimeout time.Duration
 }
 
 func (h *handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
@@ -179,14 +221,59 @@ func (h *handler) serveOp(w http.ResponseWriter, r *http.Request, op *playground
 			writeError(w, r, http.StatusRequestEntityTooLarge, codeTooLarge, tooLarge)
 			return
 		}
+		var nerr net.Error
+		if errors.As(err, &nerr) && nerr.Timeout() {
+			// A slow client: the server's read time-out ran out.
+			writeError(w, r, http.StatusRequestTimeout, codeRequestTimeout, fmt.Sprintf(
+				"the request body did not arrive within %d s", limits.HTTPReadMillis/1000))
+			return
+		}
 		writeError(w, r, http.StatusBadRequest, codeBadRequest, "reading the request body: "+err.Error())
+		return
+	}
+	if at := invalidUTF8(body); at >= 0 {
+		writeError(w, r, http.StatusBadRequest, codeBadRequest, fmt.Sprintf(
+			"the request body is not valid UTF-8: byte %d (0x%02x) begins no UTF-8 character; JSON must be UTF-8", at, body[at]))
 		return
 	}
 	h.answer(w, r, op, body)
 }
 
+// invalidUTF8 returns the offset of the first byte of b that is not part of
+// a valid UTF-8 encoding, or -1. The decoder would otherwise replace such
+// bytes with U+FFFD and check a text the user never wrote.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
 func (h *handler) answer(w http.ResponseWriter, r *http.Request, op *playground.Op, body []byte) {
-	out, err := h.run(op, body)
+	var out []byte
+	var err error
+	if h.gate == nil {
+		out, err = h.run(op, body)
+	} else {
+		o, ok := h.runGuarded(r.Context(), op, body)
+		if !ok {
+			return // the client has gone; nobody reads an answer
+		}
+		if o.panic != nil {
+			h.log.Printf("panic serving %s %s: %v\n%s", r.Method, r.URL.Path, o.panic, o.stack)
+			writeError(w, r, http.StatusInternalServerError, codeInternal,
+				"the server failed while answering this request; the failure was logged")
+			return
+		}
+		out, err = o.out, o.err
+	}
 	if err == nil {
 		writeJSON(w, r, http.StatusOK, out)
 		return
@@ -196,6 +283,9 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, op *playground.
 		perr = &playground.Error{Code: codeInternal, Message: err.Error()}
 	}
 	status := statusOf(perr.Code)
+	if perr.Code == codeBusy {
+		w.Header().Set("Retry-After", strconv.Itoa(limits.HTTPRetryAfterSeconds))
+	}
 	if status == http.StatusInternalServerError {
 		// The message is safe to return (the playground never puts a
 		// stack in it); the log keeps the operation for whoever debugs it.
@@ -212,6 +302,8 @@ func statusOf(code string) int {
 		return http.StatusBadRequest
 	case codeUnknownOp:
 		return http.StatusNotFound
+	case codeBusy, codeTimeout:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }

@@ -56,9 +56,11 @@ func OpenAPI() map[string]any {
 					"responses": map[string]any{
 						"200": jsonResponse("the result; findings about the input are diagnostics inside it", resp),
 						"400": errorRef(http.StatusBadRequest),
+						"408": errorRef(http.StatusRequestTimeout),
 						"413": errorRef(http.StatusRequestEntityTooLarge),
 						"415": errorRef(http.StatusUnsupportedMediaType),
 						"500": errorRef(http.StatusInternalServerError),
+						"503": errorRef(http.StatusServiceUnavailable),
 					},
 				}
 			case http.MethodGet:
@@ -68,6 +70,7 @@ func OpenAPI() map[string]any {
 					"responses": map[string]any{
 						"200": jsonResponse("the result", resp),
 						"500": errorRef(http.StatusInternalServerError),
+						"503": errorRef(http.StatusServiceUnavailable),
 					},
 				}
 			}
@@ -83,8 +86,8 @@ func OpenAPI() map[string]any {
 		"type": "object", "required": []string{"code", "message"}, "additionalProperties": false,
 		"properties": Schema{
 			"code": Schema{"type": "string", "enum": []string{
-				codeBadRequest, codeInternal, codeMediaType, codeMethodNotAllowed,
-				codeNotFound, codeTooLarge, codeUnknownOp,
+				codeBadRequest, codeBusy, codeInternal, codeMediaType, codeMethodNotAllowed,
+				codeNotFound, codeRequestTimeout, codeTimeout, codeTooLarge, codeUnknownOp,
 			}},
 			"message": Schema{"type": "string"},
 		},
@@ -94,9 +97,15 @@ func OpenAPI() map[string]any {
 		"properties": Schema{"error": Schema{"$ref": "#/components/schemas/Error"}},
 	}
 	responses := map[string]any{}
-	for _, status := range []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge,
-		http.StatusUnsupportedMediaType, http.StatusInternalServerError} {
+	for _, status := range []int{http.StatusBadRequest, http.StatusRequestTimeout, http.StatusRequestEntityTooLarge,
+		http.StatusUnsupportedMediaType, http.StatusInternalServerError, http.StatusServiceUnavailable} {
 		responses[errorName(status)] = jsonResponse(errorText[status], Schema{"$ref": "#/components/schemas/ErrorResponse"})
+	}
+	responses[errorName(http.StatusServiceUnavailable)].(map[string]any)["headers"] = map[string]any{
+		"Retry-After": map[string]any{
+			"description": "with code \"busy\": seconds to wait before retrying",
+			"schema":      Schema{"type": "integer"},
+		},
 	}
 
 	return map[string]any{
@@ -109,7 +118,7 @@ func OpenAPI() map[string]any {
 				"Requests and responses are the JSON that the playground page and `subplay <command> --format json` use. " +
 				"Problems found in a configuration come back as diagnostics in a 200 response; " +
 				"an HTTP error means the request itself could not be taken, and its body is {\"error\": {\"code\", \"message\"}}. " +
-				"Bodies are limited to " + strconv.Itoa(MaxBody>>20) + " MiB. Any origin may call the API (CORS without credentials).",
+				"Bodies are limited to " + strconv.Itoa(MaxBody>>20) + " MiB and must be UTF-8. A busy server answers 503. Any origin may call the API (CORS without credentials).",
 		},
 		"paths":      paths,
 		"components": map[string]any{"schemas": schemas, "responses": responses},
@@ -118,9 +127,12 @@ func OpenAPI() map[string]any {
 
 var errorText = map[int]string{
 	http.StatusBadRequest:            "the body is not JSON, or not the operation's request",
+	http.StatusRequestTimeout:        "the body did not arrive within the server's read time-out (the native server only)",
 	http.StatusRequestEntityTooLarge: "the body is larger than " + strconv.Itoa(MaxBody>>20) + " MiB",
 	http.StatusUnsupportedMediaType:  "the body is not declared as application/json",
 	http.StatusInternalServerError:   "a failure of the service (logged); not the caller's fault",
+	http.StatusServiceUnavailable: "code \"busy\": every slot for running operations is taken, retry after Retry-After seconds; " +
+		"code \"timeout\": the operation passed its time limit (the native server only)",
 }
 
 func errorName(status int) string { return "Error" + strconv.Itoa(status) }

@@ -79,7 +79,7 @@ func testOpenAPI(t *testing.T, tg *target) {
 
 	t.Run("413 is documented", func(t *testing.T) {
 		big := append([]byte("{}"), bytes.Repeat([]byte(" "), httpapi.MaxBody)...)
-		r := tg.do(t, http.MethodPost, "/v1/version", map[string]string{"Content-Type": "application/json"}, bytes.NewReader(big))
+		r := tg.postOverLimit(t, "/v1/version", big, false)
 		v.checkReply(t, dig(doc, "paths", "/v1/version", "post").(map[string]any), r)
 	})
 }

@@ -4,18 +4,31 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"os"
+	"runtime/debug"
 	"time"
+
+	"github.com/subplay/subplay/core/limits"
 )
 
 // ListenAndServe serves h on addr (port 0 picks a free one) until ctx is
 // done, then shuts down gracefully. ready is told the address actually
 // listened on, once the listener is open.
+//
+// The server bounds what a client can hold: the time to send headers and
+// a whole request, the time to the end of the answer, idle connections and
+// header size (core/limits/server.go). It is meant to be the process's one
+// server, so it also sets the process's soft memory limit, unless
+// GOMEMLIMIT already does.
 func ListenAndServe(ctx context.Context, addr string, h http.Handler, ready func(addr string)) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limits.HTTPMemoryLimitMB << 20)
+	}
+	srv := newServer(h)
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
@@ -29,4 +42,16 @@ func ListenAndServe(ctx context.Context, addr string, h http.Handler, ready func
 	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(shut)
+}
+
+func newServer(h http.Handler) *http.Server {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: ms(limits.HTTPReadHeaderMillis),
+		ReadTimeout:       ms(limits.HTTPReadMillis),
+		WriteTimeout:      ms(limits.HTTPWriteMillis),
+		IdleTimeout:       ms(limits.HTTPIdleMillis),
+		MaxHeaderBytes:    limits.HTTPMaxHeaderBytes,
+	}
 }

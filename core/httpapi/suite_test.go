@@ -15,10 +15,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/subplay/subplay/core/httpapi"
 	"github.com/subplay/subplay/core/playground"
+	"github.com/subplay/subplay/core/playground/hostile"
 )
 
 // The suite speaks HTTP to a base URL, so the same cases run against the
@@ -30,8 +30,22 @@ func TestNative(t *testing.T) {
 	srv := httptest.NewServer(httpapi.Handler(httpapi.WithLogger(log.New(&logs, "", 0))))
 	defer srv.Close()
 	runSuite(t, srv.URL)
-	if logs.Len() > 0 {
-		t.Errorf("the handler logged during the suite (no case should fail inside it):\n%s", logs.String())
+	// A hostile case past the time limit is the handler protecting itself
+	// (its answer, a 503, is checked by the hostile subtest): on a loaded
+	// machine it can happen, and it is reported, not failed. Anything
+	// else logged is a failure inside the handler.
+	var failures []string
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		switch {
+		case line == "":
+		case strings.Contains(line, "passed its time limit"):
+			t.Logf("time limit reached: %s", line)
+		default:
+			failures = append(failures, line)
+		}
+	}
+	if len(failures) > 0 {
+		t.Errorf("the handler logged during the suite (no case should fail inside it):\n%s", strings.Join(failures, "\n"))
 	}
 }
 
@@ -46,8 +60,7 @@ func TestWorkerd(t *testing.T) {
 }
 
 func runSuite(t *testing.T, base string) {
-	// ExpectContinueTimeout makes the client honour Expect: 100-continue.
-	tg := &target{base: base, client: &http.Client{Transport: &http.Transport{ExpectContinueTimeout: 5 * time.Second}}}
+	tg := &target{base: base, client: &http.Client{Transport: &http.Transport{}}}
 	t.Run("operations", func(t *testing.T) { testOperations(t, tg) })
 	t.Run("contract", func(t *testing.T) { testContract(t, tg) })
 	t.Run("get-routes", func(t *testing.T) { testGetRoutes(t, tg) })
@@ -57,6 +70,26 @@ func runSuite(t *testing.T, base string) {
 	t.Run("cors", func(t *testing.T) { testCORS(t, tg) })
 	t.Run("openapi", func(t *testing.T) { testOpenAPI(t, tg) })
 	t.Run("concurrent", func(t *testing.T) { testConcurrent(t, tg) })
+	t.Run("hostile", func(t *testing.T) { testHostile(t, tg) })
+}
+
+// testHostile sends every case of the hostile corpus: the server must
+// answer each with JSON (findings, a refusal, or 503 when it protects
+// itself) and still answer afterwards. Time and memory are bounded by
+// TestHostileNative, natively; here the point is that the server stays up.
+func testHostile(t *testing.T, tg *target) {
+	for _, c := range hostile.Cases() {
+		t.Run(c.Name, func(t *testing.T) {
+			r := tg.post(t, "/v1/"+c.Op, string(c.Body()))
+			if !slices.Contains([]int{200, 400, 413, 503}, r.status) {
+				t.Errorf("status %d, want 200, 400, 413 or 503; body %.300s", r.status, r.body)
+			}
+			checkJSONResponse(t, r)
+			if h := tg.do(t, http.MethodGet, "/healthz", nil, nil); h.status != http.StatusOK {
+				t.Fatalf("the server no longer answers /healthz: status %d", h.status)
+			}
+		})
+	}
 }
 
 // target is the server under test.
@@ -243,6 +276,17 @@ func testErrors(t *testing.T, tg *target) {
 			}
 		})
 	}
+	t.Run("invalid utf-8 says where", func(t *testing.T) {
+		r := tg.post(t, "/v1/version", "{ \xff }")
+		if r.status != http.StatusBadRequest {
+			t.Fatalf("status %d, want 400; body %s", r.status, r.body)
+		}
+		checkJSONResponse(t, r)
+		checkError(t, r, "bad-request")
+		if !bytes.Contains(r.body, []byte("byte 2 ")) {
+			t.Errorf("the message does not give the offset of the bad byte (2): %s", r.body)
+		}
+	})
 	t.Run("get on an operation with input", func(t *testing.T) {
 		op := postOnlyOp(t)
 		r := tg.do(t, http.MethodGet, "/v1/"+op, nil, nil)
@@ -264,28 +308,32 @@ func testBodyLimit(t *testing.T, tg *target) {
 	// "{}" followed by spaces is a valid empty request of any length.
 	padded := func(n int) []byte { return append([]byte("{}"), bytes.Repeat([]byte(" "), n-2)...) }
 	tests := []struct {
-		name   string
-		body   func() io.Reader
-		expect bool
-		status int
+		name    string
+		body    []byte
+		chunked bool
+		status  int
 	}{
-		{"exactly 1 MiB", func() io.Reader { return bytes.NewReader(padded(httpapi.MaxBody)) }, false, 200},
+		{"exactly the limit", padded(httpapi.MaxBody), false, 200},
 		// A declared length over the limit is refused before the body is
-		// read. A client that streams the body regardless can see its
-		// write cut off (workerd closes the connection), so this client
-		// asks first, with Expect: 100-continue, as curl does for large
-		// bodies: the refusal must then arrive as a clean 413.
-		{"1 MiB + 1 with a length", func() io.Reader { return bytes.NewReader(padded(httpapi.MaxBody + 1)) }, true, 413},
-		{"1 MiB + 1 chunked", func() io.Reader { return unsized{bytes.NewReader(padded(httpapi.MaxBody + 1))} }, false, 413},
-		{"exactly 1 MiB chunked", func() io.Reader { return unsized{bytes.NewReader(padded(httpapi.MaxBody))} }, false, 200},
+		// read; one that is not declared, after one byte too many.
+		{"the limit + 1 with a length", padded(httpapi.MaxBody + 1), false, 413},
+		{"the limit + 1 chunked", padded(httpapi.MaxBody + 1), true, 413},
+		{"exactly the limit chunked", padded(httpapi.MaxBody), true, 200},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			header := map[string]string{"Content-Type": "application/json"}
-			if tc.expect {
-				header["Expect"] = "100-continue"
+			var r reply
+			switch {
+			case tc.status == 413:
+				// Every request over the limit asks first and reads an
+				// early answer (postOverLimit): a server may refuse it
+				// while the body is still being sent.
+				r = tg.postOverLimit(t, "/v1/version", tc.body, tc.chunked)
+			case tc.chunked:
+				r = tg.do(t, http.MethodPost, "/v1/version", map[string]string{"Content-Type": "application/json"}, unsized{bytes.NewReader(tc.body)})
+			default:
+				r = tg.post(t, "/v1/version", string(tc.body))
 			}
-			r := tg.do(t, http.MethodPost, "/v1/version", header, tc.body())
 			if r.status != tc.status {
 				t.Fatalf("status %d, want %d; body %.300s", r.status, tc.status, r.body)
 			}

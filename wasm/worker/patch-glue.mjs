@@ -64,20 +64,35 @@ async function readLimited(req, limit) {
   return body;
 }
 
+// failed is the answer to a request during which the Go instance died (Go
+// ends its program on a fatal error such as running out of memory; a
+// panic is recovered and never gets here). The request is not replayed:
+// whatever killed one instance would kill the next. The next request
+// starts a fresh instance.
+function failed() {
+  return new Response(JSON.stringify({ error: { code: "internal",
+    message: "the worker failed while answering this request and was restarted; the failure was logged" } }),
+    { status: 500, headers: { "content-type": "application/json", "access-control-allow-origin": "*",
+      "cache-control": "no-store", "x-content-type-options": "nosniff" } });
+}
+
+// Requests reach Go one at a time: subplayServe is synchronous, and an
+// isolate runs one piece of JavaScript at a time. A body is read (up to the
+// limit) before its turn, so a slow client holds no Go time.
 async function fetch(req, env, ctx) {
-  let binding = await liveBinding(env, ctx);
+  const instance = liveBinding(env, ctx);
+  const binding = await instance;
   const body = await readLimited(req, binding.subplayMaxBody);
-  const headers = [...req.headers];
   let res;
   try {
-    res = binding.subplayServe(req.method, req.url, headers, body);
+    res = binding.subplayServe(req.method, req.url, [...req.headers], body);
   } catch (e) {
-    // The instance has exited (it recovers every panic, so this should
-    // not happen); the next one answers.
     console.error("subplay: the Go instance failed, starting another:", e);
-    live = undefined;
-    binding = await liveBinding(env, ctx);
-    res = binding.subplayServe(req.method, req.url, headers, body);
+  }
+  if (res === undefined || typeof res.status !== "number") {
+    if (res !== undefined) console.error("subplay: the Go instance failed, starting another: it answered", res);
+    if (live === instance) live = undefined; // unless another request already replaced it
+    return failed();
   }
   const noBody = res.status === 204 || res.status === 304 || req.method === "HEAD";
   return new Response(noBody ? null : res.body, { status: res.status, headers: res.headers });

@@ -4,6 +4,10 @@
 //
 //	edgebench serve -addr 127.0.0.1:0 -ready FILE
 //	edgebench load -url URL -body FILE [-n 200] [-warmup 20] [-c 8] [-d 20s] [-max 200000]
+//	edgebench mixed -url BASE -body FILE [-c 8] [-hostile 2] [-slow 2] [-d 20s] [-pid PID]
+//
+// mixed is the load test of issue 10 (scripts/load-edge): ordinary
+// requests alone, then beside hostile ones from core/playground/hostile.
 //
 // Every loop is bounded by a count and a duration, and only loopback URLs
 // are accepted.
@@ -11,6 +15,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -32,7 +37,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: edgebench serve|load [flags]")
+		fmt.Fprintln(stderr, "usage: edgebench serve|load|mixed [flags]")
 		return 2
 	}
 	var err error
@@ -41,6 +46,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = serve(args[1:], stderr)
 	case "load":
 		err = load(args[1:], stdout)
+	case "mixed":
+		err = mixed(args[1:], stdout)
 	default:
 		err = fmt.Errorf("unknown command %q", args[0])
 	}
@@ -62,21 +69,23 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if !isLoopback(host) {
 		return fmt.Errorf("-addr must be a loopback address, not %q", *addr)
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
-	base := "http://" + ln.Addr().String()
-	if *ready != "" {
-		if err := os.WriteFile(*ready, []byte(base), 0o644); err != nil {
-			return err
+	// The same server as subplay serve: its time-outs, bounds and memory
+	// limit are part of what is measured.
+	var readyErr error
+	err = httpapi.ListenAndServe(context.Background(), *addr, httpapi.Handler(), func(addr string) {
+		base := "http://" + addr
+		if *ready != "" {
+			readyErr = os.WriteFile(*ready, []byte(base), 0o644)
 		}
+		fmt.Fprintln(stderr, "edgebench: serving the API natively at", base)
+	})
+	if readyErr != nil {
+		return readyErr
 	}
-	fmt.Fprintln(stderr, "edgebench: serving the API natively at", base)
-	return http.Serve(ln, httpapi.Handler())
+	return err
 }
 
 type result struct {
@@ -105,21 +114,14 @@ func load(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	u, err := url.Parse(*target)
-	if err != nil {
+	if _, err := loopbackURL(*target); err != nil {
 		return err
-	}
-	if ip := net.ParseIP(u.Hostname()); u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("-url must be on loopback, not %q", *target)
 	}
 	body, err := os.ReadFile(*bodyFile)
 	if err != nil {
 		return err
 	}
-	client := &http.Client{
-		Timeout:   30 * time.Second,
-		Transport: &http.Transport{MaxIdleConnsPerHost: *conc * 2},
-	}
+	client := newClient(*conc, 30*time.Second)
 	post := func() (time.Duration, error) {
 		start := time.Now()
 		resp, err := client.Post(*target, "application/json", bytes.NewReader(body))
@@ -191,6 +193,30 @@ func load(args []string, stdout io.Writer) error {
 		return errors.New("no request succeeded in the throughput run")
 	}
 	return nil
+}
+
+// isLoopback says whether host names this machine only.
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
+}
+
+// loopbackURL parses a -url flag, which must point at this machine.
+func loopbackURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if !isLoopback(u.Hostname()) {
+		return nil, fmt.Errorf("-url must be on loopback, not %q", raw)
+	}
+	return u, nil
+}
+
+// newClient is an HTTP client that keeps a connection per concurrent
+// client alive, so the figures measure requests, not TCP handshakes.
+func newClient(conc int, timeout time.Duration) *http.Client {
+	return &http.Client{Timeout: timeout, Transport: &http.Transport{MaxIdleConnsPerHost: conc * 2}}
 }
 
 func pct(sorted []time.Duration, p int) time.Duration {

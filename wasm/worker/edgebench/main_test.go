@@ -52,6 +52,8 @@ func TestRefusesOtherHosts(t *testing.T) {
 		{"serve on all interfaces", []string{"serve", "-addr", ":0"}},
 		{"serve on a private address", []string{"serve", "-addr", "10.0.0.1:8080"}},
 		{"load a public host", []string{"load", "-url", "http://example.com/v1/validate", "-body", body}},
+		{"mixed load on a public host", []string{"mixed", "-url", "http://example.com", "-body", body}},
+		{"mixed load without ordinary clients", []string{"mixed", "-url", "http://127.0.0.1:1", "-body", body, "-c", "2", "-hostile", "2"}},
 		{"unknown command", []string{"shout"}},
 		{"no command", nil},
 	}
@@ -83,5 +85,34 @@ func TestLoad(t *testing.T) {
 	}
 	if r.Requests == 0 || r.Requests > 50 || r.Errors != 0 || r.P50Ms <= 0 || r.P95Ms < r.P50Ms || !strings.HasSuffix(r.URL, "/v1/version") {
 		t.Errorf("implausible report: %+v", r)
+	}
+}
+
+// TestMixed runs a short, bounded mixed load against the native handler:
+// the report must count both phases and every hostile answer.
+func TestMixed(t *testing.T) {
+	srv := httptest.NewServer(httpapi.Handler())
+	defer srv.Close()
+	body := filepath.Join(t.TempDir(), "body.json")
+	os.WriteFile(body, []byte(`{"text":"topic: projects/p/topics/t\n","format":"yaml"}`), 0o644)
+	var out, errb bytes.Buffer
+	code := run([]string{"mixed", "-url", srv.URL, "-body", body, "-c", "3", "-hostile", "1", "-slow", "1",
+		"-d", "300ms", "-max", "200", "-cases", "^http/invalid-utf8"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var r mixedResult
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if r.Unloaded.Requests == 0 || r.Loaded.Requests == 0 || r.Unloaded.Status5xx+r.Loaded.Status5xx != 0 ||
+		r.Unloaded.P95Ms < r.Unloaded.P50Ms || !r.ServerUp || r.Ordinary != 2 {
+		t.Errorf("implausible report: %+v", r)
+	}
+	if len(r.HostileByStatus) != 1 || r.HostileByStatus["http/invalid-utf8-in-text 400"] == 0 {
+		t.Errorf("hostile answers %v, want only http/invalid-utf8-in-text 400", r.HostileByStatus)
+	}
+	if r.SlowEnded["still open at the end"] != 1 {
+		t.Errorf("the slow client ended %v, want still open (httptest has no read time-out)", r.SlowEnded)
 	}
 }

@@ -1,0 +1,69 @@
+package limits
+
+// Bounds of the HTTP API (core/httpapi), natively (subplay serve) and in
+// the worker; the body limit is RequestBytes (request.go). Durations are
+// in milliseconds, since this package imports nothing (not even time).
+
+// HTTPMaxHeaderBytes bounds the request line and headers: the API reads
+// only Content-Type, Content-Length and CORS headers, so 64 KiB is ample
+// and far below net/http's default of 1 MiB.
+const HTTPMaxHeaderBytes = 64 << 10
+
+// HTTPReadHeaderMillis is how long a client may take to send its request
+// line and headers: a slow-header (slowloris) client holds a connection
+// for at most this long.
+const HTTPReadHeaderMillis = 5_000
+
+// HTTPReadMillis is how long a client may take to send a whole request,
+// body included: the largest body (RequestBytes, 4 MiB) over a 4 Mbit/s link
+// takes about 8 s.
+const HTTPReadMillis = 15_000
+
+// HTTPWriteMillis bounds the time from the end of the request headers to
+// the end of the response. It must exceed the queue wait plus the
+// operation's time limit, so that an answer in time is never cut off.
+const HTTPWriteMillis = HTTPReadMillis + HTTPQueueWaitMillis + HTTPOperationMillis
+
+// HTTPIdleMillis is how long a kept-alive connection may wait for its next
+// request before the server closes it.
+const HTTPIdleMillis = 60_000
+
+// HTTPOpsPerCPU sizes the bound on operations running at once: this many
+// per CPU the Go runtime may use (GOMAXPROCS). Operations are pure
+// computation, so more of them than CPUs only share the CPUs more thinly;
+// two per CPU keep every CPU busy while one request is being read or
+// written.
+const HTTPOpsPerCPU = 2
+
+// HTTPLargeBody is the size from which a request body counts as large. An
+// operation's cost grows with its input, and ordinary requests are a few
+// KiB; large ones share a smaller pool of slots (HTTPLargeOpsPerCPU), so
+// that a stream of large requests cannot take every CPU from small ones.
+const HTTPLargeBody = 16 << 10
+
+// HTTPLargeOpsPerCPU is the share of the CPUs that large requests may hold
+// at once: one per two CPUs (at least one), leaving the rest to ordinary
+// requests.
+const HTTPLargeOpsPerCPU = 0.5
+
+// HTTPQueueWaitMillis is how long a request waits for a free slot before
+// it is answered 503 with code "busy" and a Retry-After: long enough to
+// ride out a burst, short enough that a client learns quickly the server
+// is saturated.
+const HTTPQueueWaitMillis = 2_000
+
+// HTTPRetryAfterSeconds is the Retry-After of a "busy" answer.
+const HTTPRetryAfterSeconds = 1
+
+// HTTPOperationMillis is the time limit of one operation. Every operation
+// on an input within RequestBytes should take well under a second; one that
+// runs longer is answered 503 with code "timeout". Go cannot stop a running
+// computation from outside, so its slot stays taken until it really ends:
+// the bound on running operations still holds.
+const HTTPOperationMillis = 10_000
+
+// HTTPMemoryLimitMB is the soft memory limit (runtime/debug.SetMemoryLimit)
+// of a native server, unless GOMEMLIMIT says otherwise: the garbage
+// collector works harder near it, which keeps the process under the 300 MB
+// that the load test allows.
+const HTTPMemoryLimitMB = 200

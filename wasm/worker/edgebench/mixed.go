@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/subplay/subplay/core/playground/hostile"
+)
+
+// mixedResult is the one JSON line that "edgebench mixed" prints.
+type mixedResult struct {
+	URL             string         `json:"url"`
+	Ordinary        int            `json:"ordinaryClients"`
+	Hostile         int            `json:"hostileClients"`
+	Slow            int            `json:"slowClients"`
+	PhaseSeconds    float64        `json:"phaseSeconds"`
+	Unloaded        phase          `json:"unloaded"`
+	Loaded          phase          `json:"loaded"`
+	Ratio95         float64        `json:"p95Ratio"`
+	HostileByStatus map[string]int `json:"hostileByStatus"` // "case status" -> count
+	HostileMaxMs    float64        `json:"hostileMaxMs"`
+	SlowEnded       map[string]int `json:"slowEnded"` // how each slow client's connection ended
+	ServerUp        bool           `json:"serverUp"`  // the process lives and /healthz answers at the end
+	PeakRSSMB       float64        `json:"peakRssMB"` // VmHWM of -pid, if given
+}
+
+type phase struct {
+	Requests  int64   `json:"requests"`
+	Status5xx int64   `json:"status5xx"`
+	Errors    int64   `json:"errors"` // no answer at all (a refused or broken connection)
+	Other     int64   `json:"otherStatus"`
+	P50Ms     float64 `json:"p50Ms"`
+	P95Ms     float64 `json:"p95Ms"`
+	P99Ms     float64 `json:"p99Ms"`
+}
+
+// mixed measures what hostile requests cost ordinary ones. Phase one sends
+// only ordinary requests (-c minus -hostile clients); phase two sends the
+// same plus -hostile clients cycling through every case of the hostile
+// corpus and -slow clients that dribble a request body a byte at a time.
+// Both phases are bounded by -d and -max.
+func mixed(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("mixed", flag.ContinueOnError)
+	base := fs.String("url", "", "the server's base URL (loopback only)")
+	bodyFile := fs.String("body", "", "the ordinary request body, POSTed to /v1/validate")
+	conc := fs.Int("c", 8, "concurrent clients in all")
+	nHostile := fs.Int("hostile", 2, "of which send hostile requests in the loaded phase")
+	nSlow := fs.Int("slow", 2, "slow-body clients beside them in the loaded phase")
+	dur := fs.Duration("d", 20*time.Second, "duration of each phase")
+	maxReq := fs.Int64("max", 100_000, "at most this many ordinary requests per phase")
+	pid := fs.Int("pid", 0, "the server's process id, for its peak RSS and whether it lives")
+	only := fs.String("cases", "", "send only the hostile cases whose name matches this regular expression")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	u, err := loopbackURL(*base)
+	if err != nil {
+		return err
+	}
+	if *nHostile < 1 || *nHostile >= *conc {
+		return fmt.Errorf("-hostile must be between 1 and -c minus 1")
+	}
+	body, err := os.ReadFile(*bodyFile)
+	if err != nil {
+		return err
+	}
+	re, err := regexp.Compile(*only)
+	if err != nil {
+		return fmt.Errorf("-cases: %w", err)
+	}
+	var cases []hostile.Case
+	for _, c := range hostile.Cases() {
+		if re.MatchString(c.Name) {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) == 0 {
+		return fmt.Errorf("no hostile case matches %q", *only)
+	}
+	bodies := make([][]byte, len(cases))
+	for i, c := range cases {
+		bodies[i] = c.Body()
+	}
+	client := newClient(*conc, 2*time.Minute)
+	post := func(path string, b []byte) (int, time.Duration, error) {
+		start := time.Now()
+		resp, err := client.Post(*base+path, "application/json", bytes.NewReader(b))
+		if err != nil {
+			return 0, time.Since(start), err
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, time.Since(start), err
+	}
+	for i := 0; i < 20; i++ { // warm-up
+		if _, _, err := post("/v1/validate", body); err != nil {
+			return fmt.Errorf("warm-up: %w", err)
+		}
+	}
+
+	ordinary := *conc - *nHostile
+	runOrdinary := func(stop <-chan struct{}) phase {
+		var mu sync.Mutex
+		var lat []time.Duration
+		var p phase
+		var issued atomic.Int64
+		var wg sync.WaitGroup
+		for w := 0; w < ordinary; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for issued.Add(1) <= *maxReq {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					status, d, err := post("/v1/validate", body)
+					mu.Lock()
+					p.Requests++
+					switch {
+					case err != nil:
+						p.Errors++
+					case status >= 500:
+						p.Status5xx++
+					case status != http.StatusOK:
+						p.Other++
+					default:
+						lat = append(lat, d)
+					}
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		slices.Sort(lat)
+		p.P50Ms, p.P95Ms, p.P99Ms = ms(pct(lat, 50)), ms(pct(lat, 95)), ms(pct(lat, 99))
+		return p
+	}
+
+	res := mixedResult{URL: *base, Ordinary: ordinary, Hostile: *nHostile, Slow: *nSlow,
+		PhaseSeconds: dur.Seconds(), HostileByStatus: map[string]int{}, SlowEnded: map[string]int{}}
+
+	stop := make(chan struct{})
+	timer := time.AfterFunc(*dur, func() { close(stop) })
+	res.Unloaded = runOrdinary(stop)
+	timer.Stop()
+
+	stop = make(chan struct{})
+	var hmu sync.Mutex
+	var bg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < *nHostile; w++ {
+		bg.Add(1)
+		go func() {
+			defer bg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				i := int(next.Add(1)-1) % len(cases)
+				status, d, err := post("/v1/"+cases[i].Op, bodies[i])
+				key := cases[i].Name + " " + strconv.Itoa(status)
+				if err != nil {
+					key = cases[i].Name + " error"
+				}
+				hmu.Lock()
+				res.HostileByStatus[key]++
+				res.HostileMaxMs = max(res.HostileMaxMs, ms(d))
+				hmu.Unlock()
+			}
+		}()
+	}
+	for w := 0; w < *nSlow; w++ {
+		bg.Add(1)
+		go func() {
+			defer bg.Done()
+			how := slowClient(u.Host, stop)
+			hmu.Lock()
+			res.SlowEnded[how]++
+			hmu.Unlock()
+		}()
+	}
+	timer = time.AfterFunc(*dur, func() { close(stop) })
+	res.Loaded = runOrdinary(stop)
+	bg.Wait()
+	if res.Unloaded.P95Ms > 0 {
+		res.Ratio95 = res.Loaded.P95Ms / res.Unloaded.P95Ms
+	}
+
+	res.ServerUp = true
+	if *pid > 0 {
+		kib, alive := peakKiB(*pid)
+		res.PeakRSSMB = float64(kib) / 1024
+		res.ServerUp = alive
+	}
+	if status, _, err := post("/v1/version", []byte("{}")); err != nil || status != http.StatusOK {
+		res.ServerUp = false
+	}
+	return json.NewEncoder(stdout).Encode(res)
+}
+
+// slowClient sends a request whose body arrives a byte every 100 ms, as a
+// slow-body attack does, until the server closes the connection or stop.
+// It says how the connection ended.
+func slowClient(host string, stop <-chan struct{}) string {
+	conn, err := net.DialTimeout("tcp", host, 5*time.Second)
+	if err != nil {
+		return "refused"
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /v1/validate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"text\":\"", host)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return "still open at the end"
+		case <-tick.C:
+			conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+			if _, err := conn.Write([]byte(" ")); err != nil {
+				return "closed by the server"
+			}
+			// A server that gives up may answer first (408) and then close.
+			conn.SetReadDeadline(time.Now().Add(time.Millisecond))
+			if resp, err := http.ReadResponse(bufio.NewReader(conn), nil); err == nil {
+				resp.Body.Close()
+				return "answered " + strconv.Itoa(resp.StatusCode)
+			} else if ne, ok := err.(net.Error); !ok || !ne.Timeout() {
+				return "closed by the server"
+			}
+		}
+	}
+}
+
+// peakKiB reads a process's peak resident set (VmHWM) and whether it lives.
+func peakKiB(pid int) (int, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return n, !strings.Contains(string(b), "State:\tZ")
+		}
+	}
+	return 0, true
+}
