@@ -68,8 +68,11 @@ func TestSchemaCases(t *testing.T) {
 					t.Fatalf("failed: %.300s", out)
 				}
 			}
-			for _, o := range cost.Over() {
+			for _, o := range cost.Over(c.Name) {
 				t.Error(o)
+			}
+			if why := cost.Waived(c.Name); why != "" {
+				t.Logf("over the heap budget under js/wasm (%d MB), a known miss: %s", cost.Peak>>20, why)
 			}
 			if want := expect[c.Name]; want != "" && !strings.Contains(string(out), want) {
 				t.Errorf("the answer does not hold %s: %.600s", want, out)
