@@ -1,8 +1,6 @@
 package subscription
 
 import (
-	"slices"
-
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/storage"
@@ -14,16 +12,21 @@ import (
 
 // filterGrammar parses the filter with core/filter and carries its
 // findings, whose spans are in bytes of the filter, into the document
-// through the string's escapes. The filter package owns the finding about
-// an over-long filter, so that `subplay filter` and `subplay validate`
-// report it with one code: the rule table's generic length finding on
-// /filter, reported earlier by tableRules, gives way to it.
+// through the string's escapes. The rule table's length bound reports an
+// over-long filter (tableRules ran first): the parser's own length finding
+// would say it twice, and the table's finding takes the filter package's
+// code, so that `subplay filter` and `subplay validate` report it alike.
 func (v *validator) filterGrammar(text string) {
+	for i := range v.ds {
+		if v.ds[i].Path == "/filter" && v.ds[i].Code == "too-long" {
+			v.ds[i].Code = filterTooLong
+		}
+	}
 	_, ds := filter.Parse(text)
 	n := v.c.nodes["/filter"]
 	for _, d := range ds {
 		if d.Code == filterTooLong {
-			v.ds = slices.DeleteFunc(v.ds, func(d diag.Diagnostic) bool { return d.Path == "/filter" && d.Code == "too-long" })
+			continue
 		}
 		d.Path = "/filter"
 		if n != nil && d.Span.IsValid() {

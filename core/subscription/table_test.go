@@ -151,7 +151,7 @@ func TestValidateFollowsTheTable(t *testing.T) {
 		}
 		return `"` + segs[0] + `": ` + v
 	}
-	boundCodes := map[string]bool{"value-too-small": true, "value-too-large": true, "too-long": true, "too-many": true, "too-many-transforms": true}
+	boundCodes := map[string]bool{"value-too-small": true, "value-too-large": true, "too-long": true, "filter-too-long": true, "too-many": true, "too-many-transforms": true}
 	broken := func(ds []diag.Diagnostic, path string) string {
 		for _, d := range ds {
 			if boundCodes[d.Code] && strings.HasPrefix(genericPath(d.Path), path) {
