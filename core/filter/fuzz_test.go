@@ -42,7 +42,7 @@ func FuzzParse(f *testing.F) {
 		canon := fl.String()
 		// The canonical form may be longer than the input (spaces around
 		// operators, NOT for -), so it is read without the length limit.
-		g, ds2 := parse(canon, false)
+		g, ds2 := parse(canon, 0)
 		if g == nil {
 			t.Fatalf("canonical form %q of %q does not parse:\n%s", canon, src, render(canon, ds2))
 		}

@@ -11,7 +11,8 @@ import (
 )
 
 // MaxBytes is the longest filter the service accepts, counted in bytes of
-// UTF-8, not in characters.
+// UTF-8, not in characters. The subscription rule table reads its /filter
+// bound from here.
 const MaxBytes = 256
 
 // maxDepth bounds nesting (see limits.FilterDepth for why).
@@ -57,11 +58,16 @@ const (
 //
 // Diagnostics have no Path, Line or Column: their Span is in bytes of src,
 // for the caller to carry into the user's text and locate.
-func Parse(src string) (*Filter, []diag.Diagnostic) { return parse(src, true) }
+func Parse(src string) (*Filter, []diag.Diagnostic) { return parse(src, MaxBytes) }
+
+// ParseMax is Parse with another length limit (0: none), for a caller whose
+// rule table holds the bound.
+func ParseMax(src string, max int) (*Filter, []diag.Diagnostic) { return parse(src, max) }
 
 type parser struct {
 	dropped  int // findings past diag.MaxCollected, counted only
 	src      string
+	max      int // the length limit in bytes, 0 for none
 	pos      int // where lexing continues
 	tok      token
 	peeked   bool
@@ -78,12 +84,12 @@ type parser struct {
 // on, so one run shows them all.
 type bailout struct{}
 
-func parse(src string, limit bool) (f *Filter, ds []diag.Diagnostic) {
+func parse(src string, max int) (f *Filter, ds []diag.Diagnostic) {
 	if src == "" {
 		return &Filter{}, nil
 	}
-	p := &parser{src: src}
-	if limit && len(src) > MaxBytes {
+	p := &parser{src: src, max: max}
+	if max > 0 && len(src) > max {
 		p.tooLong()
 	}
 	if i := firstInvalidUTF8(src); i >= 0 {
@@ -144,7 +150,7 @@ func (p *parser) failAt(t token, code, msg, hint string) { p.fail(t.start, t.end
 
 func (p *parser) tooLong() {
 	n := len(p.src)
-	cut := MaxBytes
+	cut := p.max
 	for cut > 0 && !utf8.RuneStart(p.src[cut]) {
 		cut--
 	}
@@ -152,7 +158,7 @@ func (p *parser) tooLong() {
 	if r := utf8.RuneCountInString(p.src); r != n {
 		hint = "it is " + strconv.Itoa(r) + " characters, but the limit counts UTF-8 bytes and non-ASCII characters take 2 to 4 bytes each; " + hint
 	}
-	p.errorAt(cut, n, codeTooLong, "the filter is "+strconv.Itoa(n)+" bytes; at most "+strconv.Itoa(MaxBytes)+" are allowed", hint)
+	p.errorAt(cut, n, codeTooLong, "the filter is "+strconv.Itoa(n)+" bytes; at most "+strconv.Itoa(p.max)+" are allowed", hint)
 }
 
 func firstInvalidUTF8(s string) int {

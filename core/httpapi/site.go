@@ -4,49 +4,80 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Site serves the playground built in dir (scripts/build-site) and the
-// API beside it: /v1/ and /healthz go to Handler, everything else to the
-// static files. A missing build is an error that says how to make it.
+// API beside it. A missing build is an error that says how to make it.
 func Site(dir string) (http.Handler, error) {
-	st, err := newStatic(dir)
+	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
+		return nil, fmt.Errorf("the playground is not built (%s is missing); run scripts/build-site, or scripts/serve, which builds what is missing and then serves", filepath.Join(dir, "index.html"))
+	}
+	return SiteFS(os.DirFS(dir), dir)
+}
+
+// SiteFS serves a built playground held in fsys (a folder, or the copy a
+// release binary embeds) and the API beside it: /v1/ and /healthz go to
+// Handler, everything else to the static files. name says where fsys
+// came from, for errors.
+func SiteFS(fsys fs.FS, name string) (http.Handler, error) {
+	st, err := newStatic(fsys, name)
 	if err != nil {
 		return nil, err
 	}
+	return withAPI(st), nil
+}
+
+// APIOnly serves the API alone, for a binary that has no built page: every
+// other path answers 404 with a note saying where the page is and how to
+// get it.
+func APIOnly(note string) http.Handler {
+	return withAPI(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprintln(w, note)
+	}))
+}
+
+func withAPI(rest http.Handler) http.Handler {
 	api := Handler()
 	mux := http.NewServeMux()
 	mux.Handle("/v1/", api)
 	mux.Handle("/healthz", api)
-	mux.Handle("/", st)
-	return mux, nil
+	mux.Handle("/", rest)
+	return mux
 }
 
 // static serves a folder built by scripts/build-site: the headers its
 // _headers file lists, and the .br or .gz twin of a file when the client
 // accepts that encoding.
 type static struct {
-	dir   string
+	fsys  fs.FS
 	rules []headerRule
+	// tags caches the ETag of files without a modification time (an
+	// embedded copy), computed from their content once.
+	tags sync.Map
 }
 
-func newStatic(dir string) (*static, error) {
-	index := filepath.Join(dir, "index.html")
-	if _, err := os.Stat(index); err != nil {
-		return nil, fmt.Errorf("the playground is not built (%s is missing); run scripts/build-site, or scripts/serve, which builds what is missing and then serves", index)
+func newStatic(fsys fs.FS, name string) (*static, error) {
+	if _, err := fs.Stat(fsys, "index.html"); err != nil {
+		return nil, fmt.Errorf("the playground is not built (%s has no index.html); run scripts/build-site, or scripts/serve, which builds what is missing and then serves", name)
 	}
-	rules, err := readHeaders(filepath.Join(dir, "_headers"))
+	rules, err := readHeaders(fsys, name)
 	if err != nil {
 		return nil, err
 	}
-	return &static{dir: dir, rules: rules}, nil
+	return &static{fsys: fsys, rules: rules}, nil
 }
 
 // contentTypes are set explicitly rather than from the system's MIME table,
@@ -88,8 +119,8 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	file := filepath.Join(s.dir, filepath.FromSlash(p))
-	info, err := os.Stat(file)
+	file := strings.TrimPrefix(p, "/")
+	info, err := fs.Stat(s.fsys, file)
 	if err != nil || info.IsDir() {
 		http.NotFound(w, r)
 		return
@@ -105,7 +136,7 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	served, encoding := file, ""
 	vary := false
 	for _, e := range encodings {
-		ei, err := os.Stat(file + e.ext)
+		ei, err := fs.Stat(s.fsys, file+e.ext)
 		if err != nil || ei.IsDir() {
 			continue
 		}
@@ -120,15 +151,39 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if encoding != "" {
 		h.Set("Content-Encoding", encoding)
 	}
-	f, err := os.Open(served)
+	f, err := s.fsys.Open(served)
 	if err != nil {
 		http.Error(w, "cannot read "+p, http.StatusInternalServerError)
 		return
 	}
 	defer f.Close()
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		http.Error(w, "cannot read "+p, http.StatusInternalServerError)
+		return
+	}
 	// A strong validator per variant, so a cache never mixes encodings.
-	h.Set("ETag", strconv.Quote(strconv.FormatInt(info.ModTime().UnixNano(), 36)+"-"+strconv.FormatInt(info.Size(), 36)+"-"+encoding))
-	http.ServeContent(w, r, "", info.ModTime(), f)
+	h.Set("ETag", strconv.Quote(s.version(served, info, rs)+"-"+encoding))
+	http.ServeContent(w, r, "", info.ModTime(), rs)
+}
+
+// version identifies one file's content: its modification time and size,
+// or for an embedded file (which has no time) a hash of its bytes.
+func (s *static) version(name string, info fs.FileInfo, rs io.ReadSeeker) string {
+	if !info.ModTime().IsZero() {
+		return strconv.FormatInt(info.ModTime().UnixNano(), 36) + "-" + strconv.FormatInt(info.Size(), 36)
+	}
+	if v, ok := s.tags.Load(name); ok {
+		return v.(string)
+	}
+	hash := fnv.New64a()
+	if _, err := io.Copy(hash, rs); err != nil {
+		return strconv.FormatInt(info.Size(), 36)
+	}
+	rs.Seek(0, io.SeekStart)
+	v := strconv.FormatUint(hash.Sum64(), 36) + "-" + strconv.FormatInt(info.Size(), 36)
+	s.tags.Store(name, v)
+	return v
 }
 
 // accepts reports whether an Accept-Encoding header allows coding, honouring
@@ -181,9 +236,10 @@ func (r headerRule) apply(h http.Header) {
 	}
 }
 
-func readHeaders(file string) ([]headerRule, error) {
-	f, err := os.Open(file)
-	if errors.Is(err, os.ErrNotExist) {
+func readHeaders(fsys fs.FS, name string) ([]headerRule, error) {
+	file := path.Join(filepath.ToSlash(name), "_headers")
+	f, err := fsys.Open("_headers")
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s is missing: the build is incomplete; run scripts/build-site again", file)
 	}
 	if err != nil {

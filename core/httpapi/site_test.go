@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // writeSite lays out a small built site like scripts/build-site's.
@@ -132,7 +133,7 @@ func TestServeStatic(t *testing.T) {
 
 func TestStaticStaysInside(t *testing.T) {
 	dir := writeSite(t)
-	st, err := newStatic(dir)
+	st, err := newStatic(os.DirFS(dir), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,5 +287,75 @@ func TestSiteNotBuilt(t *testing.T) {
 	_, err := Site(filepath.Join(t.TempDir(), "missing"))
 	if err == nil || !strings.Contains(err.Error(), "scripts/build-site") {
 		t.Fatalf("error %v, want one that says how to build", err)
+	}
+}
+
+// TestSiteFromMemory serves a copy without modification times (what a
+// release binary embeds): the files and their compressed twins as from a
+// folder, with an ETag that follows the content.
+func TestSiteFromMemory(t *testing.T) {
+	fsys := fstest.MapFS{
+		"index.html":    {Data: []byte("<!doctype html><title>x</title>")},
+		"index.html.gz": {Data: []byte("gz")},
+		"_headers":      {Data: []byte("/*\n  X-Test: yes\n")},
+	}
+	h, err := SiteFS(fsys, "embedded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, encoding, body, header string
+		code                               int
+	}{
+		{"page", "/", "", "<!doctype html><title>x</title>", "yes", 200},
+		{"gzip twin", "/", "gzip", "gz", "yes", 200},
+		{"headers file hidden", "/_headers", "", "", "", 404},
+		{"api beside it", "/healthz", "", "", "", 200},
+	}
+	etags := map[string]bool{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", tt.path, nil)
+			req.Header.Set("Accept-Encoding", tt.encoding)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tt.code {
+				t.Fatalf("status %d, want %d", rec.Code, tt.code)
+			}
+			if tt.body != "" && rec.Body.String() != tt.body {
+				t.Errorf("body %q, want %q", rec.Body.String(), tt.body)
+			}
+			if got := rec.Header().Get("X-Test"); got != tt.header {
+				t.Errorf("X-Test %q, want %q", got, tt.header)
+			}
+			if tag := rec.Header().Get("ETag"); tt.path == "/" {
+				if tag == "" || etags[tag] {
+					t.Errorf("ETag %q empty or shared between variants", tag)
+				}
+				etags[tag] = true
+			}
+		})
+	}
+}
+
+func TestAPIOnly(t *testing.T) {
+	h := APIOnly("no page in this build; see --dir")
+	tests := []struct {
+		name, path string
+		code       int
+		body       string
+	}{
+		{"page answers with the note", "/", 404, "no page in this build"},
+		{"api works", "/v1/version", 200, `"version"`},
+		{"health", "/healthz", 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("GET", tt.path, nil))
+			if rec.Code != tt.code || !strings.Contains(rec.Body.String(), tt.body) {
+				t.Fatalf("status %d body %q, want %d containing %q", rec.Code, rec.Body.String(), tt.code, tt.body)
+			}
+		})
 	}
 }

@@ -233,13 +233,15 @@ func TestCheckWithoutNode(t *testing.T) {
 }
 
 // FuzzParse checks that no text makes Parse or Check panic, that every
-// message has a node and a path, and that every span lies in the text.
+// message has a node and a path, that every span lies in the text, and
+// that messages are well-formed and short whatever the input.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		`[{"data": "aGVsbG8=", "attributes": {"k": "v"}}]`, `{"data": "aGk="}`, `{"messages": [{"text": "plain"}]}`,
 		`{"receivedMessages": [{"ackId": "x", "message": {"data": "aGk="}}]}`, `[{"json": {"a": [1, true, null]}}]`,
 		"- attributes:\n    lang: en\n  text: hello\n", `[{"attributes": {"k": 5}}]`, `"hello"`, `[{"text": }]`,
 		`[{"publishTime": "x", "orderingKey": 1, "colour": 2, "data": "!!"}]`, `[{"attributes": {"": ""}}]`,
+		`[{"` + strings.Repeat("k", 2000) + `": 1}]`, "\xff\xfe[\x00", strings.Repeat("[", 200),
 	} {
 		f.Add(s)
 	}
@@ -254,6 +256,9 @@ func FuzzParse(f *testing.F) {
 		for _, x := range ds {
 			if x.Span.IsValid() && (x.Span.End < x.Span.Start || x.Span.End.Offset() > len(text)) {
 				t.Fatalf("%s: span %v outside the %d-byte text", x.Code, x.Span, len(text))
+			}
+			if x.Message == "" || strings.HasSuffix(x.Message, ".") || len(x.Message)+len(x.Hint) > 1000 {
+				t.Fatalf("%s: message %q, hint %d bytes", x.Code, x.Message, len(x.Hint))
 			}
 		}
 	})

@@ -23,14 +23,12 @@ type Config struct {
 	// rather than the user's text: diagnostics then carry paths only.
 	Positioned bool
 
-	nodes map[string]*doc.Node // value node by JSON pointer
-	keys  map[string]diag.Span // key span by JSON pointer
-	ds    []diag.Diagnostic    // decoding findings (unlocated)
-	bad   map[string]bool      // paths whose value could not be decoded
-	rules *Table               // the rule table every computation reads
-
-	// layout is the Cloud Storage layout validation compiled (integrations.go).
-	layout *storage.Layout
+	nodes  map[string]*doc.Node // value node by JSON pointer
+	keys   map[string]diag.Span // key span by JSON pointer
+	ds     []diag.Diagnostic    // decoding findings (unlocated)
+	bad    map[string]bool      // paths whose value could not be decoded
+	rules  *Table               // the rule table every computation reads
+	layout *storage.Layout      // the Cloud Storage layout validation compiled (integrations.go)
 
 	validated []diag.Diagnostic
 	once      sync.Once

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/storage"
 )
 
@@ -115,7 +116,7 @@ var rows = []Field{
 		onlyWithParent: true,
 		Help:           "Idle time after which the subscription is deleted: at least {min}, and at least the message retention duration.",
 		Source:         srcProto + "; " + srcSeeds + " (D2)"},
-	{Path: "/filter", Kind: KindString, emptyDefault: true, DefaultText: "no filter: every message is delivered", Max: "256", Unit: "bytes", Immutable: true,
+	{Path: "/filter", Kind: KindString, emptyDefault: true, DefaultText: "no filter: every message is delivered", Max: strconv.Itoa(filter.MaxBytes), Unit: "bytes", Immutable: true,
 		Help:   "Only messages whose attributes match are delivered; the rest are acknowledged automatically. Cannot be changed after creation.",
 		Source: srcProto + "; " + srcSeeds + "; filtering page"},
 	{Path: "/deadLetterPolicy", Kind: KindObject, DefaultText: "no dead-letter topic",

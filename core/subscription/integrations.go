@@ -1,6 +1,8 @@
 package subscription
 
 import (
+	"slices"
+
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/storage"
@@ -12,21 +14,21 @@ import (
 
 // filterGrammar parses the filter with core/filter and carries its
 // findings, whose spans are in bytes of the filter, into the document
-// through the string's escapes. The rule table's length bound reports an
-// over-long filter (tableRules ran first): the parser's own length finding
-// would say it twice, and the table's finding takes the filter package's
-// code, so that `subplay filter` and `subplay validate` report it alike.
+// through the string's escapes. The filter package owns the finding about
+// an over-long filter, so that `subplay filter` and `subplay validate`
+// report it with one code: the rule table's generic length finding on
+// /filter, reported earlier by tableRules, gives way to it. The bound is the
+// rule table's (which reads filter.MaxBytes), so a changed table reaches it.
 func (v *validator) filterGrammar(text string) {
-	for i := range v.ds {
-		if v.ds[i].Path == "/filter" && v.ds[i].Code == "too-long" {
-			v.ds[i].Code = filterTooLong
-		}
+	max := 0
+	if f := v.c.table().At("/filter"); f != nil && f.maxI != nil {
+		max = int(*f.maxI)
 	}
-	_, ds := filter.Parse(text)
+	_, ds := filter.ParseMax(text, max)
 	n := v.c.nodes["/filter"]
 	for _, d := range ds {
 		if d.Code == filterTooLong {
-			continue
+			v.ds = slices.DeleteFunc(v.ds, func(d diag.Diagnostic) bool { return d.Path == "/filter" && d.Code == "too-long" })
 		}
 		d.Path = "/filter"
 		if n != nil && d.Span.IsValid() {

@@ -16,8 +16,9 @@ const MANIFEST = __SUBPLAY_MANIFEST__;
 export const version = MANIFEST.version;
 
 /** SubplayError is how a failed operation rejects: code is the contract's
- * error code ("bad-request", "unknown-operation", "internal") or "timeout"
- * or "load" for failures of the worker itself. */
+ * error code ("bad-request", "unknown-operation", "internal") or, for
+ * failures of the worker itself, "timeout", "load", or "crashed" (the core
+ * died twice on the same request; it was restarted each time). */
 export class SubplayError extends Error {
   constructor(code, message) {
     super(message);
@@ -41,7 +42,10 @@ export class SubplayError extends Error {
  * @param {(loaded: number, total: number) => void} [options.onProgress]
  * @param {number} [options.timeout] milliseconds one call may take before
  *   the worker is stopped and restarted (default 10000).
- * @returns {Promise<Subplay>}
+ * @returns {Promise<Subplay>} an EventTarget too: "crash" when the core
+ *   died (detail.message) and a fresh worker is starting, "recover" when it
+ *   is ready (detail.ms since the crash). Calls in flight at a crash are
+ *   sent again to the fresh worker.
  */
 export async function load(options = {}) {
   const sp = new Subplay(options);
@@ -49,8 +53,9 @@ export async function load(options = {}) {
   return sp;
 }
 
-class Subplay {
+class Subplay extends EventTarget {
   constructor({ module = "full", base, onProgress, timeout = 10000 } = {}) {
+    super();
     if (!MANIFEST.wasm[module]) {
       throw new SubplayError("load", `there is no build called ${module}; use ${Object.keys(MANIFEST.wasm).join(", ")}`);
     }
@@ -64,41 +69,109 @@ class Subplay {
     this.operations = null;
     this.nextId = 1;
     this.pending = new Map();
+    this.crashes = 0; // how many times the core died and was restarted
+    this.compiled = null; // the compiled module, once a worker has it
     this.start();
   }
 
   start() {
     const t0 = performance.now();
-    this.worker = new Worker(new URL(MANIFEST.worker, this.base), { name: "subplay" });
+    const worker = new Worker(new URL(MANIFEST.worker, this.base), { name: "subplay" });
+    this.worker = worker;
+    // Messages from a worker that was replaced are ignored: they answer
+    // for an instance that no longer exists.
+    const mine = (fn) => (e) => { if (this.worker === worker) fn(e); };
+    let started = false;
+    this.up = false; // whether this worker said it is ready
     this.ready = new Promise((resolve, reject) => {
-      this.worker.onmessage = (e) => {
+      worker.onmessage = mine((e) => {
         const m = e.data;
         switch (m.type) {
           case "progress":
             if (this.onProgress) this.onProgress(m.loaded, m.total);
             break;
           case "ready":
+            started = true;
+            this.up = true;
             this.version = m.version;
             this.operations = m.operations ? new Set(m.operations) : null;
-            this.timing = { ...m.timing, total: performance.now() - t0, transferred: m.transferred };
+            this.timing = { ...m.timing, total: performance.now() - t0, transferred: m.transferred, readyAt: performance.now() };
+            this.compiled = m.module || null; // for a restart (recover)
             resolve();
+            this.replay();
             break;
           case "result":
             this.settle(m);
             break;
+          case "crashed":
           case "fatal":
-            this.fail(new SubplayError("load", m.message));
-            reject(new SubplayError("load", m.message));
+            if (started) this.recover(m.message);
+            else this.failLoad(new SubplayError("load", m.message), reject);
             break;
         }
-      };
-      this.worker.onerror = (e) => {
-        const err = new SubplayError("load", "the subplay worker failed: " + (e.message || "unknown error"));
-        this.fail(err);
-        reject(err);
-      };
+      });
+      worker.onerror = mine((e) => {
+        const message = "the subplay worker failed: " + (e.message || "unknown error");
+        if (started) this.recover(message);
+        else this.failLoad(new SubplayError("load", message), reject);
+      });
     });
-    this.worker.postMessage({ type: "init", wasm: new URL(this.module.file, this.base).href, size: this.module.size });
+    // A failed restart is reported through the calls that wait on it.
+    this.ready.catch(() => {});
+    worker.postMessage({ type: "init", wasm: new URL(this.module.file, this.base).href, size: this.module.size, module: this.compiled });
+  }
+
+  failLoad(err, reject) {
+    this.worker.terminate();
+    this.up = false;
+    this.fail(err);
+    reject(err);
+  }
+
+  // recover replaces a worker whose Go instance died (a fatal error, a
+  // trap) with a fresh one, at once: the calls it had not answered are
+  // sent again to the new one, each at most once, so a request that
+  // itself kills the core fails with "crashed" instead of killing every
+  // worker after it. Listeners hear "crash" now and "recover" when the new
+  // worker is ready.
+  recover(message) {
+    this.worker.terminate();
+    this.up = false;
+    this.crashes++;
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      if (p.replayed) {
+        this.pending.delete(id);
+        p.reject(new SubplayError("crashed", `the core stopped while running this request (${message}); it was restarted`));
+      } else {
+        p.replayed = true;
+        p.sent = false;
+      }
+    }
+    this.dispatchEvent(new CustomEvent("crash", { detail: { message } }));
+    const t = performance.now();
+    this.start();
+    this.ready.then(() => {
+      this.dispatchEvent(new CustomEvent("recover", { detail: { message, ms: performance.now() - t } }));
+    }, () => {});
+  }
+
+  // replay sends the calls a crashed worker left unanswered.
+  replay() {
+    for (const [id, p] of this.pending) if (!p.sent) this.send(id, p);
+  }
+
+  send(id, p) {
+    p.sent = true;
+    p.sentAt = performance.now();
+    p.timer = setTimeout(() => this.restart(id), this.timeout);
+    this.worker.postMessage({ type: "call", id, calls: p.wire });
+  }
+
+  /** kill makes the core exit as a fatal error would: for tests of the
+   * recovery. */
+  kill() {
+    this.worker.postMessage({ type: "kill" });
   }
 
   /** has says whether the loaded build has the operation op. */
@@ -125,17 +198,22 @@ class Subplay {
     const id = this.nextId++;
     const wire = calls.map(([op, req]) => [String(op), typeof req === "string" ? req : JSON.stringify(req ?? {})]);
     return this.ready.then(() => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.restart(id), this.timeout);
-      this.pending.set(id, { resolve, reject, timer });
-      this.worker.postMessage({ type: "call", id, calls: wire });
+      const p = { resolve, reject, wire, timer: 0, sent: false, replayed: false };
+      this.pending.set(id, p);
+      // A worker being replaced gets the call once it is ready (replay).
+      if (this.up) this.send(id, p);
     }));
   }
 
   settle(m) {
+    const received = performance.now();
     const p = this.pending.get(m.id);
     if (!p) return;
     this.pending.delete(m.id);
     clearTimeout(p.timer);
+    // Where a call's time went, for the page's benchmarks: when it was
+    // posted, how long the worker ran it, when the answer was handled.
+    m.results.timing = { sent: p.sentAt, worker: m.ms, received };
     p.resolve(m.results);
   }
 
@@ -152,6 +230,7 @@ class Subplay {
   restart(id) {
     if (!this.pending.has(id)) return;
     this.worker.terminate();
+    this.up = false;
     this.fail(new SubplayError("timeout", `the operation took longer than ${this.timeout} ms and was stopped`));
     this.start();
   }

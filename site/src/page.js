@@ -8,6 +8,7 @@ import { createEditor, warmEditor } from "./lib/editor.js";
 import { renderDiagnostics } from "./lib/diaglist.js";
 import { createRunner } from "./lib/runner.js";
 import { defaults, decode, encode, normalize, TABS } from "./lib/state.js";
+import { createSaver, readSaved, ago, ASIDE_KEY } from "./lib/persist.js";
 import { applyTheme } from "./lib/theme.js";
 import { loadingIndicator } from "./lib/loading.js";
 import { settingsPanel } from "./panels/settings.js";
@@ -31,10 +32,11 @@ let moreError = ""; // why the last attempt to load it failed
 
 function loadMore() {
   if (!more) {
-    loading.show("Loading the rest of the core…");
+    loading.show("the rest of the core");
     document.body.dataset.busy = PAGE_MODULES[1];
     more = load({ module: PAGE_MODULES[1], onProgress: loading.progress }).then((m) => {
       moreSp = m;
+      watchCrashes(m);
       window.subplayMoreTiming = m.timing;
       loading.done();
       delete document.body.dataset.busy;
@@ -72,6 +74,7 @@ async function runCalls(calls) {
     }
     const rs = await mod.batch(idx.map((i) => calls[i]));
     idx.forEach((i, k) => { results[i] = rs[k]; });
+    if (idx.includes(0)) results.timing = rs.timing; // for the benchmarks
   }));
   return results;
 }
@@ -113,6 +116,12 @@ const ctx = {
     refresh();
   },
   onJump: (d) => editor.jump(d),
+  // A finding about a sample message, from another tab: the messages are
+  // edited in the filter tester.
+  onJumpMessage: (d) => {
+    selectTab("filter", false);
+    panel("filter").messagesEditor.jump(d);
+  },
 };
 
 // Panels are built the first time they are shown: each builds editors and
@@ -168,9 +177,35 @@ for (const t of tabs) {
 const diagList = $("#diagnostics");
 const diagCount = $("#diag-count");
 
+// When the core dies (a fatal error in Go: the loader restarts it at once
+// and sends the unanswered request again), the previews stay as they were,
+// marked stale, with a short note, until a fresh answer replaces them.
+const crashNote = $("#crash-status");
+function markStale(message) {
+  document.body.dataset.stale = "true";
+  crashNote.hidden = false;
+  crashNote.textContent = message;
+}
+function watchCrashes(mod) {
+  mod.addEventListener("crash", () => markStale("The core stopped and is restarting; the preview is from before."));
+}
+// Until the core answers, the list says why it is empty.
+diagList.replaceChildren(h("li", { class: "diag-none" }, "Checking as soon as the core has loaded…"));
+
 const runner = createRunner(runCalls, (job, results) => {
   const t0 = performance.now();
   const base = results[0];
+  const crashed = results.find((r) => !r.ok && r.value.error.code === "crashed");
+  if (crashed) {
+    markStale("The core stopped on this input and was restarted; the preview is from the last input it could answer.");
+    document.body.dataset.rendered = String(job.seq);
+    document.dispatchEvent(new CustomEvent("subplay:rendered", { detail: { seq: job.seq, crashed: true } }));
+    return;
+  }
+  if (document.body.dataset.stale) {
+    delete document.body.dataset.stale;
+    crashNote.hidden = true;
+  }
   if (base.ok) {
     lastBase = base.value;
     editor.setDiagnostics(base.value.diagnostics);
@@ -186,9 +221,15 @@ const runner = createRunner(runCalls, (job, results) => {
   document.body.dataset.rendered = String(job.seq);
   // For the benchmarks: when the first preview was on the page, in ms
   // since navigation started.
-  if (window.subplayFirstPreview === undefined) window.subplayFirstPreview = performance.now();
+  if (window.subplayFirstPreview === undefined) {
+    window.subplayFirstPreview = performance.now();
+    window.subplayFirstCall = { ...results.timing, done };
+  }
   document.dispatchEvent(new CustomEvent("subplay:rendered", {
-    detail: { seq: job.seq, ms: done - job.t, renderMs: done - t0, ops: results.map((r) => r.ms), calls: job.calls.map((c) => c[0]) },
+    detail: {
+      seq: job.seq, ms: done - job.t, renderMs: done - t0, ops: results.map((r) => r.ms), calls: job.calls.map((c) => c[0]),
+      t: job.t, timing: results.timing, done,
+    },
   }));
 });
 
@@ -200,7 +241,19 @@ function baseOp(tab) {
   return tab === "settings" ? "effective" : "validate";
 }
 
+// The work is kept as it changes: in the URL and in this browser's storage.
+const defaultKey = JSON.stringify(normalize(defaults()));
+const saver = createSaver({
+  encode, isDefault: (s) => JSON.stringify(normalize(s)) === defaultKey,
+  storage: localStorage, history, location,
+});
+let saving = false; // off until the first state is on screen
+
 function refresh() {
+  if (saving) {
+    saver.save(state);
+    if (!shareStatus.hidden && shareStatus.dataset.kind === "share") shareStatus.hidden = true;
+  }
   if (!sp) return;
   const base = { text: state.config, format: state.format };
   // The tests and benchmarks wait until the rendered job is the last one
@@ -220,8 +273,7 @@ function applyState(s) {
 // Share: the whole state goes into the fragment; nothing is uploaded.
 const shareStatus = $("#share-status");
 $("#share").addEventListener("click", async () => {
-  const frag = await encode(state);
-  history.replaceState(null, "", "#" + frag);
+  await saver.flush();
   const url = location.href;
   let copied = false;
   try {
@@ -231,12 +283,46 @@ $("#share").addEventListener("click", async () => {
     // No clipboard (an insecure context or a denied permission): the link
     // is in the address bar and in the box below.
   }
-  shareStatus.hidden = false;
-  shareStatus.replaceChildren(
-    copied ? "Link copied. " : "Copy this link: ",
+  // The bar goes at the next edit: the address bar then holds the newer
+  // state, and a stale link beside it would mislead.
+  showStatus("share",
+    copied ? "Link copied; the address bar keeps following your edits. " : "Copy this link: ",
     h("input", { type: "text", readonly: true, value: url, "aria-label": "Share link", class: "mono share-url", onfocus: (e) => e.target.select() }),
-    ` (${url.length} characters)`);
+    ` (${url.length} characters)`,
+    closeButton());
 });
+
+function showStatus(kind, ...children) {
+  shareStatus.hidden = false;
+  shareStatus.dataset.kind = kind;
+  shareStatus.replaceChildren(...children.filter(Boolean));
+}
+
+function closeButton() {
+  return h("button", { type: "button", class: "link", onclick: () => { shareStatus.hidden = true; } }, "Dismiss");
+}
+
+// offerRestore shows, after a share link replaced the work this browser
+// had, a way back to it.
+function offerRestore(saved) {
+  try {
+    localStorage.setItem(ASIDE_KEY, JSON.stringify(saved));
+  } catch {
+    // Without storage the offer lasts as long as the page.
+  }
+  showStatus("restore",
+    `This link replaced your own work from ${ago(saved.at)}. `,
+    h("button", {
+      type: "button", onclick: async () => {
+        const { state: s } = await decode("#" + saved.frag);
+        applyState(s);
+        localStorage.removeItem(ASIDE_KEY);
+        shareStatus.hidden = true;
+      },
+    }, "Restore my work"),
+    " ",
+    h("button", { type: "button", class: "link", onclick: () => { localStorage.removeItem(ASIDE_KEY); shareStatus.hidden = true; } }, "Keep the link's"));
+}
 
 async function restoreFromHash() {
   if (location.hash.length < 2) return false;
@@ -246,12 +332,39 @@ async function restoreFromHash() {
     applyState(s);
     return true;
   } catch (e) {
-    shareStatus.hidden = false;
-    shareStatus.textContent = "This link could not be opened: " + e.message;
+    showStatus("error", "This link could not be opened: " + e.message + " ", closeButton());
     return false;
   }
 }
-window.addEventListener("hashchange", () => restoreFromHash());
+
+// restoreWork opens what the URL holds, else the work saved in this
+// browser. A link that differs from the saved work wins, and the saved
+// work is offered back.
+async function restoreWork() {
+  const saved = readSaved(localStorage) || readSaved(localStorage, ASIDE_KEY);
+  const hash = location.hash.replace(/^#/, "");
+  if (hash) {
+    const ok = await restoreFromHash();
+    if (ok && saved && saved.frag !== hash) {
+      const [mine, theirs] = await Promise.all([decode("#" + saved.frag).catch(() => null), decode(location.hash)]);
+      if (mine && JSON.stringify(mine.state) !== JSON.stringify(theirs.state) && JSON.stringify(mine.state) !== defaultKey) offerRestore(saved);
+    }
+    return ok;
+  }
+  if (!saved) return false;
+  try {
+    applyState((await decode("#" + saved.frag)).state);
+    showStatus("restored", `Your work from ${ago(saved.at)} is back (kept in this browser). `,
+      h("button", { type: "button", class: "link", onclick: () => { applyState(defaults()); shareStatus.hidden = true; } }, "Start over from the example"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+window.addEventListener("hashchange", () => {
+  // replaceState fires no hashchange: this is a link pasted or followed.
+  restoreFromHash();
+});
 
 // Version and a small hook for the browser tests and benchmarks.
 window.subplayPage = {
@@ -265,6 +378,8 @@ window.subplayPage = {
     refresh();
   },
   call: (op, req) => sp.call(op, req),
+  // For the recovery test: the core exits as on a fatal error.
+  killCore: () => sp.kill(),
 };
 
 // yieldTask lets the browser paint and handle input between the steps of
@@ -288,17 +403,23 @@ export async function start(core, onProgress) {
   createConfigEditor();
 
   await yieldTask();
-  const restored = await restoreFromHash();
+  const restored = await restoreWork();
   if (!restored) applyState(state);
+  saving = true;
+  saver.save(state);
   try {
     sp = await core;
   } catch (e) {
     loading.failed(e.message);
+    diagList.replaceChildren(h("li", { class: "diag-none" }, "No diagnostics: the core did not load."));
     return;
   }
   loading.done();
+  watchCrashes(sp);
   window.subplayTiming = sp.timing;
-  for (const el of [$("#version"), $("#version-foot")]) el.textContent = sp.version;
+  $("#version").textContent = sp.version;
+  $("#version-foot").textContent = sp.version;
+  $("#version-line").hidden = false;
   document.body.dataset.ready = "true";
   refresh();
 }

@@ -44,24 +44,29 @@ function reportHeight() {
  * needs, which embed.js started loading; onProgress receives the progress
  * callback for it.
  */
-export async function start(core, onProgress) {
+export async function start(core, onProgress, { problem = "", decoded = null } = {}) {
   onProgress(loading.progress);
-  try {
-    ({ state, params } = await decode(location.hash));
-  } catch (e) {
-    replace(root, h("p", { class: "error-text", role: "alert" }, "This widget's link could not be read: " + e.message));
+  // embed.js checked the link before downloading anything: a link that
+  // cannot work shows why, with no loading bar above it.
+  if (!problem && !decoded) {
+    try {
+      decoded = await decode(location.hash);
+    } catch (e) {
+      problem = "This widget's link could not be read: " + e.message;
+    }
+  }
+  if (problem) {
+    loading.done();
+    const p = new URLSearchParams(location.hash.slice(1));
+    applyTheme(p.get("theme"));
+    replace(root, h("h1", { class: "widget-title" }, "subplay widget"), h("p", { class: "error-text", role: "alert" }, problem));
     reportHeight();
     return;
   }
+  ({ state, params } = decoded);
   applyTheme(params.get("theme"));
   const name = params.get("widget") || "filter";
   const w = WIDGETS[name];
-  if (!w) {
-    replace(root, h("p", { class: "error-text", role: "alert" },
-      `Unknown widget "${name}"; use one of ${Object.keys(WIDGETS).join(", ")}.`));
-    reportHeight();
-    return;
-  }
   // The first editor's first-time costs go in tasks of their own (see
   // warmEditor), and so does each step below.
   for (const step of warmEditor()) {
@@ -81,7 +86,7 @@ export async function start(core, onProgress) {
     },
     onJump: (d) => editor && editor.jump(d),
   };
-  const heading = h("h2", { class: "widget-title" }, params.get("title") || w.title);
+  const heading = h("h1", { class: "widget-title" }, params.get("title") || w.title);
   const open = h("button", { type: "button", class: "link open-full", onclick: openFull }, "Open in the playground");
   const head = h("div", { class: "widget-head" }, heading, open);
   let editor = null;
@@ -102,11 +107,11 @@ export async function start(core, onProgress) {
   let panel;
   if (name === "filter") {
     if (state.filter === null) state.filter = "";
-    panel = filterPanel(panelHost, { ...ctx, standalone: true });
+    panel = filterPanel(panelHost, { ...ctx, standalone: true, level: 2 });
   } else if (name === "names") {
-    panel = storagePanel(panelHost, ctx);
+    panel = storagePanel(panelHost, { ...ctx, level: 2 });
   } else if (name === "schema") {
-    panel = schemaPanel(panelHost, ctx);
+    panel = schemaPanel(panelHost, { ...ctx, level: 2 });
   } else {
     panel = settingsPanel(panelHost);
   }
@@ -150,6 +155,7 @@ export async function start(core, onProgress) {
     sp = await core;
   } catch (e) {
     loading.failed(e.message);
+    panelHost.replaceChildren();
     reportHeight();
     return;
   }

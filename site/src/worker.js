@@ -2,15 +2,23 @@
 // page never waits for Go to start or for a slow operation. It speaks a
 // small message protocol with loader.js:
 //
-//   in:  {type: "init", wasm: URL, size: bytes}
+//   in:  {type: "init", wasm: URL, size: bytes, module?: WebAssembly.Module}
 //        {type: "call", id, calls: [[op, requestJSON], ...]}
 //   out: {type: "progress", loaded, total}
-//        {type: "ready", version, operations, timing: {fetch, compile, start}, transferred}
+//        {type: "ready", version, operations, timing: {fetch, compile, start}, transferred, module}
 //        {type: "result", id, results: [{ok, value, ms}], ms}
-//        {type: "fatal", message}
+//        {type: "fatal", message}       loading failed
+//        {type: "crashed", message}     the Go instance died after it was
+//                                       ready; the worker is of no more use
+//
+// A test hook, {type: "kill"}, makes the Go program exit the way a fatal
+// runtime error (stack overflow, out of memory) makes it exit, so the
+// browser tests can check that the loader recovers.
 import "go:wasm_exec";
 
 let api = null;
+let go = null;
+let dead = false;
 
 self.onmessage = (e) => {
   const m = e.data;
@@ -18,25 +26,59 @@ self.onmessage = (e) => {
     init(m).catch((err) => self.postMessage({ type: "fatal", message: String(err && err.message || err) }));
   } else if (m.type === "call") {
     run(m);
+  } else if (m.type === "kill") {
+    kill();
   }
 };
 
-async function init({ wasm, size }) {
+// crashed tells the loader, once, that the instance is gone. It is called
+// from wherever the death shows first: Go's exit hook (a fatal error ends
+// in runtime.wasmExit), an exception out of a call (a trap such as a
+// JavaScript stack overflow inside the module), or an error nobody caught.
+function crashed(message) {
+  if (dead) return;
+  dead = true;
+  api = null;
+  self.postMessage({ type: "crashed", message });
+}
+
+self.addEventListener("error", (e) => crashed("the core failed: " + (e.message || "unknown error")));
+self.addEventListener("unhandledrejection", (e) => crashed("the core failed: " + String(e.reason && e.reason.message || e.reason)));
+
+// kill ends the Go program through the runtime's own exit import, with the
+// exit code a fatal error uses.
+function kill() {
+  if (!go || go.exited) return;
+  const sp = go._inst.exports.getsp() >>> 0;
+  go.mem.setInt32(sp + 8, 2, true);
+  go.importObject.gojs["runtime.wasmExit"](sp);
+}
+
+async function init({ wasm, size, module }) {
   const t0 = performance.now();
-  const go = new self.Go();
+  go = new self.Go();
+  // Called by the runtime when the Go program ends, which it never does on
+  // its own (main blocks forever): only a fatal error gets here.
+  go.exit = (code) => crashed(`the core stopped (exit code ${code})`);
   const started = new Promise((resolve) => { self.subplayReady = resolve; });
-  let resp = await fetch(wasm);
-  if (!resp.ok) throw new Error(`loading ${wasm}: HTTP ${resp.status}`);
-  const t1 = performance.now();
-  resp = counting(resp, size);
-  // counting() rewraps the body with the right MIME type, so streaming
-  // compilation works even from a host that labels .wasm files wrongly.
-  const { instance } = WebAssembly.instantiateStreaming
-    ? await WebAssembly.instantiateStreaming(resp, go.importObject)
-    : await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+  let instance, t1;
+  if (module) {
+    // A restart after a crash: the loader kept the compiled module, so
+    // only a fresh instance is needed, no download and no compile.
+    t1 = performance.now();
+    instance = await WebAssembly.instantiate(module, go.importObject);
+  } else {
+    const resp = await fetch(wasm);
+    if (!resp.ok) throw new Error(`loading ${wasm}: HTTP ${resp.status}`);
+    t1 = performance.now();
+    ({ module, instance } = await compile(resp, size));
+  }
   const t2 = performance.now();
-  go.run(instance).then(() => self.postMessage({ type: "fatal", message: "the WebAssembly module exited" }));
-  await started;
+  const exited = go.run(instance).then(() => {
+    crashed("the WebAssembly module exited");
+    throw new Error("the WebAssembly module exited while starting");
+  });
+  await Promise.race([started, exited]);
   api = self.subplay;
   const t3 = performance.now();
   // Which operations this build has: the page sends the others to another
@@ -56,18 +98,51 @@ async function init({ wasm, size }) {
     operations,
     timing: { fetch: t1 - t0, compile: t2 - t1, start: t3 - t2 },
     transferred: entry ? entry.transferSize : 0,
+    module,
   });
 }
 
-// counting passes the body through while reporting how many bytes arrived,
+// compile compiles and instantiates the module as it arrives. The response
+// goes to instantiateStreaming as fetched: only a response that keeps its
+// URL and its place in the HTTP cache lets Chromium store the compiled code
+// and reuse it on the next visit (a Response built in script has neither).
+// Progress is counted on a copy of the body. A host that labels .wasm
+// files wrongly gets a rewrapped body instead: streaming still works, the
+// code cache does not.
+async function compile(resp, size) {
+  const wasmType = (resp.headers.get("Content-Type") || "").split(";")[0].trim() === "application/wasm";
+  if (!WebAssembly.instantiateStreaming || !resp.body) {
+    return WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+  }
+  if (!wasmType) {
+    return WebAssembly.instantiateStreaming(new Response(counting(resp.body, size), {
+      headers: { "Content-Type": "application/wasm" },
+    }), go.importObject);
+  }
+  if (resp.body) {
+    const copy = resp.clone();
+    drain(counting(copy.body, size));
+  }
+  return WebAssembly.instantiateStreaming(resp, go.importObject);
+}
+
+async function drain(stream) {
+  const r = stream.getReader();
+  try {
+    while (!(await r.read()).done);
+  } catch {
+    // The compile reports a broken download.
+  }
+}
+
+// counting passes a body through while reporting how many bytes arrived,
 // so the page can draw a progress bar. Content-Length is no help here: it
 // counts compressed bytes, while the stream yields decompressed ones, so the
 // total comes from the build's manifest.
-function counting(resp, total) {
-  if (!resp.body) return resp;
+function counting(body, total) {
   let loaded = 0;
   let last = 0;
-  const counter = new TransformStream({
+  return body.pipeThrough(new TransformStream({
     transform(chunk, ctl) {
       loaded += chunk.byteLength;
       const now = performance.now();
@@ -77,13 +152,14 @@ function counting(resp, total) {
       }
       ctl.enqueue(chunk);
     },
-  });
-  return new Response(resp.body.pipeThrough(counter), {
-    headers: { "Content-Type": "application/wasm" },
-  });
+  }));
 }
 
 function run({ id, calls }) {
+  if (dead || !api) {
+    crashed("the core is not running");
+    return;
+  }
   const t0 = performance.now();
   const results = [];
   for (const [op, request] of calls) {
@@ -92,8 +168,15 @@ function run({ id, calls }) {
     try {
       r = api.call(op, request);
     } catch (err) {
-      // Only reachable if the Go program itself died.
-      r = { ok: false, body: JSON.stringify({ error: { code: "internal", message: String(err && err.message || err) } }) };
+      // The bridge recovers every Go panic, so an exception here means
+      // the instance itself died (a trap, or a call after the program
+      // ended): nothing it answers from now on can be trusted.
+      crashed("the core failed while running " + op + ": " + String(err && err.message || err));
+      return;
+    }
+    if (go.exited || !r) {
+      crashed(`the core stopped while running ${op}`);
+      return;
     }
     let value;
     try {

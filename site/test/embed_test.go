@@ -174,10 +174,30 @@ func TestEmbedDarkTheme(t *testing.T) {
 	tb.screenshot("embed-settings-dark")
 }
 
-func TestEmbedUnknownWidget(t *testing.T) {
-	tb := newTab(t)
-	tb.run(chromedp.Navigate(baseURL+"embed.html#widget=nope"), chromedp.WaitVisible(chromedp.CSS(`[role=alert]`)))
-	if s := tb.text("[role=alert]"); !strings.Contains(s, "Unknown widget") {
-		t.Errorf("alert %q", s)
+// TestEmbedBrokenLink: a link that cannot work says why at once, with no
+// loading bar above the message and no core downloaded.
+func TestEmbedBrokenLink(t *testing.T) {
+	tests := []struct{ name, frag, want string }{
+		{"unknown widget", "embed.html#widget=nope", "Unknown widget"},
+		{"state that does not decode", "embed.html#widget=names&z=bm90LWRlZmxhdGU", "could not be read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.run(chromedp.Navigate(baseURL+tt.frag), chromedp.WaitVisible(chromedp.CSS(`[role=alert]`)))
+			if s := tb.text("[role=alert]"); !strings.Contains(s, tt.want) {
+				t.Errorf("alert %q, want it to say %q", s, tt.want)
+			}
+			var loadingShown bool
+			tb.eval(`!document.getElementById("loading").hidden`, &loadingShown)
+			if loadingShown {
+				t.Error("the loading bar is still above the message")
+			}
+			for _, u := range tb.requestsSince(0) {
+				if strings.HasSuffix(u, ".wasm") {
+					t.Errorf("a broken link downloaded %s", u)
+				}
+			}
+		})
 	}
 }

@@ -115,7 +115,7 @@ func runMain(m *testing.M) int {
 // sandbox off (the tests run as root in a container), nothing that talks
 // to the network by itself, and a fresh profile.
 func browserFlags(exe, profile string) []chromedp.ExecAllocatorOption {
-	return []chromedp.ExecAllocatorOption{
+	flags := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
@@ -132,6 +132,12 @@ func browserFlags(exe, profile string) []chromedp.ExecAllocatorOption {
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 900),
 	}
+	// SUBPLAY_JS_FLAGS passes V8 flags, for experiments with the
+	// benchmarks (e.g. when V8 writes the module's code cache).
+	if f := os.Getenv("SUBPLAY_JS_FLAGS"); f != "" {
+		flags = append(flags, chromedp.Flag("js-flags", f))
+	}
+	return flags
 }
 
 // startServer builds cmd/subplay and runs `subplay serve` on a free port.
@@ -268,11 +274,16 @@ type tab struct {
 	requests []string // URLs requested
 }
 
-// newTab opens a tab; it closes when the test ends. Every console error,
+// newTab opens a tab in a browser context of its own (its own storage, so
+// one test's autosaved work never reaches another's page); it closes when
+// the test ends. Every console error,
 // uncaught exception and browser log error is recorded, and checked at the
 // end unless the test calls allowProblems.
 func newTab(t testing.TB, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
+	if len(opts) == 0 {
+		opts = []chromedp.ContextOption{chromedp.WithNewBrowserContext()}
+	}
 	ctx, cancel := chromedp.NewContext(browserCtx, opts...)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
 	tb := &tab{t: t, ctx: ctx, base: baseURL}

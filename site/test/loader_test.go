@@ -3,6 +3,8 @@
 package sitetest
 
 import (
+	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -48,5 +50,99 @@ func TestLoaderBuilds(t *testing.T) {
 				t.Errorf("the %s build: %+v; want schema %v, evaluates filters %v", tt.module, got, tt.schema, tt.evaluates)
 			}
 		})
+	}
+}
+
+// TestCoreRecoversFromACrash kills the Go instance of the page's core (the
+// worker's test hook ends the program the way a fatal runtime error does)
+// with an edit in flight, and checks that the page notices, marks the
+// preview stale, and shows the answer to that edit from a fresh worker.
+// The recovery time is printed; the only bound asserted is the generous
+// wait of waitRender.
+func TestCoreRecoversFromACrash(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	tb.setConfig(validConfig)
+	n := tb.rendered()
+	var got struct {
+		Stale     bool     `json:"stale"`
+		Note      string   `json:"note"`
+		Recovered float64  `json:"recovered"`
+		Codes     []string `json:"codes"`
+		StaleNow  bool     `json:"staleNow"`
+		NoteNow   bool     `json:"noteNow"`
+	}
+	b, _ := json.Marshal(badConfig)
+	tb.eval(`new Promise((resolve, reject) => {
+		const seen = { stale: false, note: "" };
+		const watch = new MutationObserver(() => {
+			if (document.body.dataset.stale) {
+				seen.stale = true;
+				seen.note = document.querySelector("#crash-status").textContent;
+			}
+		});
+		watch.observe(document.body, { attributes: true, attributeFilter: ["data-stale"] });
+		const t0 = performance.now();
+		document.addEventListener("subplay:rendered", function on(e) {
+			if (e.detail.crashed) return reject(new Error("the replayed edit crashed too"));
+			document.removeEventListener("subplay:rendered", on);
+			watch.disconnect();
+			resolve({ ...seen, recovered: performance.now() - t0,
+				codes: [...document.querySelectorAll("#diagnostics li.diag-error")].map((li) => li.dataset.code),
+				staleNow: !!document.body.dataset.stale, noteNow: !document.querySelector("#crash-status").hidden });
+		});
+		window.subplayPage.killCore();
+		window.subplayPage.setConfig(`+string(b)+`);
+	})`, &got)
+	t.Logf("from the crash to the fresh preview: %.0f ms", got.Recovered)
+	if !got.Stale || got.Note == "" {
+		t.Errorf("the page did not mark the preview stale with a note while the core restarted: %+v", got)
+	}
+	if got.StaleNow || got.NoteNow {
+		t.Errorf("the fresh preview is still marked stale: %+v", got)
+	}
+	if !slices.Contains(got.Codes, "value-too-small") {
+		t.Errorf("after the restart the diagnostics are %v; want the edit's value-too-small", got.Codes)
+	}
+	tb.waitRender(n)
+	// The restarted core keeps answering.
+	tb.setConfig(validConfig)
+	var codes []string
+	tb.eval(`[...document.querySelectorAll("#diagnostics li.diag-error")].map((li) => li.dataset.code)`, &codes)
+	if len(codes) != 0 {
+		t.Errorf("after a valid edit the restarted core reports %v", codes)
+	}
+}
+
+// TestLoaderRecoversFromACrash checks the same through subplay.js, as
+// another page sees it: a crash with nothing in flight restarts the core
+// at once ("crash", then "recover"), and calls work again.
+func TestLoaderRecoversFromACrash(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	var got struct {
+		Events  []string `json:"events"`
+		Crashes int      `json:"crashes"`
+		Ms      float64  `json:"ms"`
+		Valid   bool     `json:"valid"`
+		Timing  map[string]any
+	}
+	tb.eval(`import("./subplay.js").then(async ({ load }) => {
+		const sp = await load({ module: "full" });
+		try {
+			const events = [];
+			sp.addEventListener("crash", () => events.push("crash"));
+			const recovered = new Promise((resolve) => sp.addEventListener("recover", (e) => { events.push("recover"); resolve(e.detail.ms); }));
+			sp.kill();
+			const ms = await recovered;
+			const v = await sp.call("validate", { text: "name: projects/p/subscriptions/s\ntopic: projects/p/topics/t\n", format: "yaml" });
+			return { events, crashes: sp.crashes, ms, valid: Array.isArray(v.diagnostics), timing: sp.timing };
+		} finally {
+			sp.terminate();
+		}
+	})`, &got)
+	t.Logf("restart after a crash: %.0f ms (the fresh worker: %v)", got.Ms, got.Timing)
+	if !slices.Equal(got.Events, []string{"crash", "recover"}) || got.Crashes != 1 || !got.Valid {
+		t.Errorf("after a crash: %+v; want events [crash recover], one crash, and a valid answer", got)
 	}
 }

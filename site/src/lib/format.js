@@ -46,3 +46,13 @@ export function bytes(n) {
   if (n < 1 << 20) return `${(n / 1024).toFixed(1)} KiB`;
   return `${(n / (1 << 20)).toFixed(1)} MiB`;
 }
+
+/**
+ * breakable returns text as nodes that may wrap after a separator ("/",
+ * "_", ".", "-") or between the words of a camelCase name, so that a
+ * resource or field name breaks between its parts, never inside a word.
+ */
+export function breakable(text) {
+  const parts = String(text).split(/(?<=[/_.\-])|(?<=[a-z])(?=[A-Z])/);
+  return parts.flatMap((p, i) => (i ? [h("wbr"), p] : [p]));
+}

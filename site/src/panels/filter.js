@@ -4,7 +4,8 @@
 // core's "filter" operation decides; the panel shows its answer.
 import { h, replace, field } from "../lib/dom.js";
 import { createEditor } from "../lib/editor.js";
-import { renderDiagnostics, notIn } from "../lib/diaglist.js";
+import { renderDiagnostics, notIn, messageIndex } from "../lib/diaglist.js";
+import { position } from "../lib/format.js";
 
 /**
  * filterPanel builds the tester in root.
@@ -13,7 +14,11 @@ import { renderDiagnostics, notIn } from "../lib/diaglist.js";
  * opts.getState/onChange: the shared state; opts.onJump(d): show a
  * position in the configuration.
  */
-export function filterPanel(root, { getState, onChange, onJump, standalone = false }) {
+export function filterPanel(root, { getState, onChange, onJump, standalone = false, level = 3 }) {
+  // Headings follow the page they are in: under the page's h2 sections,
+  // or right under an embed's h1.
+  const H3 = `h${level}`;
+  const H4 = `h${level + 1}`;
   const input = h("input", {
     type: "text", class: "mono filter-input", spellcheck: "false", autocomplete: "off",
     placeholder: 'attributes.region = "eu"',
@@ -36,13 +41,13 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
     field("Filter", input, standalone ? 'The Pub/Sub filter language: attributes:k, attributes.k = "v", hasPrefix(attributes.k, "p"), AND, OR, NOT.' : null),
     standalone ? null : h("div", { class: "origin-row" }, origin, follow),
     diags,
-    h("h3", null, "Sample messages"),
+    h(H3, null, "Sample messages"),
     h("p", { class: "hint" }, 'A JSON (or YAML) list of messages, each with "attributes" and "data" (base64) or "text".'),
     messagesHost,
     msgDiags,
-    h("h3", null, "Result"),
+    h(H3, null, "Result"),
     summary,
-    h("div", { class: "table-wrap" }, h("table", { class: "results" },
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Results, scrollable" }, h("table", { class: "results" },
       h("caption", { class: "visually-hidden" }, "What happens to each sample message"),
       h("thead", null, h("tr", null,
         h("th", { scope: "col" }, "#"),
@@ -121,8 +126,16 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
       const perMessage = (v.results || []).flatMap((x) => x.diagnostics || []);
       const all = [...(v.messageDiagnostics || []), ...perMessage];
       messages.setDiagnostics(all);
-      renderDiagnostics(msgDiags, all, (d) => messages.jump(d));
+      renderDiagnostics(msgDiags, all, (d) => messages.jump(d), null, { label: messageLabel });
       msgDiags.hidden = all.length === 0;
+      // A message with an error would not be published: it is neither
+      // delivered nor acknowledged, whatever the filter says of it.
+      const bad = new Map();
+      for (const d of all) {
+        const i = messageIndex(d);
+        if (i >= 0) bad.set(i, [...(bad.get(i) || []), d]);
+      }
+      const isInvalid = (x) => (bad.get(x.index) || []).some((d) => d.severity === "error");
       cel.textContent = v.cel || "";
       canonical.textContent = v.canonical || "";
       const list = v.results || [];
@@ -133,11 +146,15 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
         summary.textContent = "This build of subplay cannot evaluate filters; open the full playground to test them.";
         summary.className = "summary";
       } else {
-        summary.textContent = `${v.delivered} of ${list.length} message${list.length === 1 ? "" : "s"} delivered; ${v.acked} acknowledged automatically.`;
-        summary.className = "summary ok";
+        const ok = list.filter((x) => !isInvalid(x));
+        const invalid = list.length - ok.length;
+        const delivered = ok.filter((x) => x.match).length;
+        summary.textContent = `${delivered} of ${ok.length}${invalid ? " valid" : ""} message${ok.length === 1 ? "" : "s"} delivered; ${ok.length - delivered} acknowledged automatically.`
+          + (invalid ? ` ${invalid} message${invalid === 1 ? " is" : "s are"} not valid and would not be published (see ${invalid === 1 ? "its row" : "their rows"}).` : "");
+        summary.className = "summary " + (invalid ? "bad" : "ok");
       }
       const msgs = attributesOf(state.messages);
-      replace(results, v.evaluated ? list.map((x) => resultRow(x, msgs[x.index])) : []);
+      replace(results, v.evaluated ? list.map((x) => resultRow(x, msgs[x.index], bad.get(x.index) || [], (d) => messages.jump(d))) : []);
     },
   };
 }
@@ -159,8 +176,24 @@ function attributesOf(text) {
   return cacheValue;
 }
 
-function resultRow(x, attrs) {
+// messageLabel names the sample message a finding is about.
+function messageLabel(d) {
+  const i = messageIndex(d);
+  return i >= 0 ? `Message ${i + 1}` : "";
+}
+
+function resultRow(x, attrs, ds, jump) {
   const keys = attrs ? Object.keys(attrs) : [];
+  const invalid = ds.some((d) => d.severity === "error");
+  const findings = ds.map((d) => h("button", { type: "button", class: `link msg-finding sev-text-${d.severity}`, onclick: () => jump(d) },
+    `${d.message}${position(d) ? ` (at ${position(d)})` : ""}`));
+  if (invalid) {
+    return h("tr", { class: "invalid", dataset: { index: x.index, match: "invalid" } },
+      h("td", null, String(x.index + 1)),
+      h("td", { class: "attrs" }, keys.map((k) => h("span", { class: "attr" }, h("code", null, k), "=", h("code", null, String(attrs[k]))))),
+      h("td", null, h("span", { class: "badge badge-invalid" }, "not valid")),
+      h("td", { class: "reason" }, findings));
+  }
   return h("tr", { class: x.match ? "match" : "nomatch", dataset: { index: x.index, match: String(!!x.match) } },
     h("td", null, String(x.index + 1)),
     h("td", { class: "attrs" }, keys.length
@@ -168,7 +201,7 @@ function resultRow(x, attrs) {
       : h("span", { class: "muted" }, attrs ? "none" : "")),
     h("td", null, h("span", { class: `badge ${x.match ? "badge-delivered" : "badge-acked"}` },
       x.match ? "delivered" : "auto-acknowledged")),
-    h("td", { class: "reason" }, x.reason || ""));
+    h("td", { class: "reason" }, x.reason || "", findings.length ? h("div", null, findings) : null));
 }
 
 // codeUnits converts a 1-based column in code points to a UTF-16 offset.

@@ -6,27 +6,35 @@
 // text it is about (the configuration, the topic schema or the table).
 import { h, replace } from "../lib/dom.js";
 import { createEditor } from "../lib/editor.js";
-import { renderDiagnostics, notIn } from "../lib/diaglist.js";
+import { renderDiagnostics, notIn, inputOf, messageIndex, counts } from "../lib/diaglist.js";
 import { jsonBlock, bytes } from "../lib/format.js";
 
-export function schemaPanel(root, { getState, onChange, onJump }) {
+export function schemaPanel(root, { getState, onChange, onJump, onJumpMessage, level = 3 }) {
+  // Headings follow the page they are in: under the page's h2 sections,
+  // or right under an embed's h1.
+  const H3 = `h${level}`;
+  const H4 = `h${level + 1}`;
   const topicHost = h("div", { class: "editor small" });
   const tableHost = h("div", { class: "editor small" });
   const summary = h("p", { class: "summary", role: "status" });
   const diags = h("ul", { class: "diag-list compact", "aria-label": "Schema diagnostics" });
+  const msgDiags = h("ul", { class: "diag-list compact", "aria-label": "Sample message diagnostics" });
+  const msgNote = h("p", { class: "hint" });
+  const msgBox = h("div", { class: "msg-findings" }, h(H3, null, "Sample messages"), msgNote, msgDiags);
   const avro = h("div");
   const bq = h("div");
   const download = h("p");
 
   replace(root,
-    h("h3", null, "Topic schema"),
+    summary,
+    h(H3, null, "Topic schema"),
     h("p", { class: "hint" }, "The topic's schema, if it has one: Avro (JSON) or Protocol Buffers (.proto text)."),
     topicHost,
-    h("h3", null, "BigQuery table schema"),
+    h(H3, null, "BigQuery table schema"),
     h("p", { class: "hint" }, 'For a BigQuery subscription: the table\'s fields, as "bq show --schema" prints them.'),
     tableHost,
-    summary,
     diags,
+    msgBox,
     avro,
     download,
     bq);
@@ -50,9 +58,12 @@ export function schemaPanel(root, { getState, onChange, onJump }) {
   let lastKey = null;
   let lastOCF = null;
 
-  // Which editor a finding belongs to, from its path.
-  const editorOf = (d) => (d.path && d.path.startsWith("/topicSchema") ? topic
-    : d.path && d.path.startsWith("/tableSchema") ? table : null);
+  // Which editor a finding belongs to: the core's "input" field, else
+  // its path.
+  const editorOf = (d) => {
+    const i = inputOf(d, "config");
+    return i === "topicSchema" ? topic : i === "tableSchema" ? table : null;
+  };
   const jump = (d) => {
     const ed = editorOf(d);
     if (ed) ed.jump(d);
@@ -135,29 +146,44 @@ export function schemaPanel(root, { getState, onChange, onJump }) {
       button = null;
       return;
     }
-    const all = [...(v.diagnostics || []), ...(v.messageDiagnostics || []).map((d) => ({ ...d, line: 0 }))];
+    // Findings about the sample messages go beside a note saying where
+    // those are edited, each named by its message, not among the schema's.
+    const isMsg = (d) => inputOf(d, "config") === "messages" || (v.messageDiagnostics || []).includes(d);
+    const all = [...(v.diagnostics || []), ...(v.messageDiagnostics || [])];
     topic.setDiagnostics(all.filter((d) => editorOf(d) === topic));
     table.setDiagnostics(all.filter((d) => editorOf(d) === table));
-    const ds = notIn(all, effective && effective.diagnostics);
+    const ds = notIn(all.filter((d) => !isMsg(d)), effective && effective.diagnostics);
     renderDiagnostics(diags, ds, jump);
     diags.hidden = ds.length === 0;
-    summary.textContent = v.deliveryType === "cloudStorage" ? "Cloud Storage subscription: the files' Avro schema."
-      : v.deliveryType === "bigquery" ? "BigQuery subscription: the table it writes to." : "";
-    summary.className = "summary";
+    const mds = all.filter(isMsg);
+    msgBox.hidden = mds.length === 0;
+    msgNote.textContent = onJumpMessage
+      ? "These are the sample messages of the Filter tab; choosing a finding opens them there."
+      : "These are the sample messages the rows and the sample file are made from.";
+    renderDiagnostics(msgDiags, mds, onJumpMessage || null, null, {
+      label: (d) => (messageIndex(d) >= 0 ? `Message ${messageIndex(d) + 1}` : "Sample messages"),
+    });
+    const errs = counts((effective && effective.diagnostics) || []).error;
+    const dt = v.deliveryType || (effective && effective.deliveryType);
+    summary.textContent = dt === "cloudStorage" ? "Cloud Storage subscription: the files' Avro schema."
+      : dt === "bigquery" ? "BigQuery subscription: the table it writes to."
+        : errs ? `Cannot preview the schemas: the configuration has ${errs} error${errs === 1 ? "" : "s"} (see Diagnostics).`
+          : `Does not apply: only Cloud Storage and BigQuery subscriptions write with a schema; this one delivers by ${dt || "pull"}. A topic schema pasted above is still checked.`;
+    summary.className = "summary " + (dt === "cloudStorage" || dt === "bigquery" ? "" : errs ? "blocked" : "na");
 
-    replace(avro, v.avro ? [h("h3", null, "Avro schema of the files"), jsonBlock(v.avro, "Avro schema of the files")] : []);
+    replace(avro, v.avro ? [h(H3, null, "Avro schema of the files"), jsonBlock(v.avro, "Avro schema of the files")] : []);
     const b = v.bigquery;
     if (!b) {
       replace(bq);
       return;
     }
     replace(bq,
-      h("h3", null, "BigQuery"),
+      h(H3, null, "BigQuery"),
       b.checked
         ? h("p", { class: "summary " + (b.compatible ? "ok" : "bad") },
           b.compatible ? "The table fits: the subscription can write these messages to it." : "The table does not fit; see the findings above.")
         : h("p", { class: "muted" }, "Paste the table's schema above to check it."),
-      b.tableSchema && b.tableSchema.length ? [h("h4", null, "A table schema that fits (for bq mk --schema)"), jsonBlock(b.tableSchema, "Generated BigQuery table schema")] : null,
-      b.rows && b.rows.length ? [h("h4", null, "Rows the sample messages become"), jsonBlock(b.rows, "Rows written")] : null);
+      b.tableSchema && b.tableSchema.length ? [h(H4, null, "A table schema that fits (for bq mk --schema)"), jsonBlock(b.tableSchema, "Generated BigQuery table schema")] : null,
+      b.rows && b.rows.length ? [h(H4, null, "Rows the sample messages become"), jsonBlock(b.rows, "Rows written")] : null);
   }
 }

@@ -4,7 +4,7 @@
 // comes from the core's "effective" operation (its rows carry the rule
 // table's fields); the panel only lays it out.
 import { h, patch, replace } from "../lib/dom.js";
-import { human, value } from "../lib/format.js";
+import { breakable, human, value } from "../lib/format.js";
 
 const deliveryNames = {
   pull: "Pull", push: "Push", bigquery: "BigQuery", cloudStorage: "Cloud Storage", bigtable: "Bigtable",
@@ -13,8 +13,12 @@ const deliveryNames = {
 export function settingsPanel(root) {
   const summary = h("p", { class: "summary", role: "status" });
   const body = h("tbody");
+  // Fixed column widths (colgroup, table-layout: fixed in the stylesheet):
+  // a long value wraps inside its column instead of moving the others at
+  // every edit.
   const table = h("table", { class: "settings" },
     h("caption", { class: "visually-hidden" }, "Effective settings"),
+    h("colgroup", null, h("col", { class: "c-setting" }), h("col", { class: "c-value" }), h("col", { class: "c-origin" }), h("col", { class: "c-allowed" })),
     h("thead", null, h("tr", null,
       h("th", { scope: "col" }, "Setting"),
       h("th", { scope: "col" }, "Value"),
@@ -22,7 +26,7 @@ export function settingsPanel(root) {
       h("th", { scope: "col" }, "Allowed"),
     )),
     body);
-  replace(root, summary, h("div", { class: "table-wrap" }, table));
+  replace(root, summary, h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Effective settings, scrollable" }, table));
   let lastKey = null;
 
   return {
@@ -36,15 +40,38 @@ export function settingsPanel(root) {
       const dt = deliveryNames[effective.deliveryType] || effective.deliveryType || "unknown";
       summary.textContent = effective.effective
         ? `${effective.valid ? "Valid" : "Not valid"}; delivery: ${dt}.`
-        : "The configuration could not be read; fix the errors on the left.";
+        : "The configuration could not be read, so there are no settings to show; fix the errors listed under Diagnostics.";
       summary.className = "summary " + (effective.valid ? "ok" : "bad");
       // An object whose fields have rows of their own would only repeat
       // them in one line.
       const rows = effective.settings || [];
       const parents = new Set(rows.map((s) => s.path.slice(0, s.path.lastIndexOf("/"))));
-      patch(body, rows.filter((s) => !(s.field && s.field.kind === "object" && parents.has(s.path))), (s) => JSON.stringify(s), row);
+      patch(body, inOrder(rows.filter((s) => !(s.field && s.field.kind === "object" && parents.has(s.path)))), (s) => JSON.stringify(s), row);
     },
   };
+}
+
+// inOrder puts the rows of the delivery type (push, BigQuery, Cloud
+// Storage...) right after the topic, where gcloud prints them, instead of
+// after the general settings; the rest keep the rule table's order.
+export function inOrder(rows) {
+  const isDelivery = (s) => !!(s.field && s.field.delivery);
+  const delivery = rows.filter(isDelivery);
+  const rest = rows.filter((s) => !isDelivery(s));
+  const at = rest.findIndex((s) => s.path === "/topic");
+  return at < 0 ? [...delivery, ...rest] : [...rest.slice(0, at + 1), ...delivery, ...rest.slice(at + 1)];
+}
+
+// shown renders a value: a map (labels, tags, attributes) as key=value
+// chips, a resource name so that it wraps at its slashes, anything else
+// as compact JSON.
+function shown(v) {
+  if (v && typeof v === "object" && !Array.isArray(v) && Object.values(v).every((x) => typeof x !== "object")) {
+    const keys = Object.keys(v);
+    if (!keys.length) return h("span", { class: "muted" }, "none");
+    return h("span", { class: "chips" }, keys.map((k) => h("code", { class: "chip" }, k, "=", String(v[k]))));
+  }
+  return h("code", null, breakable(value(v)));
 }
 
 function row(s) {
@@ -54,9 +81,9 @@ function row(s) {
   const origin = s.origin || "unset";
   return h("tr", { class: `origin-${origin}`, dataset: { path: s.path } },
     h("th", { scope: "row" },
-      h("code", null, s.path.replace(/^\//, "")),
-      f.help ? h("small", { class: "help" }, f.help) : null),
-    h("td", { class: "value" }, hasValue ? h("code", null, value(s.value)) : h("span", { class: "muted" }, s.value === "" ? "empty" : f.defaultText || "not set"),
+      h("code", null, breakable(s.path.replace(/^\//, ""))),
+      f.help ? h("small", { class: "help" }, breakable(f.help)) : null),
+    h("td", { class: "value" }, hasValue ? shown(s.value) : h("span", { class: "muted" }, s.value === "" ? "empty" : f.defaultText || "not set"),
       dur ? h("small", { class: "muted" }, ` (${dur})`) : null),
     h("td", null, h("span", { class: `badge badge-${origin}` }, originText(origin))),
     h("td", { class: "range" }, allowed(f)));

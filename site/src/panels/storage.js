@@ -4,14 +4,18 @@
 // of the sample messages hold. The core's "names" operation computes all of
 // it; this panel asks twice: once for the next names, once for the files.
 import { h, replace, field, id } from "../lib/dom.js";
-import { renderDiagnostics, notIn } from "../lib/diaglist.js";
-import { bytes } from "../lib/format.js";
+import { renderDiagnostics, notIn, counts } from "../lib/diaglist.js";
+import { bytes, breakable } from "../lib/format.js";
 
 const closedByText = {
   maxDuration: "time limit", maxBytes: "size limit", maxMessages: "message limit",
 };
 
-export function storagePanel(root, { getState, onChange, onJump }) {
+export function storagePanel(root, { getState, onChange, onJump, level = 3 }) {
+  // Headings follow the page they are in: under the page's h2 sections,
+  // or right under an embed's h1.
+  const H3 = `h${level}`;
+  const H4 = `h${level + 1}`;
   const n = getState().names;
   const set = (key, v) => onChange({ names: { ...getState().names, [key]: v } });
   const inp = (key, attrs) => h("input", {
@@ -42,28 +46,30 @@ export function storagePanel(root, { getState, onChange, onJump }) {
   const names = h("ol", { class: "names mono", "aria-label": "Object names" });
   const folders = h("div");
   const batchSummary = h("p", { class: "batch-summary" });
-  const files = h("div", { class: "table-wrap" });
+  const files = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Files, scrollable" });
   const contents = h("div", { class: "contents" });
-
-  replace(root,
-    h("fieldset", { class: "grid" }, h("legend", null, "Names"),
-      field("Time (RFC 3339)", inputs.time, "When the first file opens. Empty: now."),
-      field("UUID", inputs.uuid, "Empty: random, as the service does."),
-      field("How many", inputs.count)),
-    summary,
-    diags,
-    template,
-    names,
-    folders,
-    h("h3", null, "Batching into files"),
+  const batchBox = h("div", null,
+    h(H3, null, "Batching into files"),
     h("fieldset", { class: "modes" }, h("legend", null, "Messages to batch"),
       h("label", { for: modes[0].id }, modes[0], " a synthetic stream"),
       h("label", { for: modes[1].id }, modes[1], " the sample messages")),
     streamFields,
     batchSummary,
     files,
-    h("h3", null, "File contents"),
+    h(H3, null, "File contents"),
     contents);
+
+  replace(root,
+    summary,
+    h("fieldset", { class: "grid" }, h("legend", null, "Names"),
+      field("Time (RFC 3339)", inputs.time, "When the first file opens. Empty: now."),
+      field("UUID", inputs.uuid, "Empty: random, as the service does."),
+      field("How many", inputs.count, "At most one per file of the batching below.")),
+    diags,
+    template,
+    names,
+    folders,
+    batchBox);
 
   let lastKey = null;
 
@@ -79,39 +85,56 @@ export function storagePanel(root, { getState, onChange, onJump }) {
       const common = { ...base };
       if (s.time) common.time = s.time;
       if (s.uuid) common.uuid = s.uuid;
+      // One simulation gives both the names and the files, so the names
+      // listed are the files the batching table shows, in its order and
+      // at its times.
       const batch = s.mode === "messages"
         ? { ...common, messagesText: state.messages }
         : { ...common, stream: { rate: s.rate, size: s.size, duration: s.duration } };
-      return [["names", { ...common, count: s.count }], ["names", batch]];
+      return [["names", { ...batch, count: s.count }]];
     },
     render({ state, effective, responses }) {
       streamFields.hidden = state.names.mode !== "stream";
-      const [list, sim] = responses;
+      const [list] = responses;
       if (!list) return;
-      const key = JSON.stringify([responses.map((x) => [x.ok, x.value]), state.names.mode, effective && effective.diagnostics]);
+      const key = JSON.stringify([responses.map((x) => [x.ok, x.value]), state.names, effective && effective.diagnostics]);
       if (key === lastKey) return;
       lastKey = key;
+      const clear = () => {
+        replace(names); replace(files); replace(contents); replace(folders); replace(template); replace(batchSummary);
+      };
       if (!list.ok) {
         summary.textContent = list.value.error ? list.value.error.message : "No preview.";
-        summary.className = "summary bad";
-        replace(names); replace(files); replace(contents); replace(folders); replace(template); replace(batchSummary);
+        summary.className = "summary" + (list.value.error && list.value.error.code === "loading" ? "" : " bad");
+        clear();
         renderDiagnostics(diags, [], null);
+        diags.hidden = true;
         return;
       }
       const v = list.value;
       const own = notIn(v.diagnostics, effective && effective.diagnostics);
       renderDiagnostics(diags, own, onJump);
       diags.hidden = own.length === 0;
-      summary.textContent = v.names.length
-        ? `The next ${v.names.length} object name${v.names.length === 1 ? "" : "s"}:`
-        : "This subscription writes no Cloud Storage objects.";
-      summary.className = "summary" + (v.names.length ? " ok" : " bad");
+      const shown = (v.files && v.files.length ? v.files.map((f) => f.name) : v.names || []).slice(0, Math.max(1, state.names.count || 1));
+      batchBox.hidden = !shown.length;
+      if (!shown.length) {
+        const status = storageStatus(effective, own);
+        summary.replaceChildren(...status.text);
+        summary.className = "summary " + status.kind;
+        // The status says it; a red finding would repeat it as a fault.
+        if (status.kind === "na") diags.hidden = true;
+        clear();
+        return;
+      }
+      summary.textContent = `The first ${shown.length} object name${shown.length === 1 ? "" : "s"}, one per file of the batching below.`;
+      summary.className = "summary ok";
       replace(template, v.template ? ["Layout: ", h("code", null, v.template), v.glob ? [" · matches ", h("code", null, v.glob)] : null] : []);
-      replace(names, v.names.map((x) => h("li", null, x)));
-      replace(folders, v.folders && v.folders.length
-        ? [h("p", { class: "muted" }, "Folders in the bucket:"), h("ul", { class: "mono" }, v.folders.map((f) => h("li", null, f.path)))]
+      replace(names, shown.map((x) => h("li", null, breakable(x))));
+      const dirs = foldersOf(shown, v.folders);
+      replace(folders, dirs.length
+        ? [h("p", { class: "muted" }, `Folders in the bucket for these ${shown.length} file${shown.length === 1 ? "" : "s"}:`), h("ul", { class: "mono" }, dirs.map((f) => h("li", null, f)))]
         : []);
-      renderSimulation(sim, state);
+      renderSimulation(list, state);
     },
   };
 
@@ -173,10 +196,47 @@ function fileTable(list, start) {
       ["#", "Object name", "Messages", "Size", "Opens", "Closes", "Closed by"].map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", null, list.map((f) => h("tr", { class: f.oversized ? "oversized" : "" },
       h("td", { class: "num" }, String(f.index + 1)),
-      h("td", { class: "mono name" }, f.name || ""),
+      h("td", { class: "mono name" }, breakable(f.name || "")),
       h("td", { class: "num" }, String(f.messages)),
       h("td", { class: "num" }, bytes(f.bytes)),
       h("td", { class: "num" }, rel(f.firstMessage)),
       h("td", { class: "num" }, rel(f.closed)),
       h("td", null, closedByText[f.closedBy] || f.closedBy || "", f.oversized ? " (one oversized message)" : "")))));
+}
+
+/**
+ * storageStatus says why there are no names: the configuration has errors
+ * (nothing can be previewed until they are fixed), or it is not a Cloud
+ * Storage subscription (the preview does not apply).
+ */
+function storageStatus(effective, own) {
+  const dt = effective && effective.deliveryType;
+  if (dt && dt !== "cloudStorage") {
+    return { kind: "na", text: [`Does not apply: this subscription delivers by ${dt}, not to Cloud Storage. Add a cloudStorageConfig, or open a Cloud Storage example.`] };
+  }
+  const n = counts([...((effective && effective.diagnostics) || []), ...(own || [])]).error;
+  if (n > 0) {
+    return { kind: "blocked", text: [`Cannot preview the object names: ${n} error${n === 1 ? "" : "s"} to fix first. `, h("a", { href: "#diagnostics", class: "jump-link" }, "See the diagnostics")] };
+  }
+  return { kind: "na", text: ["No object names to show."] };
+}
+
+// foldersOf lists every folder the names create ("a/b/x" creates "a/" and
+// "a/b/"), across all of them: names that run into the next day land in
+// folders of their own. The core's list (from the first file) is kept
+// first.
+function foldersOf(names, core) {
+  const seen = new Set();
+  const out = [];
+  const add = (p) => {
+    if (!seen.has(p)) {
+      seen.add(p);
+      out.push(p);
+    }
+  };
+  for (const f of core || []) add(f.path);
+  for (const n of names) {
+    for (let i = n.indexOf("/"); i >= 0; i = n.indexOf("/", i + 1)) add(n.slice(0, i + 1));
+  }
+  return out;
 }

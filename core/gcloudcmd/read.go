@@ -1,0 +1,362 @@
+package gcloudcmd
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/limits"
+)
+
+// Format names the gcloud command form of a configuration in doc.Doc.
+const Format doc.Format = "gcloud"
+
+// Request is a gcloud command and what it can read beside it.
+type Request struct {
+	Name string // the text's name in findings (a file name), may be ""
+	Text string
+	// Files are files the command may name (--message-transforms-file), by
+	// path as written in the command. A file the command names but that is
+	// not here is unknown, not missing: it is on the user's disk.
+	Files map[string]string
+	// Project is the project gcloud's configuration holds, used when the
+	// command has no --project. "" means unknown: names built from it are
+	// then reported as unknown rather than guessed.
+	Project string
+}
+
+// Verb is the gcloud command read.
+type Verb string
+
+const (
+	Create Verb = "create"
+	Update Verb = "update"
+)
+
+// Result is what a command means.
+type Result struct {
+	Verb Verb
+	// Doc holds the subscription in its REST JSON shape; its spans point
+	// into the command (a flag's value, or the flag itself for a boolean).
+	// For an update it holds only the name and the fields that change.
+	// Doc.Root is nil when no command could be read.
+	Doc *doc.Doc
+	// UpdateMask lists the fields an update sends, dotted as the API
+	// writes them, in gcloud's order. A field in the mask but not in
+	// Doc.Root is cleared (set back to its default).
+	UpdateMask []string
+	// Unknown lists the JSON pointers whose value the text does not give
+	// (a shell variable, a placeholder, the configured project, a file not
+	// given): findings at or under them are not the user's to fix here.
+	Unknown []string
+	// Diagnostics are the findings about the command itself, located and
+	// sorted. Findings about the subscription come from core/subscription.
+	Diagnostics []diag.Diagnostic
+}
+
+// Known reports whether a finding at path is about a value the text
+// gives: false at or under an unknown path, where a finding would judge
+// a value nobody wrote.
+func (r *Result) Known(path string) bool {
+	for _, u := range r.Unknown {
+		if path == u || strings.HasPrefix(path, u+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// occurrence is one flag as written.
+type occurrence struct {
+	spec     *flagSpec
+	flag     diag.Span   // "--name" (and "=value" when glued)
+	val      *word       // the word holding the value; nil for booleans
+	valFrom  int         // where the value starts in val.text
+	negated  bool        // --no-NAME
+	explicit string      // a boolean given a value (--flag=true), which gcloud refuses
+	prev     *occurrence // the same flag written before (--labels merges them)
+}
+
+func (o *occurrence) value() string { return o.val.text[o.valFrom:] }
+
+func (o *occurrence) valueSpan() diag.Span {
+	if o.val == nil {
+		return o.flag
+	}
+	return o.val.span(o.valFrom, len(o.val.text))
+}
+
+type reader struct {
+	req     Request
+	src     *diag.Source
+	ds      []diag.Diagnostic
+	verb    Verb
+	names   []*word
+	occ     map[string]*occurrence
+	order   []string // flags in the order first written
+	root    *doc.Node
+	unknown map[string]bool
+	mask    []string
+	project string // from --project or the request; "" when unknown
+	// resetToDefault holds the fields an update sets back to their
+	// default (--message-retention-duration=default).
+	resetToDefault map[string]bool
+	projSet        diag.Span
+}
+
+// Read reads a gcloud command. It never fails: problems are diagnostics,
+// and Doc.Root is nil only when no gcloud subscription command is there.
+func Read(req Request) *Result {
+	r := &reader{req: req, src: diag.NewSource(req.Name, req.Text), occ: map[string]*occurrence{}, unknown: map[string]bool{}, resetToDefault: map[string]bool{}}
+	res := &Result{}
+	if len(req.Text) > limits.GcloudMaxBytes {
+		r.errorf(diag.Span{}, "", "input-too-large", "the command is longer than "+itoa(limits.GcloudMaxBytes>>10)+" KiB, the most subplay reads",
+			"paste one gcloud command, not a whole script")
+	} else {
+		r.read()
+	}
+	res.Verb = r.verb
+	res.Doc = &doc.Doc{Source: r.src, Format: Format, Root: r.root}
+	res.UpdateMask = r.mask
+	for p := range r.unknown {
+		res.Unknown = append(res.Unknown, p)
+	}
+	sort.Strings(res.Unknown)
+	// Cap before locating: locating costs the length of a line, and a
+	// hostile one-line command can hold thousands of findings.
+	res.Diagnostics = diag.Finish(r.ds)
+	r.src.Locate(res.Diagnostics)
+	diag.Sort(res.Diagnostics)
+	return res
+}
+
+func (r *reader) add(sev diag.Severity, sp diag.Span, path, code, msg, hint string) {
+	r.ds = append(r.ds, diag.Diagnostic{Severity: sev, Code: code, Path: path, Message: msg, Hint: hint, Span: sp})
+}
+
+func (r *reader) errorf(sp diag.Span, path, code, msg, hint string) {
+	r.add(diag.Error, sp, path, code, msg, hint)
+}
+
+func (r *reader) read() {
+	cmds, ds := lex(r.req.Text)
+	r.ds = append(r.ds, ds...)
+	var cmd *command
+	for i := range cmds {
+		if gcloudWords(&cmds[i]) >= 0 {
+			if cmd != nil {
+				w := cmds[i].words[0]
+				r.add(diag.Info, diag.SpanOf(w.start, w.end), "", "gcloud-more-commands",
+					"the text holds more than one gcloud command; subplay reads the first", "check each command on its own")
+				break
+			}
+			cmd = &cmds[i]
+		}
+	}
+	if cmd == nil {
+		r.errorf(diag.Span{}, "", "gcloud-no-command", "no gcloud pubsub subscriptions create or update command found",
+			"paste a command such as: gcloud pubsub subscriptions create NAME --topic=TOPIC")
+		return
+	}
+	for _, sp := range cmd.redirects {
+		r.add(diag.Info, sp, "", "gcloud-shell-redirect", "this redirection is the shell's; it does not change the subscription", "")
+	}
+	r.parse(cmd.words[gcloudWords(cmd):])
+}
+
+// gcloudWords returns the index of the word "gcloud" that starts cmd,
+// after an optional prompt ("$", ">", "PS>"), or -1.
+func gcloudWords(c *command) int {
+	for i, w := range c.words {
+		switch {
+		case w.text == "gcloud" || strings.HasSuffix(w.text, "/gcloud") || strings.EqualFold(w.text, "gcloud.cmd"):
+			return i
+		case i == 0 && (w.text == "$" || w.text == ">" || w.text == "%" || strings.HasPrefix(w.text, "PS") && strings.HasSuffix(w.text, ">")):
+			continue
+		}
+		return -1
+	}
+	return -1
+}
+
+var groupWords = []string{"pubsub", "subscriptions"}
+
+func (r *reader) parse(ws []word) {
+	gcloud := &ws[0]
+	var pos []*word
+	rest := false
+	for i := 1; i < len(ws); i++ {
+		w := &ws[i]
+		t := w.text
+		switch {
+		case rest || !strings.HasPrefix(t, "-") || t == "-":
+			pos = append(pos, w)
+		case t == "--" && !rest:
+			rest = true
+			if i+1 < len(ws) {
+				r.errorf(diag.SpanOf(w.start, w.end), "", "gcloud-unexpected-argument", "gcloud takes no arguments after --",
+					"remove -- and what follows it")
+			}
+		case t == "-q":
+			// --quiet: no prompts, nothing in the request.
+		case !strings.HasPrefix(t, "--"):
+			r.errorf(diag.SpanOf(w.start, w.end), "", "gcloud-unknown-flag", strconv.Quote(shorten(t))+" is not a flag gcloud knows",
+				"gcloud flags start with two dashes")
+		default:
+			i += r.flag(ws, i)
+		}
+	}
+	// Positionals: [alpha|beta] pubsub subscriptions VERB NAME...
+	k := 0
+	if k < len(pos) && (pos[k].text == "alpha" || pos[k].text == "beta") {
+		k++
+	}
+	for _, g := range groupWords {
+		if k >= len(pos) || pos[k].text != g {
+			r.errorf(spanOfWords(gcloud, pos, k), "", "gcloud-not-subscription-command",
+				"this is not a gcloud pubsub subscriptions command", "subplay reads gcloud pubsub subscriptions create and update")
+			return
+		}
+		k++
+	}
+	if k >= len(pos) || (pos[k].text != "create" && pos[k].text != "update") {
+		r.errorf(spanOfWords(gcloud, pos, k), "", "gcloud-not-subscription-command",
+			"subplay reads gcloud pubsub subscriptions create and update, not "+quoteOr(pos, k, "nothing"),
+			"use create or update")
+		return
+	}
+	r.verb = Verb(pos[k].text)
+	verbWord := pos[k]
+	r.names = pos[k+1:]
+	r.build(verbWord)
+}
+
+func spanOfWords(first *word, pos []*word, k int) diag.Span {
+	if k < len(pos) {
+		return diag.SpanOf(pos[k].start, pos[k].end)
+	}
+	return diag.SpanOf(first.start, first.end)
+}
+
+func quoteOr(pos []*word, k int, none string) string {
+	if k < len(pos) {
+		return strconv.Quote(shorten(pos[k].text))
+	}
+	return none
+}
+
+func shorten(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}
+
+// flag reads the flag at ws[i] and returns how many more words it used.
+func (r *reader) flag(ws []word, i int) int {
+	w := &ws[i]
+	name, _, glued := strings.Cut(w.text[2:], "=")
+	nameEnd := 2 + len(name)
+	flagSpan := w.span(0, nameEnd)
+	spec := flagByName[name]
+	negated := false
+	if spec == nil {
+		if base, ok := strings.CutPrefix(name, "no-"); ok {
+			if s := flagByName[base]; s != nil && s.kind == kBool {
+				spec, negated = s, true
+			}
+		}
+	}
+	if spec == nil {
+		hint := "run gcloud pubsub subscriptions --help to see its flags"
+		if s := suggestFlag(name); s != "" {
+			hint = "did you mean --" + s + "?"
+		}
+		r.errorf(flagSpan, "", "gcloud-unknown-flag", "--"+shorten(name)+" is not a flag of gcloud pubsub subscriptions", hint)
+		if glued || i+1 >= len(ws) || strings.HasPrefix(ws[i+1].text, "-") {
+			return 0
+		}
+		return 0
+	}
+	o := &occurrence{spec: spec, flag: flagSpan, negated: negated}
+	used := 0
+	switch {
+	case !spec.takesValue():
+		if glued {
+			o.explicit = w.text[nameEnd+1:]
+		}
+	case glued:
+		o.val, o.valFrom = w, nameEnd+1
+	case i+1 < len(ws) && !(strings.HasPrefix(ws[i+1].text, "--") && len(ws[i+1].text) > 2):
+		o.val, o.valFrom = &ws[i+1], 0
+		used = 1
+	default:
+		r.errorf(flagSpan, "", "gcloud-missing-value", "--"+name+" needs a value", "write --"+name+"=VALUE")
+		return 0
+	}
+	key := spec.name
+	if prev, dup := r.occ[key]; dup && spec.kind == kLabels {
+		o.prev = prev
+	} else if dup {
+		r.add(diag.Warning, flagSpan, "", "gcloud-repeated-flag", "--"+name+" is given twice; gcloud uses the last one",
+			"remove the other one, at line "+itoa(lineOf(r.src, prev.flag)))
+	} else {
+		r.order = append(r.order, key)
+	}
+	r.occ[key] = o
+	return used
+}
+
+// suggestFlag returns the flag name closest to name, or "".
+func suggestFlag(name string) string {
+	if len(name) > 64 {
+		return ""
+	}
+	norm := strings.ToLower(strings.ReplaceAll(name, "_", "-"))
+	best, bestD := "", 4
+	for i := range flagTable {
+		f := &flagTable[i]
+		if f.kind == kGlobal || f.kind == kGlobalBool {
+			continue
+		}
+		cand := strings.ReplaceAll(f.name, "-", "")
+		if strings.ReplaceAll(norm, "-", "") == cand {
+			return f.name
+		}
+		d := editDistance(norm, f.name)
+		if strings.HasPrefix(f.name, norm) && len(norm) >= 3 {
+			d = min(d, 2)
+		}
+		if d < bestD {
+			best, bestD = f.name, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func lineOf(src *diag.Source, sp diag.Span) int {
+	l, _ := src.LineCol(sp.Start.Offset())
+	return l
+}

@@ -1,0 +1,68 @@
+// persist.js keeps the page's work: the state goes into the URL as the
+// user types (history.replaceState, debounced, so a reload or a copied
+// address bar brings back what is on screen) and into localStorage (so a
+// closed tab does too). Opening a share link replaces what is on screen; the
+// work it replaced is kept aside until the user restores or dismisses it.
+
+export const SAVE_KEY = "subplay:work";
+export const ASIDE_KEY = "subplay:work-before-link";
+export const DEBOUNCE_MS = 400;
+
+/**
+ * createSaver returns save(state), which after DEBOUNCE_MS of quiet writes
+ * the latest state's fragment to the URL and to storage; flush() does it
+ * now. encode is state.js's; isDefault(state) says when the URL stays bare.
+ */
+export function createSaver({ encode, isDefault, storage, history, location, wait = DEBOUNCE_MS }) {
+  let timer = null;
+  let pending = null;
+  let written = null;
+  async function write() {
+    timer = null;
+    const s = pending;
+    pending = null;
+    if (!s) return written;
+    const frag = await encode(s);
+    const bare = isDefault(s);
+    const url = location.pathname + location.search + (bare ? "" : "#" + frag);
+    if (location.pathname + location.search + location.hash !== url) history.replaceState(null, "", url);
+    try {
+      if (bare) storage.removeItem(SAVE_KEY);
+      else storage.setItem(SAVE_KEY, JSON.stringify({ frag, at: Date.now() }));
+    } catch {
+      // Storage full or refused (a private window): the URL still holds it.
+    }
+    written = frag;
+    return frag;
+  }
+  return {
+    save(state) {
+      pending = state;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(write, wait);
+    },
+    flush() {
+      if (timer) clearTimeout(timer);
+      return write();
+    },
+  };
+}
+
+/** readSaved returns {frag, at} saved under key, or null. */
+export function readSaved(storage, key = SAVE_KEY) {
+  try {
+    const v = JSON.parse(storage.getItem(key) || "null");
+    return v && typeof v.frag === "string" && typeof v.at === "number" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** ago says how long ago a time was, roughly: "2 minutes ago". */
+export function ago(at, now = Date.now()) {
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  const [n, unit] = s < 60 ? [s, "second"] : s < 3600 ? [Math.round(s / 60), "minute"]
+    : s < 86400 ? [Math.round(s / 3600), "hour"] : [Math.round(s / 86400), "day"];
+  if (unit === "second" && n < 10) return "just now";
+  return `${n} ${unit}${n === 1 ? "" : "s"} ago`;
+}

@@ -1,0 +1,66 @@
+// Unit tests of the page's autosave (site/src/lib/persist.js).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createSaver, readSaved, ago, SAVE_KEY } from "../src/lib/persist.js";
+
+function fakes(hash = "") {
+  const store = new Map();
+  const storage = {
+    getItem: (k) => (store.has(k) ? store.get(k) : null),
+    setItem: (k, v) => store.set(k, String(v)),
+    removeItem: (k) => store.delete(k),
+  };
+  const location = { pathname: "/", search: "", hash };
+  const urls = [];
+  const history = {
+    replaceState: (_s, _t, url) => {
+      urls.push(url);
+      location.hash = url.includes("#") ? url.slice(url.indexOf("#")) : "";
+    },
+  };
+  return { storage, location, history, urls };
+}
+
+const encode = async (s) => "z=" + s.config;
+
+test("edits reach the URL and storage once typing pauses, the last one winning", async () => {
+  const f = fakes();
+  const saver = createSaver({ encode, isDefault: (s) => s.config === "default", ...f, wait: 5 });
+  for (const c of ["a", "ab", "abc"]) saver.save({ config: c });
+  assert.deepEqual(f.urls, []);
+  await new Promise((r) => setTimeout(r, 30));
+  assert.deepEqual(f.urls, ["/#z=abc"]);
+  assert.equal(readSaved(f.storage).frag, "z=abc");
+});
+
+test("back to the defaults: a bare URL and nothing saved", async () => {
+  const f = fakes("#z=x");
+  f.storage.setItem(SAVE_KEY, JSON.stringify({ frag: "z=x", at: 1 }));
+  const saver = createSaver({ encode, isDefault: (s) => s.config === "default", ...f });
+  saver.save({ config: "default" });
+  await saver.flush();
+  assert.deepEqual(f.urls, ["/"]);
+  assert.equal(readSaved(f.storage), null);
+});
+
+test("a refused storage does not lose the URL", async () => {
+  const f = fakes();
+  f.storage.setItem = () => { throw new Error("QuotaExceededError"); };
+  const saver = createSaver({ encode, isDefault: () => false, ...f });
+  saver.save({ config: "q" });
+  assert.equal(await saver.flush(), "z=q");
+  assert.deepEqual(f.urls, ["/#z=q"]);
+});
+
+test("saved work that is not ours reads as none", () => {
+  const f = fakes();
+  for (const v of ["not json", "null", '{"frag": 3, "at": 1}', '{"frag": "z=a"}']) {
+    f.storage.setItem(SAVE_KEY, v);
+    assert.equal(readSaved(f.storage), null, v);
+  }
+});
+
+test("ago", () => {
+  const cases = [[0, "just now"], [45e3, "45 seconds ago"], [60e3, "1 minute ago"], [7200e3, "2 hours ago"], [3 * 86400e3, "3 days ago"]];
+  for (const [d, want] of cases) assert.equal(ago(1e9, 1e9 + d), want);
+});
