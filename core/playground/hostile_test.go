@@ -49,8 +49,8 @@ func checkHostileResponse(t *testing.T, out []byte, ok bool) {
 	}
 }
 
-// BenchmarkHostile measures every hostile case natively: time and bytes
-// allocated per request (go test -run '^$' -bench Hostile -benchmem
+// BenchmarkHostile measures every hostile case natively: time, the live
+// heap's peak and bytes allocated per request (go test -run '^$' -bench Hostile -benchmem
 // ./core/playground/).
 func BenchmarkHostile(b *testing.B) {
 	for _, c := range hostile.Cases() {
@@ -63,6 +63,7 @@ func BenchmarkHostile(b *testing.B) {
 				}
 			})
 			b.ReportMetric(float64(cost.CPU.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(cost.Peak)/(1<<20), "peak-MB")
 		})
 	}
 }

@@ -29,6 +29,10 @@ type Config struct {
 	bad    map[string]bool      // paths whose value could not be decoded
 	rules  *Table               // the rule table every computation reads
 	layout *storage.Layout      // the Cloud Storage layout validation compiled (integrations.go)
+	// unknown counts unknown fields; past diag.MaxCollected they are only
+	// counted (dropped), so a megabyte of unknown keys costs a few hundred
+	// findings and their did-you-mean searches, not a hundred thousand.
+	unknown, dropped int
 
 	validated []diag.Diagnostic
 	once      sync.Once
@@ -602,6 +606,10 @@ func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // refuses it, at any depth. The key is quoted shortened, so a huge key
 // gives a short message.
 func (c *Config) unknownField(m doc.Member, path string, si *structInfo) {
+	if c.unknown++; c.unknown > diag.MaxCollected {
+		c.dropped++
+		return
+	}
 	d := diag.Diagnostic{Severity: diag.Error, Code: "unknown-field", Path: path + "/" + diag.PointerKey(m.Key),
 		Message: "unknown field " + strconv.Quote(shorten(m.Key)), Span: m.KeySpan}
 	if len(m.Key) > maxPathKey {

@@ -24,7 +24,7 @@ func (c *Config) Validate() []diag.Diagnostic {
 			v.run()
 			ds = append(ds, v.ds...)
 		}
-		c.validated = c.locate(ds)
+		c.validated = c.locateDropped(ds, c.dropped)
 	})
 	return append([]diag.Diagnostic(nil), c.validated...)
 }
@@ -36,7 +36,11 @@ func (c *Config) Valid() bool {
 
 // locate gives every diagnostic a span (from its path when it has none),
 // then lines and columns, or strips positions when the input was not text.
-func (c *Config) locate(ds []diag.Diagnostic) []diag.Diagnostic {
+func (c *Config) locate(ds []diag.Diagnostic) []diag.Diagnostic { return c.locateDropped(ds, 0) }
+
+// locateDropped is locate for findings of which dropped more were only
+// counted: the closing note counts them too.
+func (c *Config) locateDropped(ds []diag.Diagnostic, dropped int) []diag.Diagnostic {
 	for i := range ds {
 		if !ds[i].Span.IsValid() && ds[i].Path != "" {
 			ds[i].Span = c.spanFor(ds[i].Path)
@@ -49,7 +53,7 @@ func (c *Config) locate(ds []diag.Diagnostic) []diag.Diagnostic {
 			ds[i].Line, ds[i].Column, ds[i].EndLine, ds[i].EndColumn = 0, 0, 0, 0
 		}
 	}
-	return diag.Finish(diag.In(diag.InputConfig, ds))
+	return diag.FinishDropped(diag.In(diag.InputConfig, ds), dropped)
 }
 
 // spanFor finds where a path is written: its value, or, for a field that

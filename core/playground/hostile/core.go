@@ -245,6 +245,4 @@ func repeatAttrs(n int) string {
 // Pending names the cases whose fix belongs to a change not merged yet,
 // with the reason; every entry's test skips them, saying why, until the
 // entry is removed.
-var Pending = map[string]string{
-	"locate/unknown-fields-one-line": "core/subscription computes an edit distance for every unknown key (60,000 keys: 1.5 s, 740 MB)",
-}
+var Pending = map[string]string{}
