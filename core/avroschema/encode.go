@@ -114,42 +114,8 @@ func (e *encoder) encode(b *bytes.Buffer, s avro.Schema, v any) error {
 		}
 		writeLong(b, int64(i))
 		return nil
-	case avro.Array:
-		items, ok := v.([]any)
-		if !ok {
-			return errUnsupported
-		}
-		if len(items) > 0 {
-			writeLong(b, int64(len(items)))
-			for _, it := range items {
-				if err := e.encode(b, s.(*avro.ArraySchema).Items(), it); err != nil {
-					return err
-				}
-			}
-		}
-		writeLong(b, 0)
-		return nil
-	case avro.Map:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return errUnsupported
-		}
-		if len(m) > 0 {
-			writeLong(b, int64(len(m)))
-			keys := make([]string, 0, len(m))
-			for k := range m {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				writeString(b, k)
-				if err := e.encode(b, s.(*avro.MapSchema).Values(), m[k]); err != nil {
-					return err
-				}
-			}
-		}
-		writeLong(b, 0)
-		return nil
+	case avro.Array, avro.Map:
+		return e.container(b, s, v, e.encode)
 	case avro.Record:
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -199,6 +165,49 @@ func (e *encoder) encode(b *bytes.Buffer, s avro.Schema, v any) error {
 	return errUnsupported
 }
 
+// container writes an array or a map as one block (a count, the items,
+// then the empty block that ends it), each item by next: encode for a
+// message's values, encodeDefault for a field's default. Map keys are
+// written sorted, so the same message gives the same bytes.
+func (e *encoder) container(b *bytes.Buffer, s avro.Schema, v any, next func(*bytes.Buffer, avro.Schema, any) error) error {
+	if s.Type() == avro.Array {
+		items, ok := v.([]any)
+		if !ok {
+			return errUnsupported
+		}
+		if len(items) > 0 {
+			writeLong(b, int64(len(items)))
+			for _, it := range items {
+				if err := next(b, s.(*avro.ArraySchema).Items(), it); err != nil {
+					return err
+				}
+			}
+		}
+		writeLong(b, 0)
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return errUnsupported
+	}
+	if len(m) > 0 {
+		writeLong(b, int64(len(m)))
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			writeString(b, k)
+			if err := next(b, s.(*avro.MapSchema).Values(), m[k]); err != nil {
+				return err
+			}
+		}
+	}
+	writeLong(b, 0)
+	return nil
+}
+
 // encodeDefault writes a field's default, as hamba/avro parsed it: a
 // union's default is a value of its first type, bytes are a string.
 func (e *encoder) encodeDefault(b *bytes.Buffer, s avro.Schema, v any) error {
@@ -222,42 +231,8 @@ func (e *encoder) encodeDefault(b *bytes.Buffer, s avro.Schema, v any) error {
 			}
 		}
 		return nil
-	case avro.Array:
-		items, ok := v.([]any)
-		if !ok {
-			return errUnsupported
-		}
-		if len(items) > 0 {
-			writeLong(b, int64(len(items)))
-			for _, it := range items {
-				if err := e.encodeDefault(b, s.(*avro.ArraySchema).Items(), it); err != nil {
-					return err
-				}
-			}
-		}
-		writeLong(b, 0)
-		return nil
-	case avro.Map:
-		m, ok := v.(map[string]any)
-		if !ok {
-			return errUnsupported
-		}
-		if len(m) > 0 {
-			writeLong(b, int64(len(m)))
-			keys := make([]string, 0, len(m))
-			for k := range m {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				writeString(b, k)
-				if err := e.encodeDefault(b, s.(*avro.MapSchema).Values(), m[k]); err != nil {
-					return err
-				}
-			}
-		}
-		writeLong(b, 0)
-		return nil
+	case avro.Array, avro.Map:
+		return e.container(b, s, v, e.encodeDefault)
 	case avro.Bytes, avro.Fixed:
 		if str, ok := v.(string); ok {
 			raw := make([]byte, 0, len(str))
