@@ -46,9 +46,9 @@ func textRequest(text, format string) []byte {
 	return []byte(b.String())
 }
 
-// writeJSONString writes s as a JSON string. encoding/json would do, but
-// this package stays small and its bodies large; this is linear and
-// allocation-light.
+// writeJSONString writes s as a JSON string, copying bytes of 0x80 and above
+// as they are: unlike doc.QuoteJSON and encoding/json, it keeps invalid
+// UTF-8 invalid, which some cases need to reach the server raw.
 func writeJSONString(b *strings.Builder, s string) {
 	const hex = "0123456789abcdef"
 	b.WriteByte('"')
