@@ -473,6 +473,8 @@ func decodedLen(s string) int {
 // defaultDuration returns the parsed default of a duration row.
 func (t *Table) defaultDuration(path string) Duration { return t.byPath[path].def.(Duration) }
 
+func (t *Table) defaultString(path string) string { return t.byPath[path].def.(string) }
+
 // Rules returns the package's rule table.
 func Rules() *Table { return rules }
 

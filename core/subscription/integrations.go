@@ -49,8 +49,13 @@ const filterTooLong = "filter-too-long"
 // for StorageLayout, so the names preview does not compile it again.
 func (v *validator) storageNames() {
 	cs := v.s.CloudStorageConfig
+	format := cs.FilenameDatetimeFormat
+	if format == nil { // the names follow the rule table's default, as the effective settings do
+		def := v.t.defaultString("/cloudStorageConfig/filenameDatetimeFormat")
+		format = &def
+	}
 	layout, ds := storage.Compile(storage.Settings{Bucket: cs.Bucket, FilenamePrefix: cs.FilenamePrefix,
-		FilenameSuffix: cs.FilenameSuffix, FilenameDatetimeFormat: cs.FilenameDatetimeFormat})
+		FilenameSuffix: cs.FilenameSuffix, FilenameDatetimeFormat: format})
 	v.c.layout = layout
 	for _, d := range ds {
 		if n := v.c.nodes[d.Path]; n != nil && d.Span.IsValid() {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/subplay/subplay/core/diag"
 )
@@ -335,5 +336,36 @@ func TestTableRowsAreModelFields(t *testing.T) {
 		case listed && !slices.Contains(want, ft):
 			t.Errorf("%s is a %s row but a %s", f.Path, f.Kind, ft)
 		}
+	}
+}
+
+// TestNamesFollowTheTable checks that object names use the rule table's
+// default datetime format when the configuration gives none, as the
+// effective settings do: core/storage's own default is not a second source.
+func TestNamesFollowTheTable(t *testing.T) {
+	const in = `{"name": "projects/p/subscriptions/sub", "topic": "projects/p/topics/t", "cloudStorageConfig": {"bucket": "my-bucket"}}`
+	at := time.Date(2024, 5, 1, 12, 30, 45, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		tab  *Table
+		want string
+	}{
+		{"package table", Rules(), "2024-05-01T12:30:45+00:00_u"},
+		{"changed table", changed(t), "20240501123045_u"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := decodeWith(c.tab, "t.json", in, "")
+			layout, ds := cfg.StorageLayout()
+			if layout == nil {
+				t.Fatalf("no layout: %v", ds)
+			}
+			if got := layout.Name(at, "u"); got != c.want {
+				t.Errorf("name %q, want %q", got, c.want)
+			}
+			eff := cfg.Effective().Subscription.CloudStorageConfig.FilenameDatetimeFormat
+			if eff == nil || !strings.HasPrefix(c.want, strings.NewReplacer("YYYY", "2024", "MM", "05", "DD", "01", "hh", "12", "mm", "30", "ss", "45").Replace(*eff)) {
+				t.Errorf("effective format %v does not give the name %q", eff, c.want)
+			}
+		})
 	}
 }
