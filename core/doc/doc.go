@@ -116,7 +116,7 @@ func ParseLimits(name, text string, f Format, lim Limits) (*Doc, []diag.Diagnost
 			Severity: diag.Error,
 			Code:     "input-too-large",
 			Message:  "the input is larger than " + sizeText(lim.MaxBytes) + ", the most subplay reads",
-			Hint:     "a subscription configuration is a few kilobytes at most; check that this is the right file",
+			Hint:     "configurations and schemas are a few kilobytes, sample-message files well under a megabyte; check that this is the right file",
 		}}
 		return d, ds
 	}
@@ -158,7 +158,7 @@ func sizeText(n int) string {
 func tooDeep(maxDepth, at int) diag.Diagnostic {
 	return diag.Diagnostic{Severity: diag.Error, Code: "too-deep",
 		Message: "the input nests deeper than " + itoa(maxDepth) + " levels",
-		Hint:    "a subscription is a few levels deep; check that this is the right file",
+		Hint:    "configurations, schemas and sample messages nest a few levels at most; check that this is the right file",
 		Span:    diag.SpanOf(at, at+1)}
 }
 

@@ -285,7 +285,7 @@ var yamlProblems = []struct{ match, msg, hint string }{
 	{"invalid leading UTF-8 octet", "the text is not valid UTF-8", "save the file as UTF-8"},
 	{"invalid trailing UTF-8 octet", "the text is not valid UTF-8", "save the file as UTF-8"},
 	{"found a tab character", "a tab is used for indentation", "YAML is indented with spaces, never tabs"},
-	{"exceeded max depth", "the input nests too deep", "a subscription is a few levels deep; check that this is the right file"},
+	{"exceeded max depth", "the input nests too deep", "configurations, schemas and sample messages nest a few levels at most; check that this is the right file"},
 }
 
 func yamlError(src *diag.Source, err error) diag.Diagnostic {
