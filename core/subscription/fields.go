@@ -89,7 +89,7 @@ const (
 // every default and bound is written once, in its own column.
 var rows = []Field{
 	{Path: "/name", Kind: KindString, Immutable: true,
-		Help:   "Full resource name: projects/PROJECT/subscriptions/ID. The ID is 3 to 255 characters, starts with a letter and cannot start with goog.",
+		Help:   "Full resource name: projects/PROJECT/subscriptions/ID. The ID is " + idLength + " characters, starts with a letter and cannot start with goog.",
 		Source: srcProto},
 	{Path: "/topic", Kind: KindString, Required: true, Immutable: true,
 		Help:   "The topic this subscription reads from, as projects/PROJECT/topics/ID. It cannot be changed later.",
@@ -104,7 +104,7 @@ var rows = []Field{
 		Help:   "How long unacknowledged messages (and acknowledged ones, if retained) are kept: {min} to {max}.",
 		Source: srcProto + "; " + srcSeeds + " (D1)"},
 	{Path: "/labels", Kind: KindMap, Max: "64", Unit: "labels",
-		Help:   "Key/value labels for billing and organisation: lowercase keys of up to 63 characters starting with a letter.",
+		Help:   "Key/value labels for billing and organisation: lowercase keys of up to " + strconv.Itoa(labelMaxChars) + " characters starting with a letter.",
 		Source: "Google Cloud label rules; " + srcGC},
 	{Path: "/enableMessageOrdering", Kind: KindBool, Default: "false", Immutable: true,
 		Help:   "Deliver messages that share an ordering key in the order Pub/Sub received them. Set only when the subscription is created.",

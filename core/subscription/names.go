@@ -88,12 +88,27 @@ func checkProjectID(p string) []nameProblem {
 	return nil
 }
 
-// checkID applies the rules for subscription and topic IDs: 3 to 255
-// characters of [A-Za-z0-9-_.~+%], starting with a letter, not "goog...".
+// The bounds of subscription and topic IDs (pubsub.proto) and of label
+// keys and values (Google Cloud's label rules), in characters. The rule
+// table's help for /name and /labels reads them too.
+const (
+	idMinChars    = 3
+	idMaxChars    = 255
+	labelMaxChars = 63
+	// labelMaxBytes is the other half of the label rules: under 128 bytes.
+	labelMaxBytes = 127
+)
+
+// idLength says the ID bounds for people: "3 to 255".
+var idLength = strconv.Itoa(idMinChars) + " to " + strconv.Itoa(idMaxChars)
+
+// checkID applies the rules for subscription and topic IDs: idMinChars to
+// idMaxChars characters of [A-Za-z0-9-_.~+%], starting with a letter, not
+// "goog...".
 func checkID(id, kind string) []nameProblem {
 	n := len(id)
-	if n < 3 || n > 255 {
-		return []nameProblem{{msg: "the " + kind + " ID is " + strconv.Itoa(n) + " characters; IDs have 3 to 255", start: 0, end: n}}
+	if n < idMinChars || n > idMaxChars {
+		return []nameProblem{{msg: "the " + kind + " ID is " + strconv.Itoa(n) + " characters; IDs have " + idLength, start: 0, end: n}}
 	}
 	if c := id[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
 		return []nameProblem{{msg: "the " + kind + " ID must start with a letter", hint: "the API answers \"Invalid resource name\" otherwise", start: 0, end: 1}}

@@ -721,13 +721,14 @@ func (v *validator) filter() {
 	v.filterGrammar(*f)
 }
 
-// Label rules: a key is a lowercase or caseless letter, then up to 62
-// more of those, digits, "_" and "-"; a value is up to 63 of the latter.
+// Label rules: a key is a lowercase or caseless letter, then more of
+// those, digits, "_" and "-"; a value is made of the latter; each at most
+// labelMaxChars characters and labelMaxBytes bytes.
 // Written out rather than as a regexp: compiling \p{Ll} and \p{Lo} costs
 // megabytes at start-up, which every WebAssembly instance would pay.
 func isLabelKey(k string) bool {
 	r, _ := utf8.DecodeRuneInString(k)
-	return k != "" && (unicode.Is(unicode.Ll, r) || unicode.Is(unicode.Lo, r)) && isLabelValue(k) && utf8.RuneCountInString(k) <= 63
+	return k != "" && (unicode.Is(unicode.Ll, r) || unicode.Is(unicode.Lo, r)) && isLabelValue(k) && utf8.RuneCountInString(k) <= labelMaxChars
 }
 
 func isLabelValue(v string) bool {
@@ -738,22 +739,25 @@ func isLabelValue(v string) bool {
 			return false
 		}
 	}
-	return n <= 63
+	return n <= labelMaxChars
 }
+
+// labelWords says the label bounds in a hint.
+var labelWords = "at most " + strconv.Itoa(labelMaxChars) + " characters"
 
 func (v *validator) labels() {
 	for k, val := range v.s.Labels {
 		p := "/labels/" + diag.PointerKey(k)
-		if !isLabelKey(k) || len(k) >= 128 {
+		if !isLabelKey(k) || len(k) > labelMaxBytes {
 			d := v.errorf(p, "label-key", "label key "+strconv.Quote(shorten(k))+" breaks the label rules",
-				"keys start with a lowercase letter and use lowercase letters, digits, _ and -, at most 63 characters"+lowerHint(k))
+				"keys start with a lowercase letter and use lowercase letters, digits, _ and -, "+labelWords+lowerHint(k))
 			if ks, ok := v.c.keys[p]; ok {
 				d.Span = ks
 			}
 		}
-		if !isLabelValue(val) || len(val) >= 128 {
+		if !isLabelValue(val) || len(val) > labelMaxBytes {
 			v.errorf(p, "label-value", "label value "+strconv.Quote(shorten(val))+" breaks the label rules",
-				"values use lowercase letters, digits, _ and -, at most 63 characters, and may be empty"+lowerHint(val))
+				"values use lowercase letters, digits, _ and -, "+labelWords+", and may be empty"+lowerHint(val))
 		}
 	}
 }
