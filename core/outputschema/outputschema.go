@@ -9,12 +9,14 @@ package outputschema
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/avroschema"
 	"github.com/subplay/subplay/core/bigquery"
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/message"
 	"github.com/subplay/subplay/core/protoschema"
 	"github.com/subplay/subplay/core/subscription"
@@ -117,6 +119,15 @@ func (s *schemaRun) readTopic() {
 	}
 	text := *s.in.TopicSchema
 	var ds []diag.Diagnostic
+	if len(text) > limits.TopicSchemaBytes {
+		s.topicSrc = diag.NewSource("topicSchema", text)
+		ds = []diag.Diagnostic{{Severity: diag.Error, Code: "topic-schema-too-large", Span: diag.SpanOf(limits.TopicSchemaBytes, len(text)),
+			Message: "the topic schema is " + strconv.Itoa(len(text)) + " bytes; Pub/Sub takes schema definitions of at most 300 KB",
+			Hint:    "a schema this large cannot be attached to a topic; split the message type, or keep large blobs as bytes fields"}}
+		s.topicSrc.Locate(ds)
+		s.topic(ds)
+		return
+	}
 	if bigquery.TopicSchemaType(text, s.in.TopicSchemaType) == bigquery.Avro {
 		s.avroTopic, ds = avroschema.ParseTopic("topicSchema", text)
 		s.topicSrc = s.avroTopic.Doc.Source

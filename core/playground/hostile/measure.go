@@ -84,29 +84,8 @@ func watchHeap() (peak *uint64, stop func()) {
 	return peak, func() { close(done); <-finished }
 }
 
-// WasmHeapOver lists the cases known to pass the heap budget under js/wasm,
-// with the reason. There the sampler cannot run while a call does (one
-// thread, no preemption), so the figure is the heap when the call ends,
-// garbage included; and it is a real cost, since a wasm instance's memory
-// never shrinks. These cases stay within it natively (about 110 MB peak).
-// README's Limits section and the closing note of issue 10 list them as
-// missed; Over reports them through Waived instead of failing.
-var WasmHeapOver = map[string]string{
-	"schema-fields/avro-payload-30k": "hamba/avro's schema parser decodes a 30,000-field schema through mapstructure: about 120 MB of garbage, which the wasm heap holds until the collector catches up (about 280 MB)",
-	"schema-fields/avro-binary-30k":  "the same 30,000-field schema parse (about 215 MB under js/wasm)",
-}
-
-// Waived says why the heap budget is not held for case name here, or "".
-func (c Cost) Waived(name string) string {
-	if runtime.GOOS == "js" && c.Peak > BudgetHeap {
-		return WasmHeapOver[name]
-	}
-	return ""
-}
-
-// Over lists the budgets c exceeds for case name, in words for a test
-// failure (see Waived for the one exception).
-func (c Cost) Over(name string) []string {
+// Over lists the budgets c exceeds, in words for a test failure.
+func (c Cost) Over() []string {
 	var over []string
 	if c.CPU > BudgetCPU {
 		over = append(over, "used "+c.CPU.String()+" of CPU, budget "+BudgetCPU.String())
@@ -114,7 +93,7 @@ func (c Cost) Over(name string) []string {
 	if c.Wall > BudgetWall {
 		over = append(over, "took "+c.Wall.String()+", budget "+BudgetWall.String())
 	}
-	if c.Peak > BudgetHeap && c.Waived(name) == "" {
+	if c.Peak > BudgetHeap {
 		over = append(over, "the live heap reached "+itoa(c.Peak>>20)+" MB, budget "+itoa(BudgetHeap>>20)+" MB")
 	}
 	return over
