@@ -34,6 +34,11 @@ type Config struct {
 	// findings and their did-you-mean searches, not a hundred thousand.
 	unknown, dropped int
 
+	// read and judged come from the reader of a document FromDoc was
+	// given: its own findings, and which rule findings to keep.
+	read   []diag.Diagnostic
+	judged func(path string) bool
+
 	validated []diag.Diagnostic
 	once      sync.Once
 	effective *Effective
@@ -51,6 +56,19 @@ func Decode(name, text string, f doc.Format) *Config {
 func decodeWith(t *Table, name, text string, f doc.Format) *Config {
 	d, ds := doc.Parse(name, text, f)
 	c := &Config{Doc: d, Positioned: true, ds: ds, rules: t}
+	c.decodeRoot()
+	return c
+}
+
+// FromDoc builds a configuration from a document another reader (a gcloud
+// command's) has already parsed and positioned, with the same decoding and
+// rules as Decode. read are that reader's findings, which Validate
+// reports beside the rules'. judged, when not nil, says which paths the
+// text gives a value for: a rule finding at any other path judges a value
+// nobody wrote (a shell variable's), so Validate leaves it out rather than
+// report a false error.
+func FromDoc(d *doc.Doc, read []diag.Diagnostic, judged func(path string) bool) *Config {
+	c := &Config{Doc: d, Positioned: true, rules: rules, read: read, judged: judged}
 	c.decodeRoot()
 	return c
 }

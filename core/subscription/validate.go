@@ -24,6 +24,10 @@ func (c *Config) Validate() []diag.Diagnostic {
 			v.run()
 			ds = append(ds, v.ds...)
 		}
+		if c.judged != nil {
+			ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool { return !c.judged(d.Path) })
+		}
+		ds = append(ds, c.read...)
 		c.validated = c.locateDropped(ds, c.dropped)
 	})
 	return append([]diag.Diagnostic(nil), c.validated...)
