@@ -34,10 +34,7 @@ type Config struct {
 	// findings and their did-you-mean searches, not a hundred thousand.
 	unknown, dropped int
 
-	// read and judged come from the reader of a document FromDoc was
-	// given: its own findings, and which rule findings to keep.
-	read   []diag.Diagnostic
-	judged func(path string) bool
+	reading Reading // from the reader of a document FromDoc was given
 
 	validated []diag.Diagnostic
 	once      sync.Once
@@ -60,15 +57,28 @@ func decodeWith(t *Table, name, text string, f doc.Format) *Config {
 	return c
 }
 
+// Reading is what the reader of a document FromDoc is given says beside
+// it.
+type Reading struct {
+	// Diagnostics are the reader's own findings, which Validate reports
+	// beside the rules'.
+	Diagnostics []diag.Diagnostic
+	// Judged, when not nil, says which paths the text gives a value for:
+	// a rule finding at any other path would judge a value nobody wrote
+	// (a shell variable's), so Validate leaves it out rather than report
+	// a false error.
+	Judged func(path string) bool
+	// Changes is true when the document holds only what an update
+	// changes: the rest is the existing subscription's, so there are no
+	// effective settings to show.
+	Changes bool
+}
+
 // FromDoc builds a configuration from a document another reader (a gcloud
 // command's) has already parsed and positioned, with the same decoding and
-// rules as Decode. read are that reader's findings, which Validate
-// reports beside the rules'. judged, when not nil, says which paths the
-// text gives a value for: a rule finding at any other path judges a value
-// nobody wrote (a shell variable's), so Validate leaves it out rather than
-// report a false error.
-func FromDoc(d *doc.Doc, read []diag.Diagnostic, judged func(path string) bool) *Config {
-	c := &Config{Doc: d, Positioned: true, rules: rules, read: read, judged: judged}
+// rules as Decode.
+func FromDoc(d *doc.Doc, r Reading) *Config {
+	c := &Config{Doc: d, Positioned: true, rules: rules, reading: r}
 	c.decodeRoot()
 	return c
 }

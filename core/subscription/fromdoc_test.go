@@ -43,7 +43,7 @@ func TestFromDoc(t *testing.T) {
 			if len(ds) > 0 {
 				t.Fatal(ds)
 			}
-			c := FromDoc(d, tc.read, tc.judged)
+			c := FromDoc(d, Reading{Diagnostics: tc.read, Judged: tc.judged})
 			exp := map[string]string{}
 			for code, p := range want {
 				if tc.drop == "" || p != tc.drop {
@@ -61,6 +61,13 @@ func TestFromDoc(t *testing.T) {
 				if d.Line == 0 {
 					t.Errorf("%s has no line", d.Code)
 				}
+			}
+			if c.Effective() == nil {
+				t.Error("a whole subscription has effective settings")
+			}
+			d, _ = doc.Parse("c.json", text, doc.JSON)
+			if FromDoc(d, Reading{Changes: true}).Effective() != nil {
+				t.Error("the changes of an update have effective settings")
 			}
 		})
 	}
