@@ -50,6 +50,10 @@ func runEffective(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if errs := onlyErrors(resp.Diagnostics); len(errs) > 0 {
 		fmt.Fprint(stderr, diag.Render(diag.NewSource(name, text), errs))
 	}
+	if resp.Effective == nil && resp.Valid {
+		// Only an update command is valid without effective settings.
+		fmt.Fprintf(stderr, "%s: no effective settings: an update changes only the fields it names; the rest is the existing subscription's\n", name)
+	}
 	io.WriteString(stdout, resp.YAML)
 	return code
 }
