@@ -50,7 +50,7 @@ func (in *ConfigInput) Load() (*subscription.Config, error) {
 		}
 		if f == gcloudcmd.Format {
 			res := gcloudcmd.Read(gcloudcmd.Request{Name: name, Text: *in.Text})
-			return subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Judges, Changes: res.Verb == gcloudcmd.Update}), nil
+			return subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Judges, Changes: res.Verb == gcloudcmd.Update, UpdateMask: res.UpdateMask}), nil
 		}
 		return subscription.Decode(name, *in.Text, f), nil
 	case hasConfig:

@@ -72,6 +72,9 @@ type Reading struct {
 	// changes: the rest is the existing subscription's, so there are no
 	// effective settings to show.
 	Changes bool
+	// UpdateMask lists the fields an update sends, dotted as the API's
+	// updateMask writes them; Config.UpdateMask hands it on.
+	UpdateMask []string
 }
 
 // FromDoc builds a configuration from a document another reader (a gcloud
@@ -82,6 +85,10 @@ func FromDoc(d *doc.Doc, r Reading) *Config {
 	c.decodeRoot()
 	return c
 }
+
+// UpdateMask is the update mask of the update command c was read from,
+// nil for any other configuration.
+func (c *Config) UpdateMask() []string { return c.reading.UpdateMask }
 
 // table returns the rule table c was decoded against.
 func (c *Config) table() *Table {
