@@ -14,11 +14,12 @@ func init() {
 
 func runEffective(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("effective", stderr, []string{
-		"Usage: subplay effective [--format yaml|json] FILE|-",
+		"Usage: subplay effective [--format yaml|json] [--input-format json|yaml|gcloud] FILE|-",
 		"\nPrints what the subscription will really do: every default filled in.",
 		"In YAML, values that come from a default say so in a comment; JSON is the",
 		"response of the effective operation (settings, origins and diagnostics).",
 	}, "yaml", "json")
+	inFormat := inputFormatFlag(fs)
 	if !fs.parse(args) {
 		return exitUsage
 	}
@@ -32,7 +33,7 @@ func runEffective(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return fs.fail(err)
 	}
 	name := displayName(file)
-	req := &playground.EffectiveRequest{ConfigInput: playground.ConfigInput{Text: &text, File: name, Format: formatOf(file)}, YAML: !fs.json()}
+	req := &playground.EffectiveRequest{ConfigInput: playground.ConfigInput{Text: &text, File: name, Format: configFormatOf(file, *inFormat)}, YAML: !fs.json()}
 	var resp playground.EffectiveResponse
 	out, err := call("effective", req, &resp)
 	if err != nil {
@@ -48,6 +49,10 @@ func runEffective(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	if errs := onlyErrors(resp.Diagnostics); len(errs) > 0 {
 		fmt.Fprint(stderr, diag.Render(diag.NewSource(name, text), errs))
+	}
+	if resp.Effective == nil && resp.Valid {
+		// Only an update command is valid without effective settings.
+		fmt.Fprintf(stderr, "%s: no effective settings: an update changes only the fields it names; the rest is the existing subscription's\n", name)
 	}
 	io.WriteString(stdout, resp.YAML)
 	return code

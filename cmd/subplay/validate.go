@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/gcloudcmd"
 	"github.com/subplay/subplay/core/playground"
 )
 
@@ -15,13 +16,15 @@ func init() {
 
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr, []string{
-		"Usage: subplay validate [--format text|json] [--old FILE] [-q] FILE|- ...",
-		"\nChecks each configuration (JSON or YAML, as gcloud or the REST API prints it).",
+		"Usage: subplay validate [--format text|json] [--input-format json|yaml|gcloud] [--old FILE] [-q] FILE|- ...",
+		"\nChecks each configuration: JSON or YAML, as gcloud or the REST API prints it, or a",
+		"gcloud pubsub subscriptions create or update command (.sh, .txt, or text starting with gcloud).",
 		"With --format json, prints the response of the validate operation, one line per file.",
 		"Exit status: 0 valid (warnings allowed), 1 errors found, 2 usage or I/O error.",
 	}, "text", "json")
 	old := fs.String("old", "", "the current configuration, to check that an update from it is allowed")
 	quiet := fs.Bool("q", false, "text output: show only errors and warnings, not info notes")
+	inFormat := inputFormatFlag(fs)
 	if !fs.parse(args) {
 		return exitUsage
 	}
@@ -36,7 +39,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fs.fail(err)
 		}
-		oldInput = &playground.ConfigInput{Text: &text, File: *old, Format: formatOf(*old)}
+		oldInput = &playground.ConfigInput{Text: &text, File: *old, Format: configFormatOf(*old, *inFormat)}
 	}
 	code := exitOK
 	for _, file := range files {
@@ -45,7 +48,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fs.fail(err)
 		}
 		name := displayName(file)
-		req := &playground.ValidateRequest{ConfigInput: playground.ConfigInput{Text: &text, File: name, Format: formatOf(file)}, Old: oldInput}
+		req := &playground.ValidateRequest{ConfigInput: playground.ConfigInput{Text: &text, File: name, Format: configFormatOf(file, *inFormat)}, Old: oldInput}
 		var resp playground.ValidateResponse
 		out, err := call("validate", req, &resp)
 		if err != nil {
@@ -110,6 +113,24 @@ func summary(name string, r *playground.ValidateResponse, quiet bool) string {
 		out += " (" + strings.Join(parts, ", ") + ")"
 	}
 	return out
+}
+
+// inputFormatFlag adds --input-format, which names the format of the
+// configuration files (--format names the output's).
+func inputFormatFlag(fs *flags) *string {
+	return fs.String("input-format", "", "the configuration's format: json, yaml or gcloud (default: from the file name, else the content)")
+}
+
+// configFormatOf is formatOf for a configuration, which may also be a
+// gcloud command kept in a script or a note; given (--input-format) wins.
+func configFormatOf(path, given string) string {
+	switch {
+	case given != "":
+		return given
+	case strings.HasSuffix(path, ".sh"), strings.HasSuffix(path, ".txt"):
+		return string(gcloudcmd.Format)
+	}
+	return formatOf(path)
 }
 
 // formatOf picks the format from a file extension; "" lets the decoder

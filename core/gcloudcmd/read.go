@@ -68,6 +68,27 @@ func (r *Result) Known(path string) bool {
 	return true
 }
 
+// Judges reports whether a finding of the subscription's rules at path
+// judges what the command says. The value must be Known; an update shows
+// only its name and the fields in its mask, so a finding elsewhere (a
+// required field it leaves as it stands, or one across fields) would judge
+// the existing subscription, which the text does not show.
+func (r *Result) Judges(path string) bool {
+	if !r.Known(path) {
+		return false
+	}
+	if r.Verb != Update || path == "/name" {
+		return true
+	}
+	for _, f := range r.UpdateMask {
+		p := "/" + strings.ReplaceAll(f, ".", "/")
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // occurrence is one flag as written.
 type occurrence struct {
 	spec     *flagSpec
@@ -171,7 +192,7 @@ func (r *reader) read() {
 func gcloudWords(c *command) int {
 	for i, w := range c.words {
 		switch {
-		case w.text == "gcloud" || strings.HasSuffix(w.text, "/gcloud") || strings.EqualFold(w.text, "gcloud.cmd"):
+		case isGcloud(w.text):
 			return i
 		case i == 0 && (w.text == "$" || w.text == ">" || w.text == "%" || strings.HasPrefix(w.text, "PS") && strings.HasSuffix(w.text, ">")):
 			continue
@@ -179,6 +200,34 @@ func gcloudWords(c *command) int {
 		return -1
 	}
 	return -1
+}
+
+// isGcloud reports whether a command word runs gcloud: by name, by path,
+// or as Windows' gcloud.cmd.
+func isGcloud(w string) bool {
+	return w == "gcloud" || strings.HasSuffix(w, "/gcloud") || strings.EqualFold(w, "gcloud.cmd")
+}
+
+// Detect reports whether text is a gcloud command rather than JSON or
+// YAML: its first command word, after blank lines, # comments (a script's
+// #! line) and an optional prompt ("$ ", "PS> "), runs gcloud. It reads
+// only up to that word.
+func Detect(text string) bool {
+	for text != "" {
+		line, rest, _ := strings.Cut(text, "\n")
+		line = strings.TrimLeft(line, " \t\r")
+		if line == "" || line[0] == '#' {
+			text = rest
+			continue
+		}
+		line = line[prompt(line):]
+		end := strings.IndexAny(line, " \t\r")
+		if end < 0 {
+			end = len(line)
+		}
+		return isGcloud(line[:end])
+	}
+	return false
 }
 
 var groupWords = []string{"pubsub", "subscriptions"}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/gcloudcmd"
 	"github.com/subplay/subplay/core/message"
 	"github.com/subplay/subplay/core/subscription"
 )
@@ -13,9 +14,10 @@ import (
 // the user's own text (diagnostics then carry lines and columns into it)
 // or as a JSON object (diagnostics carry paths only). Operations embed it.
 type ConfigInput struct {
-	// Text is the configuration as typed, JSON or YAML.
+	// Text is the configuration as typed: JSON, YAML, or a gcloud
+	// pubsub subscriptions create or update command.
 	Text *string `json:"text,omitempty"`
-	// Format is "json", "yaml" or empty to detect it from Text.
+	// Format is "json", "yaml", "gcloud" or empty to detect it from Text.
 	Format string `json:"format,omitempty"`
 	// File is the name shown when diagnostics are rendered as text.
 	File string `json:"file,omitempty"`
@@ -33,8 +35,11 @@ func (in *ConfigInput) Load() (*subscription.Config, error) {
 		return nil, &Error{Code: "bad-request", Message: `give the configuration as "text" or as "config", not both`}
 	case in.Text != nil:
 		f := doc.Format(in.Format)
-		if f != "" && f != doc.JSON && f != doc.YAML {
-			return nil, &Error{Code: "bad-request", Message: `"format" must be "json", "yaml" or empty, not ` + quote(in.Format)}
+		if f != "" && f != doc.JSON && f != doc.YAML && f != gcloudcmd.Format {
+			return nil, &Error{Code: "bad-request", Message: `"format" must be "json", "yaml", "gcloud" or empty, not ` + quote(in.Format)}
+		}
+		if f == "" && gcloudcmd.Detect(*in.Text) {
+			f = gcloudcmd.Format
 		}
 		name := in.File
 		if name == "" {
@@ -43,11 +48,15 @@ func (in *ConfigInput) Load() (*subscription.Config, error) {
 				name = "config." + string(f)
 			}
 		}
+		if f == gcloudcmd.Format {
+			res := gcloudcmd.Read(gcloudcmd.Request{Name: name, Text: *in.Text})
+			return subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Judges, Changes: res.Verb == gcloudcmd.Update, UpdateMask: res.UpdateMask}), nil
+		}
 		return subscription.Decode(name, *in.Text, f), nil
 	case hasConfig:
 		return subscription.DecodeObject(in.Config), nil
 	}
-	return nil, &Error{Code: "bad-request", Message: `the request names no configuration: add "text" (JSON or YAML) or "config" (an object)`}
+	return nil, &Error{Code: "bad-request", Message: `the request names no configuration: add "text" (JSON, YAML or a gcloud command) or "config" (an object)`}
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }

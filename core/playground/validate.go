@@ -20,6 +20,9 @@ type ValidateResponse struct {
 	Diagnostics  []diag.Diagnostic          `json:"diagnostics"`
 	Counts       Counts                     `json:"counts"`
 	Effective    *subscription.Subscription `json:"effective,omitempty"`
+	// UpdateMask is, for a gcloud update command, the fields it changes,
+	// dotted as the API's updateMask writes them.
+	UpdateMask []string `json:"updateMask,omitempty"`
 }
 
 // Counts tallies diagnostics by severity.
@@ -50,7 +53,7 @@ func Validate(req *ValidateRequest) (*ValidateResponse, error) {
 		}
 		ds = diag.Finish(append(ds, cfg.CheckUpdate(old)...))
 	}
-	resp := &ValidateResponse{Valid: cfg.Sub != nil && !diag.HasErrors(ds), Diagnostics: ds, Counts: countsOf(ds)}
+	resp := &ValidateResponse{Valid: cfg.Sub != nil && !diag.HasErrors(ds), Diagnostics: ds, Counts: countsOf(ds), UpdateMask: cfg.UpdateMask()}
 	if ds == nil {
 		resp.Diagnostics = []diag.Diagnostic{}
 	}

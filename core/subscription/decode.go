@@ -34,6 +34,8 @@ type Config struct {
 	// findings and their did-you-mean searches, not a hundred thousand.
 	unknown, dropped int
 
+	reading Reading // from the reader of a document FromDoc was given
+
 	validated []diag.Diagnostic
 	once      sync.Once
 	effective *Effective
@@ -54,6 +56,39 @@ func decodeWith(t *Table, name, text string, f doc.Format) *Config {
 	c.decodeRoot()
 	return c
 }
+
+// Reading is what the reader of a document FromDoc is given says beside
+// it.
+type Reading struct {
+	// Diagnostics are the reader's own findings, which Validate reports
+	// beside the rules'.
+	Diagnostics []diag.Diagnostic
+	// Judged, when not nil, says which paths the text gives a value for:
+	// a rule finding at any other path would judge a value nobody wrote
+	// (a shell variable's), so Validate leaves it out rather than report
+	// a false error.
+	Judged func(path string) bool
+	// Changes is true when the document holds only what an update
+	// changes: the rest is the existing subscription's, so there are no
+	// effective settings to show.
+	Changes bool
+	// UpdateMask lists the fields an update sends, dotted as the API's
+	// updateMask writes them; Config.UpdateMask hands it on.
+	UpdateMask []string
+}
+
+// FromDoc builds a configuration from a document another reader (a gcloud
+// command's) has already parsed and positioned, with the same decoding and
+// rules as Decode.
+func FromDoc(d *doc.Doc, r Reading) *Config {
+	c := &Config{Doc: d, Positioned: true, rules: rules, reading: r}
+	c.decodeRoot()
+	return c
+}
+
+// UpdateMask is the update mask of the update command c was read from,
+// nil for any other configuration.
+func (c *Config) UpdateMask() []string { return c.reading.UpdateMask }
 
 // table returns the rule table c was decoded against.
 func (c *Config) table() *Table {

@@ -28,7 +28,7 @@ type Effective struct {
 // decoded). Output-only fields are left out: they are not settings. The
 // result is shared: callers must not modify it.
 func (c *Config) Effective() *Effective {
-	if c.Sub == nil {
+	if c.Sub == nil || c.reading.Changes {
 		return nil
 	}
 	c.effOnce.Do(func() { c.effective = computeEffective(c) })

@@ -39,8 +39,8 @@ func (c *Config) CheckUpdate(old *Config) []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	for _, f := range immutable {
 		was, now := f.get(old.Sub), f.get(c.Sub)
-		if was == now {
-			continue
+		if was == now || c.reading.Judged != nil && !c.reading.Judged(f.path) {
+			continue // or a value the text leaves unknown, or an update leaves as it stands
 		}
 		msg := label(f.path) + " changes from " + quoteOrNone(was) + " to " + quoteOrNone(now) + ", which an update cannot do"
 		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "immutable-field", Path: f.path, Message: msg, Hint: f.why})

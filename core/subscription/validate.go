@@ -24,6 +24,10 @@ func (c *Config) Validate() []diag.Diagnostic {
 			v.run()
 			ds = append(ds, v.ds...)
 		}
+		if judged := c.reading.Judged; judged != nil {
+			ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool { return !judged(d.Path) })
+		}
+		ds = append(ds, c.reading.Diagnostics...)
 		c.validated = c.locateDropped(ds, c.dropped)
 	})
 	return append([]diag.Diagnostic(nil), c.validated...)
