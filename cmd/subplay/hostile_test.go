@@ -17,9 +17,6 @@ import (
 func TestHostile(t *testing.T) {
 	for _, c := range hostile.Cases() {
 		t.Run(c.Name, func(t *testing.T) {
-			if why, ok := hostile.Pending[c.Name]; ok {
-				t.Skip("pending: " + why)
-			}
 			args := hostileArgs(t, c)
 			var stdout, stderr bytes.Buffer
 			var code int

@@ -14,9 +14,6 @@ import (
 func TestHostile(t *testing.T) {
 	for _, c := range hostile.Cases() {
 		t.Run(c.Name, func(t *testing.T) {
-			if why, ok := hostile.Pending[c.Name]; ok {
-				t.Skip("pending: " + why)
-			}
 			body := c.Body()
 			var out []byte
 			var ok bool

@@ -241,8 +241,3 @@ func repeatAttrs(n int) string {
 	}
 	return b.String()
 }
-
-// Pending names the cases whose fix belongs to a change not merged yet,
-// with the reason; every entry's test skips them, saying why, until the
-// entry is removed.
-var Pending = map[string]string{}
