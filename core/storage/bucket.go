@@ -102,7 +102,9 @@ func CheckBucket(name string) []diag.Diagnostic {
 		add(diag.Error, off, off+len(b), "bucket-name-ip", "a bucket cannot be named like an IP address", "")
 	}
 
-	lower := strings.ToLower(b)
+	// Offsets into lower must be offsets into b: strings.ToLower would turn
+	// an invalid byte into a three-byte U+FFFD and shift every one after it.
+	lower := asciiLower(b)
 	if strings.HasPrefix(lower, "goog") {
 		add(diag.Error, off, off+4, "bucket-name-goog", "bucket names cannot start with \"goog\"", "Cloud Storage reserves them for Google")
 	}
@@ -118,6 +120,18 @@ func CheckBucket(name string) []diag.Diagnostic {
 			"a bucket name with dots is a domain name: creating it required verifying that domain", "")
 	}
 	return ds
+}
+
+// asciiLower lowers ASCII letters only, byte for byte, so it keeps the
+// length and every offset of s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 func bucketByte(c byte) bool {

@@ -86,3 +86,20 @@ func TestBucketHints(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketInvalidUTF8 is FuzzCheck's find: an invalid byte before a
+// "google"-like word shifted the offsets of the lowered name, and the
+// finding sliced past the end of the name.
+func TestBucketInvalidUTF8(t *testing.T) {
+	for _, name := range []string{"\xb79091e", "\xffg00gle", "a\xc3google"} {
+		ds := CheckBucket(name)
+		if len(ds) == 0 {
+			t.Errorf("CheckBucket(%q): no finding", name)
+		}
+		for _, d := range ds {
+			if d.Span.IsValid() && d.Span.End.Offset() > len(name) {
+				t.Errorf("CheckBucket(%q): %s span %v past the name", name, d.Code, d.Span)
+			}
+		}
+	}
+}
