@@ -57,6 +57,22 @@ func (d *decoder) raw(n int64) ([]byte, error) {
 
 // count reads an array or map block's count; a negative count is followed
 // by the block's size in bytes.
+// blocks reads the blocks of an array or a map, calling item once for each
+// item, until the empty block that ends them.
+func (d *decoder) blocks(item func() error) error {
+	for {
+		n, err := d.count()
+		if err != nil || n == 0 {
+			return err
+		}
+		for ; n > 0; n-- {
+			if err := item(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 func (d *decoder) count() (int64, error) {
 	n, err := d.long()
 	if err != nil {
@@ -136,48 +152,34 @@ func (d *decoder) value(s avro.Schema, depth int) (any, error) {
 		return syms[i], nil
 	case avro.Array:
 		out := []any{}
-		for {
-			n, err := d.count()
-			if err != nil {
-				return nil, err
-			}
-			if n == 0 {
-				return out, nil
-			}
-			for ; n > 0; n-- {
-				v, err := d.value(s.(*avro.ArraySchema).Items(), depth+1)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, v)
-			}
+		err := d.blocks(func() error {
+			v, err := d.value(s.(*avro.ArraySchema).Items(), depth+1)
+			out = append(out, v)
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
+		return out, nil
 	case avro.Map:
 		out := map[string]any{}
-		for {
-			n, err := d.count()
+		err := d.blocks(func() error {
+			kn, err := d.long()
 			if err != nil {
-				return nil, err
+				return err
 			}
-			if n == 0 {
-				return out, nil
+			k, err := d.raw(kn)
+			if err != nil {
+				return err
 			}
-			for ; n > 0; n-- {
-				kn, err := d.long()
-				if err != nil {
-					return nil, err
-				}
-				k, err := d.raw(kn)
-				if err != nil {
-					return nil, err
-				}
-				v, err := d.value(s.(*avro.MapSchema).Values(), depth+1)
-				if err != nil {
-					return nil, err
-				}
-				out[string(k)] = v
-			}
+			v, err := d.value(s.(*avro.MapSchema).Values(), depth+1)
+			out[string(k)] = v
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
+		return out, nil
 	case avro.Record:
 		fields := s.(*avro.RecordSchema).Fields()
 		out := make(map[string]any, len(fields))
