@@ -122,7 +122,7 @@ func (s *schemaRun) readTopic() {
 	if len(text) > limits.TopicSchemaBytes {
 		s.topicSrc = diag.NewSource("topicSchema", text)
 		ds = []diag.Diagnostic{{Severity: diag.Error, Code: "topic-schema-too-large", Span: diag.SpanOf(limits.TopicSchemaBytes, len(text)),
-			Message: "the topic schema is " + strconv.Itoa(len(text)) + " bytes; Pub/Sub takes schema definitions of at most 300 KB",
+			Message: "the topic schema is " + strconv.Itoa(len(text)) + " bytes; Pub/Sub takes schema definitions of at most " + strconv.Itoa(limits.TopicSchemaBytes>>10) + " KB",
 			Hint:    "a schema this large cannot be attached to a topic; split the message type, or keep large blobs as bytes fields"}}
 		s.topicSrc.Locate(ds)
 		s.topic(ds)
