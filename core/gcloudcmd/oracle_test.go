@@ -127,8 +127,9 @@ func (o *oracle) run(parent context.Context, c corpusCase) (string, error) {
 	defer func() { o.configs <- cfg }()
 	logPath := filepath.Join(dir, ".gcloud-log")
 	// The function sends gcloud's stderr (where --log-http writes) to a file
-	// of ours, whatever redirection the command itself ends with.
-	script := `gcloud() { command gcloud "$@" 2>"$GCLOG"; }` + "\n" + shellText(c.cmd) + "\n"
+	// of ours, whatever redirection the command itself ends with; a text of
+	// several gcloud commands appends them all, in order.
+	script := `gcloud() { command gcloud "$@" 2>>"$GCLOG"; }` + "\n" + shellText(c.cmd) + "\n"
 	ctx, cancel := context.WithTimeout(parent, oracleCmdTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", script)
@@ -162,13 +163,14 @@ var (
 )
 
 // outcome turns gcloud's log into the corpus form: "sent METHOD PATH" and
-// the canonical request body, or "rejected [--flag]" and gcloud's error
-// line when it sent nothing.
+// the canonical request body of the first subscription it created or
+// updated, or "rejected [--flag]" and gcloud's error line when it sent
+// none.
 func outcome(log, out string, runErr error) (string, error) {
 	for _, m := range reqRe.FindAllStringSubmatch(log, -1) {
 		uri, method, body := m[1], m[2], m[3]
-		if method != "PUT" && method != "PATCH" {
-			continue
+		if method != "PUT" && method != "PATCH" || !strings.Contains(uri, "/subscriptions/") {
+			continue // a topic's creation, in a text of several commands
 		}
 		path := uri
 		if i := strings.Index(path, "/v1/"); i >= 0 {
