@@ -1,10 +1,11 @@
 //go:build unix
 
-// Package emulator runs Google's Pub/Sub emulator as a second oracle for the
-// rules subplay checks: conformance_test.go creates each example and
-// generated configuration in it over its REST API and holds subplay's
-// verdict against the emulator's. Tests only: it lives under internal/ so
-// that no build links it.
+// Package emulator starts Google's Pub/Sub emulator for tests, and uses it
+// as a second oracle for the rules subplay checks: its tests create each
+// example and generated configuration (cases_test.go) in it over its REST
+// API and hold subplay's verdict against the emulator's (oracle_test.go,
+// exceptions_test.go). core/gcloudcmd's live test runs gcloud against it.
+// Tests only: it lives under internal/ so that no build links it.
 package emulator
 
 import (
@@ -30,9 +31,13 @@ const Project = "oracle-project"
 
 // Emulator is one running emulator.
 type Emulator struct {
-	base   string // http://127.0.0.1:PORT/v1/
-	client *http.Client
+	endpoint string // http://127.0.0.1:PORT/
+	client   *http.Client
 }
+
+// Endpoint is the emulator's root URL, as gcloud's
+// CLOUDSDK_API_ENDPOINT_OVERRIDES_PUBSUB takes it.
+func (e *Emulator) Endpoint() string { return e.endpoint }
 
 // Need skips t when gcloud or its Pub/Sub emulator is missing, or fails it
 // when SUBPLAY_REQUIRE_TOOLS=1 (CI, scripts/test) says they must be there.
@@ -45,7 +50,7 @@ func Need(t testing.TB) {
 		if os.Getenv("SUBPLAY_REQUIRE_TOOLS") == "1" {
 			t.Fatalf("gcloud and the Pub/Sub emulator are required (SUBPLAY_REQUIRE_TOOLS=1): %v", err)
 		}
-		t.Skipf("SKIPPED: the live emulator comparison needs gcloud and its Pub/Sub emulator: %v", err)
+		t.Skipf("SKIPPED: this live comparison needs gcloud and its Pub/Sub emulator: %v", err)
 	}
 }
 
@@ -92,7 +97,7 @@ func Start(t testing.TB) *Emulator {
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
-	return &Emulator{base: "http://" + addr + "/v1/", client: &http.Client{Timeout: 30 * time.Second}}
+	return &Emulator{endpoint: "http://" + addr + "/", client: &http.Client{Timeout: 30 * time.Second}}
 }
 
 // Verdict is the emulator's answer to one create: "accepted", or
@@ -105,7 +110,7 @@ func (v Verdict) Accepted() bool { return v == "accepted" }
 // put sends one PUT and returns the HTTP status and the error message of
 // the answer, if any.
 func (e *Emulator) put(ctx context.Context, path string, body []byte) (int, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, e.base+path, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, e.endpoint+"v1/"+path, bytes.NewReader(body))
 	if err != nil {
 		return 0, "", err
 	}

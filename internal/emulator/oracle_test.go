@@ -272,6 +272,10 @@ func runLive(t *testing.T, cases []oracleCase) []Verdict {
 			}
 		}
 		v, err := e.Create(ctx, c.id, c.json())
+		if ctx.Err() != nil {
+			t.Logf("%d of %d cases did not run within %v", len(cases)-i, len(cases), liveBudget)
+			break // verdicts[i:] stay "": not run
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -288,22 +292,30 @@ func TestEmulatorLive(t *testing.T) {
 		t.Skip("SKIPPED: the live emulator comparison does not run with -short")
 	}
 	cases := allCases(t)
+	verdicts := runLive(t, cases)
+	ran := slices.Index(append(verdicts, ""), "") // the cases before the first not run
 	if *record {
-		writeGolden(t, cases, runLive(t, cases))
+		if ran < len(cases) {
+			t.Fatalf("only %d of %d cases ran: nothing recorded", ran, len(cases))
+		}
+		writeGolden(t, cases, verdicts)
 		t.Logf("recorded %d verdicts into %s", len(cases), goldenPath)
 		return
 	}
-	verdicts := runLive(t, cases)
 	golden := readGolden(t)
 	ty := newTally()
 	drift := 0
-	for i, c := range cases {
+	for i, c := range cases[:ran] {
 		if r, ok := golden[c.name]; ok && r.body == string(c.json()) && r.verdict != verdicts[i] {
 			drift++
 			t.Errorf("%s: the emulator now says %q, recorded %q", c.name, verdicts[i], r.verdict)
 		}
 		ty.add(t, c, verdicts[i])
 	}
-	ty.finish(t)
-	t.Logf("live: %d verdicts differ from the recording", drift)
+	if ran == len(cases) {
+		ty.finish(t)
+	} else {
+		t.Logf("%d cases ran: %d agree, %d laxer, %d stricter (the exception lists are checked only on a full run)", ty.cases, ty.agree, ty.laxer, ty.stricter)
+	}
+	t.Logf("live: %d of %d verdicts differ from the recording", drift, ran)
 }
