@@ -214,10 +214,15 @@ func (ty *tally) add(t *testing.T, c oracleCase, v Verdict) {
 
 func (ty *tally) finish(t *testing.T) {
 	t.Helper()
-	for _, e := range append(stricterCases, laxerCases...) {
+	for i, e := range append(stricterCases, laxerCases...) {
 		if ty.used[e] == 0 {
 			t.Errorf("the exception %q explains no case now: remove it", e.pattern)
 		}
+		kind := "stricter"
+		if i >= len(stricterCases) {
+			kind = "laxer"
+		}
+		t.Logf("%s %-50s %3d  %s", kind, e.pattern, ty.used[e], e.reason)
 	}
 	t.Logf("%d cases: %d agree with the emulator, %d the emulator accepts and we reject (laxer, listed), %d the emulator rejects and we accept or reject for another field (listed)",
 		ty.cases, ty.agree, ty.laxer, ty.stricter)
