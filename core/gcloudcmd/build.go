@@ -181,8 +181,12 @@ func (r *reader) isUnknown(w *word, from int, what, path string) bool {
 		if v != w.expansion {
 			verb = " holds " // projects/$PROJECT/topics/t
 		}
+		hint := "write the value itself to have it checked too"
+		if off, ok := r.sets[varName(w.expansion)]; ok {
+			hint = "the text sets it on line " + itoa(lineOf(r.src, diag.SpanOf(off, off))) + ", but subplay reads the text and does not run the shell: " + hint
+		}
 		r.add(diag.Info, sp, path, "gcloud-unknown-value", what+verb+strconv.Quote(shorten(w.expansion))+", which the shell fills in: subplay does not know its value",
-			"write the value itself to have it checked too")
+			hint)
 	case placeholder(v):
 		r.add(diag.Info, sp, path, "gcloud-placeholder", what+" is "+strconv.Quote(shorten(v))+", which looks like a placeholder to replace",
 			"write the real value to have it checked too")
@@ -193,6 +197,18 @@ func (r *reader) isUnknown(w *word, from int, what, path string) bool {
 		r.unknown[path] = true
 	}
 	return true
+}
+
+// varName is the variable of a plain expansion ($NAME, ${NAME}), or "".
+func varName(exp string) string {
+	name := strings.TrimPrefix(exp, "$")
+	if inner, ok := strings.CutPrefix(name, "{"); ok {
+		name = strings.TrimSuffix(inner, "}")
+	}
+	if name == "" || nameLen(name) != len(name) {
+		return ""
+	}
+	return name
 }
 
 // placeholder reports whether v holds a part written the way docs write

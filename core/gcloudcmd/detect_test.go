@@ -151,3 +151,25 @@ func TestUnknownProject(t *testing.T) {
 		})
 	}
 }
+
+// TestSettingsNotRun: a variable the text sets stays unknown (subplay
+// reads the text, it does not run the shell), and the note says where it
+// is set.
+func TestSettingsNotRun(t *testing.T) {
+	const text = "# setup\nexport TOPIC=orders PROJECT=p\nACK=20\ngcloud pubsub subscriptions create s --topic=\"$TOPIC\" --project=p --ack-deadline=${ACK} --labels=a=$UNSET"
+	res := Read(Request{Text: text})
+	for path, line := range map[string]string{"/topic": "line 2", "/ackDeadlineSeconds": "line 3", "/labels": ""} {
+		if res.Known(path) {
+			t.Errorf("%s is known: %v", path, res.Unknown)
+		}
+		var hint string
+		for _, d := range res.Diagnostics {
+			if d.Code == "gcloud-unknown-value" && d.Path == path {
+				hint = d.Hint
+			}
+		}
+		if line != "" && !strings.Contains(hint, "sets it on "+line) || line == "" && strings.Contains(hint, "sets it") {
+			t.Errorf("%s: hint %q, want it to name %q", path, hint, line)
+		}
+	}
+}

@@ -127,6 +127,10 @@ type reader struct {
 	// projUnknown is --project when its value is a shell variable or a
 	// placeholder.
 	projUnknown *occurrence
+	// sets holds the variables the text sets before the command read
+	// (NAME=VALUE, export NAME=VALUE), by name, with the offset: a note on
+	// an unknown value points there, though the value is not used.
+	sets map[string]int
 }
 
 // Read reads a gcloud command. It never fails: problems are diagnostics,
@@ -171,9 +175,14 @@ func (r *reader) read() {
 	// say what it is not. Every other gcloud command is named in a note.
 	var gclouds []*command
 	var cmd *command
+	r.sets = map[string]int{}
 	for i := range cmds {
 		if gcloudWords(&cmds[i]) < 0 {
-			continue // export X=..., echo, cd: the shell's, not gcloud's
+			// export X=..., echo, cd: the shell's, not gcloud's.
+			if cmd == nil {
+				r.noteSetting(&cmds[i])
+			}
+			continue
 		}
 		gclouds = append(gclouds, &cmds[i])
 		if cmd == nil && subscriptionVerb(&cmds[i]) >= 0 {
@@ -199,6 +208,22 @@ func (r *reader) read() {
 		r.add(diag.Info, sp, "", "gcloud-shell-redirect", "this redirection is the shell's; it does not change the subscription", "")
 	}
 	r.parse(cmd.words[at:])
+}
+
+// noteSetting records the variables a command such as "export A=1 B=2"
+// or "A=1" sets.
+func (r *reader) noteSetting(c *command) {
+	ws := c.words
+	if len(ws) > 1 && (ws[0].text == "export" || ws[0].text == "declare" || ws[0].text == "readonly" || ws[0].text == "local") {
+		ws = ws[1:]
+	}
+	for i := range ws {
+		n := nameLen(ws[i].text)
+		if n == 0 || n >= len(ws[i].text) || ws[i].text[n] != '=' || ws[i].text[0] >= '0' && ws[i].text[0] <= '9' {
+			return
+		}
+		r.sets[ws[i].text[:n]] = ws[i].start
+	}
 }
 
 // otherCommand notes a gcloud command of the text that is not the one
@@ -228,8 +253,12 @@ func (r *reader) otherCommand(c, read *command, line string) {
 	}
 	sp := diag.SpanOf(c.words[from].start, c.words[to].end)
 	msg := "subplay checks the gcloud command at line " + line + " and skips this " + strconv.Quote(shorten(name.String()))
-	if subscriptionVerb(c) >= 0 && subscriptionVerb(read) >= 0 {
+	switch {
+	case subscriptionVerb(read) < 0:
+	case subscriptionVerb(c) >= 0:
 		msg = "subplay checks the first subscription command, at line " + line + ", and skips this one"
+	default:
+		msg = "subplay checks the subscription command at line " + line + " and skips this " + strconv.Quote(shorten(name.String()))
 	}
 	r.add(diag.Info, sp, "", "gcloud-more-commands", msg, "check each subscription command on its own")
 }
