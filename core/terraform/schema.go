@@ -121,4 +121,3 @@ func find(list []*attr, name string, byTF bool) *attr {
 	}
 	return nil
 }
-
