@@ -118,7 +118,7 @@ func summary(name string, r *playground.ValidateResponse, quiet bool) string {
 // inputFormatFlag adds --input-format, which names the format of the
 // configuration files (--format names the output's).
 func inputFormatFlag(fs *flags) *string {
-	return fs.String("input-format", "", "the configuration's format: json, yaml or gcloud (default: from the file name, else the content)")
+	return fs.String("input-format", "", "the configuration's format: json, yaml, gcloud or terraform (default: from the file name, else the content)")
 }
 
 // configFormatOf is formatOf for a configuration, which may also be a
@@ -129,6 +129,8 @@ func configFormatOf(path, given string) string {
 		return given
 	case strings.HasSuffix(path, ".sh"), strings.HasSuffix(path, ".txt"):
 		return string(gcloudcmd.Format)
+	case strings.HasSuffix(path, ".tf"):
+		return "terraform"
 	}
 	return formatOf(path)
 }

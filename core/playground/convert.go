@@ -164,7 +164,11 @@ func convertTo(form string, sub, old *subscription.Subscription, req *ConvertReq
 		}
 		out.Text, out.Files, out.Notes = c.Text, c.Files, c.Notes
 	case FormTerraform:
-		w := terraform.Write(sub, terraform.Options{Resource: req.Resource, Import: req.Import || old != nil})
+		label := req.Resource
+		if label == "" {
+			label = req.label
+		}
+		w := terraform.Write(sub, terraform.Options{Resource: label, Import: req.Import || old != nil})
 		out.Text, out.Notes = w.Text, w.Notes
 	}
 	return out, nil

@@ -74,6 +74,9 @@ func Write(s *subscription.Subscription, o Options) Written {
 	top = append(top, line{key: "name", val: quote(short)})
 	if t, ok := m["topic"]; ok {
 		top = append(top, line{key: "topic", val: quote(str(t))})
+		if _, _, full := splitName(str(t), "topics"); !full {
+			w.note(diag.Warning, "/topic", "the topic is not of the form projects/PROJECT/topics/ID; the provider reads any other value as a topic ID in the subscription's project")
+		}
 	}
 	delete(m, "name")
 	delete(m, "topic")
@@ -142,8 +145,11 @@ func (w *writer) block(a *attr, m map[string]any, path, indent string) string {
 		}
 	case "pushConfig":
 		if str(m["pushEndpoint"]) == "" {
-			if len(m) > 1 || len(m) == 1 && m["pushEndpoint"] == nil {
+			delete(m, "pushEndpoint")
+			if len(m) > 0 {
 				w.note(diag.Warning, path, "the provider writes push_config only with push_endpoint; the resource leaves the push settings out")
+			} else {
+				w.note(diag.Info, path, "a pushConfig without endpoint means pull, which the resource says by having no push_config block")
 			}
 			return ""
 		}
