@@ -16,9 +16,10 @@ func init() {
 
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr, []string{
-		"Usage: subplay validate [--format text|json] [--input-format json|yaml|gcloud] [--old FILE] [-q] FILE|- ...",
+		"Usage: subplay validate [--format text|json] [--input-format json|yaml|gcloud|terraform] [--old FILE] [-q] FILE|- ...",
 		"\nChecks each configuration: JSON or YAML, as gcloud or the REST API prints it, or a",
-		"gcloud pubsub subscriptions create or update command (.sh, .txt, or text starting with gcloud).",
+		"gcloud pubsub subscriptions create or update command (.sh, .txt, or text starting with gcloud),",
+		"or Terraform holding a google_pubsub_subscription resource (.tf, or text starting with a block).",
 		"With --format json, prints the response of the validate operation, one line per file.",
 		"Exit status: 0 valid (warnings allowed), 1 errors found, 2 usage or I/O error.",
 	}, "text", "json")

@@ -61,6 +61,16 @@ type ConvertOutput struct {
 	Notes []diag.Diagnostic `json:"notes"`
 }
 
+// updateFindings checks an update from old to cfg. For Terraform, a
+// change the API refuses is a replacement Terraform plans instead.
+func updateFindings(cfg, old *subscription.Config) []diag.Diagnostic {
+	ds := cfg.CheckUpdate(old)
+	if cfg.Doc != nil && cfg.Doc.Format == terraform.Format {
+		ds = terraform.Replacements(ds)
+	}
+	return ds
+}
+
 // Convert writes a configuration in other forms.
 func Convert(req *ConvertRequest) (*ConvertResponse, error) {
 	forms := ConvertForms
@@ -115,6 +125,15 @@ func Convert(req *ConvertRequest) (*ConvertResponse, error) {
 		out, err := convertTo(f, sub, oldSub, req, cfg)
 		if err != nil {
 			return nil, err
+		}
+		if f == FormTerraform && old != nil {
+			// The resource adopts the existing subscription; a change of a
+			// ForceNew attribute then replaces it.
+			out.Notes = append(out.Notes, terraform.Replacements(cfg.CheckUpdate(old))...)
+		}
+		for _, u := range req.unknown {
+			out.Notes = append(out.Notes, diag.Diagnostic{Severity: diag.Warning, Code: "convert-unknown", Path: u,
+				Message: "the input does not give this value (a variable, a reference or a placeholder), so the output leaves it out"})
 		}
 		out.Notes = diag.In(diag.InputConfig, out.Notes)
 		if out.Notes == nil {

@@ -31,8 +31,11 @@ type ConfigInput struct {
 	// Config is the configuration as a JSON object, in REST shape.
 	Config json.RawMessage `json:"config,omitempty"`
 
-	// label is the Terraform resource label read, set by Load.
-	label string
+	// label is the Terraform resource label read, and unknown the paths
+	// whose value the text does not give (variables, references,
+	// placeholders), set by Load.
+	label   string
+	unknown []string
 }
 
 // Load decodes the configuration. It fails only when the request names no
@@ -64,6 +67,7 @@ func (in *ConfigInput) Load() (*subscription.Config, error) {
 		}
 		if f == gcloudcmd.Format {
 			res := gcloudcmd.Read(gcloudcmd.Request{Name: name, Text: *in.Text})
+			in.unknown = res.Unknown
 			return subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Judges, Changes: res.Verb == gcloudcmd.Update, UpdateMask: res.UpdateMask}), nil
 		}
 		if f == terraform.Format {
@@ -82,7 +86,7 @@ func (in *ConfigInput) loadTerraform(name string) (*subscription.Config, error) 
 		return nil, &Error{Code: "needs-module", Message: "this build has no Terraform reader (built with nohcl); the full build reads Terraform text"}
 	}
 	res := terraform.Read(terraform.Request{Name: name, Text: *in.Text, Resource: in.TerraformResource})
-	in.label = res.Resource
+	in.label, in.unknown = res.Resource, res.Unknown
 	return subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Known}), nil
 }
 
