@@ -205,12 +205,12 @@ func (r *reader) read(res *Result) {
 		}
 		if chosen == nil {
 			r.errorf(span(subs[0].DefRange()), "", "terraform-resource-not-found", "the text has no "+ResourceType+" called "+strconv.Quote(r.req.Resource),
-				"its "+ResourceType+" resources are "+strings.Join(res.Resources, ", "))
+				"its "+ResourceType+" resources are "+listOf(res.Resources))
 			return
 		}
 	} else if len(subs) > 1 {
 		r.add(diag.Info, span(subs[1].DefRange()), "", "terraform-more-resources",
-			"the text has "+strconv.Itoa(len(subs))+" "+ResourceType+" resources ("+strings.Join(res.Resources, ", ")+"); subplay reads the first, "+subs[0].Labels[1],
+			"the text has "+strconv.Itoa(len(subs))+" "+ResourceType+" resources ("+listOf(res.Resources)+"); subplay reads the first, "+subs[0].Labels[1],
 			"name the one to read (the request's terraformResource, or --resource) to check another")
 	}
 	r.req.Resource = chosen.Labels[1]
@@ -488,6 +488,7 @@ func (r *reader) toNode(s *attr, v cty.Value, sp diag.Span, path string, expr hc
 // one unknown value leaves only its own entry unknown.
 func (r *reader) mapItems(s *attr, o *hclsyntax.ObjectConsExpr, path string) *doc.Node {
 	n := &doc.Node{Kind: doc.Object, Span: span(o.Range())}
+	seen := make(map[string]bool, len(o.Items))
 	for _, it := range o.Items {
 		key := hcl.ExprAsKeyword(it.KeyExpr)
 		if key == "" {
@@ -504,7 +505,7 @@ func (r *reader) mapItems(s *attr, o *hclsyntax.ObjectConsExpr, path string) *do
 		}
 		p := path + "/" + diag.PointerKey(key)
 		ksp, vsp := span(it.KeyExpr.Range()), span(it.ValueExpr.Range())
-		if n.Get(key) != nil {
+		if seen[key] {
 			r.errorf(ksp, p, "terraform-duplicate-key", s.tf+" gives "+strconv.Quote(key)+" twice", "remove one")
 			continue
 		}
@@ -521,6 +522,7 @@ func (r *reader) mapItems(s *attr, o *hclsyntax.ObjectConsExpr, path string) *do
 			r.errorf(vsp, p, "terraform-bad-value", "the value of "+strconv.Quote(key)+" must be a string, not "+friendlyType(v.Type()), "")
 			continue
 		}
+		seen[key] = true
 		n.Members = append(n.Members, doc.Member{Key: key, KeySpan: ksp, Value: &doc.Node{Kind: doc.String, Value: c.AsString(), Span: vsp}})
 	}
 	return n
@@ -787,6 +789,15 @@ func findCall(e hclsyntax.Expression) string {
 		return nil
 	})
 	return name
+}
+
+// listOf lists a few labels, and says how many more there are.
+func listOf(labels []string) string {
+	const most = 5
+	if len(labels) <= most {
+		return strings.Join(labels, ", ")
+	}
+	return strings.Join(labels[:most], ", ") + " and " + strconv.Itoa(len(labels)-most) + " more"
 }
 
 func lowerFirst(s string) string {

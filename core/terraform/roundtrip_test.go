@@ -194,7 +194,7 @@ func set(m map[string]any, path string, v any) {
 
 // awkward are strings that test the HCL writer's escaping.
 var awkward = []string{"", "x", `say "hi"`, `back\slash`, "${var.x}", "%{ if true }", "$${", "$$${x}", "%%{", "line\nbreak", "tab\there",
-	"multi\nline\ncode\n", "ünïcödé ✓", "\x01ctl", "EOT\nEOT\n", "ends with $", "ends with %", "${", "a${b}c%{d}e"}
+	"multi\nline\ncode\n", "ünïcödé ✓", "\x01ctl", "EOT\nEOT\n", "ends with $", "ends with %", "${", "a${b}c%{d}e", "e\u0301 not NFC"}
 
 // valuesAround returns the values to try for a field: its bounds and one
 // step beyond each, or awkward strings.

@@ -109,6 +109,7 @@ func (w *writer) body(pre []line, m map[string]any, list []*attr, path, indent s
 		p := path + "/" + a.rest
 		switch a.kind {
 		case kString, kDuration:
+			w.checkNormal(p, str(v))
 			lines = append(lines, line{key: a.tf, val: w.stringValue(str(v), indent)})
 		case kBool:
 			b, _ := v.(bool)
@@ -116,6 +117,12 @@ func (w *writer) body(pre []line, m map[string]any, list []*attr, path, indent s
 		case kInt:
 			lines = append(lines, line{key: a.tf, val: number(v)})
 		case kMap:
+			if mv, ok := v.(map[string]any); ok {
+				for k, x := range mv {
+					w.checkNormal(p+"/"+diag.PointerKey(k), k)
+					w.checkNormal(p+"/"+diag.PointerKey(k), str(x))
+				}
+			}
 			lines = append(lines, line{key: a.tf, val: w.mapValue(v, indent)})
 		case kBlock:
 			sub, _ := v.(map[string]any)
@@ -180,6 +187,13 @@ func (w *writer) blockText(a *attr, m map[string]any, path, indent string) strin
 		return indent + a.tf + " {}\n"
 	}
 	return indent + a.tf + " {\n" + sub.b.String() + indent + "}\n"
+}
+
+// checkNormal notes a string Terraform would change on reading it.
+func (w *writer) checkNormal(path, s string) {
+	if !normalized(s) {
+		w.note(diag.Warning, path, "Terraform turns strings into Unicode normal form C, so this value reaches the API with some characters changed")
+	}
 }
 
 // leftOver notes every field of m the table has no attribute for.
