@@ -50,11 +50,11 @@ func (in *ConfigInput) Load() (*subscription.Config, error) {
 		}
 		if f == gcloudcmd.Format {
 			res := gcloudcmd.Read(gcloudcmd.Request{Name: name, Text: *in.Text})
-			return subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Judges, Changes: res.Verb == gcloudcmd.Update, UpdateMask: res.UpdateMask}), nil
+			return withEngines(subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Judges, Changes: res.Verb == gcloudcmd.Update, UpdateMask: res.UpdateMask}))
 		}
-		return subscription.Decode(name, *in.Text, f), nil
+		return withEngines(subscription.Decode(name, *in.Text, f))
 	case hasConfig:
-		return subscription.DecodeObject(in.Config), nil
+		return withEngines(subscription.DecodeObject(in.Config))
 	}
 	return nil, &Error{Code: "bad-request", Message: `the request names no configuration: add "text" (JSON, YAML or a gcloud command) or "config" (an object)`}
 }
