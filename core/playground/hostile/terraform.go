@@ -17,8 +17,8 @@ func init() {
 		return Case{Name: name, Op: "validate", Body: func() []byte { return textRequest(text(), "terraform") }}
 	}
 	add(
-		tf("terraform-depth/parens-200000", func() string {
-			return tfHead + strings.Repeat("(", 200_000) + `"t"` + strings.Repeat(")", 200_000) + "\n}\n"
+		tf("terraform-depth/parens-100000", func() string {
+			return tfHead + strings.Repeat("(", 100_000) + `"t"` + strings.Repeat(")", 100_000) + "\n}\n"
 		}),
 		tf("terraform-depth/blocks-60000", func() string {
 			return tfHead + "\"t\"\n" + strings.Repeat("a {\n", 60_000) + strings.Repeat("}\n", 60_000) + "}\n"
