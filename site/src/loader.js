@@ -9,6 +9,8 @@
 // operation never block the page. The worker and module URLs come from the
 // build (their names carry content hashes).
 
+import { toWire } from "./calls.js";
+
 /* global __SUBPLAY_MANIFEST__ */
 const MANIFEST = __SUBPLAY_MANIFEST__;
 
@@ -196,7 +198,7 @@ class Subplay extends EventTarget {
    */
   batch(calls) {
     const id = this.nextId++;
-    const wire = calls.map(([op, req]) => [String(op), typeof req === "string" ? req : JSON.stringify(req ?? {})]);
+    const wire = toWire(calls);
     return this.ready.then(() => new Promise((resolve, reject) => {
       const p = { resolve, reject, wire, timer: 0, sent: false, replayed: false };
       this.pending.set(id, p);

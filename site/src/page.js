@@ -17,6 +17,8 @@ import { storagePanel } from "./panels/storage.js";
 import { schemaPanel } from "./panels/schema.js";
 import { galleryPanel } from "./panels/gallery.js";
 import { PAGE_MODULES } from "./modules.js";
+import { callsFor, wireKey } from "./calls.js";
+import FIRST from "virtual:first-paint";
 
 let state = defaults();
 let lastBase = null;
@@ -192,7 +194,10 @@ function watchCrashes(mod) {
 // Until the core answers, the list says why it is empty.
 diagList.replaceChildren(h("li", { class: "diag-none" }, "Checking as soon as the core has loaded…"));
 
-const runner = createRunner(runCalls, (job, results) => {
+// show draws one job's answers: the diagnostics and the shown panel. A
+// job marked prebuilt is the build's answer for the default state
+// (firstPaint), drawn before the core has loaded.
+function show(job, results) {
   const t0 = performance.now();
   const base = results[0];
   const crashed = results.find((r) => !r.ok && r.value.error.code === "crashed");
@@ -218,27 +223,48 @@ const runner = createRunner(runCalls, (job, results) => {
   // Only the visible panel is drawn; a panel is drawn again when shown.
   panel(job.meta.tab).render({ state, effective: lastBase, responses: results.slice(1) });
   const done = performance.now();
+  // For the benchmarks: when the first preview was on the page, in ms
+  // since navigation started, whoever computed it.
+  if (window.subplayFirstPreview === undefined) window.subplayFirstPreview = done;
+  if (job.prebuilt) return;
   document.body.dataset.rendered = String(job.seq);
   // For the benchmarks: when the first preview was on the page, in ms
   // since navigation started.
-  if (window.subplayFirstPreview === undefined) {
-    window.subplayFirstPreview = performance.now();
-    window.subplayFirstCall = { ...results.timing, done };
-  }
+  if (window.subplayFirstCall === undefined) window.subplayFirstCall = { ...results.timing, done };
   document.dispatchEvent(new CustomEvent("subplay:rendered", {
     detail: {
       seq: job.seq, ms: done - job.t, renderMs: done - t0, ops: results.map((r) => r.ms), calls: job.calls.map((c) => c[0]),
       t: job.t, timing: results.timing, done,
     },
   }));
+}
+const runner = createRunner(runCalls, (job, results) => {
+  prebuiltShown = false;
+  show(job, results);
 });
 
-// baseOp is the operation every edit runs for the diagnostics. Only the
-// settings panel needs "effective", whose rows carry every field's bounds
-// and help: an answer ten times the size of "validate"'s, which has the
-// rest (the verdict, the findings, the effective subscription).
-function baseOp(tab) {
-  return tab === "settings" ? "effective" : "validate";
+// The first preview comes from the build (site/tools/firstpaint.mjs): the
+// answer of the module the page loads first, run on the default state
+// while the site was built. It is drawn only while the calls the page
+// would send are exactly those it answers, and only until the core itself
+// answers. An edit before that takes it away again: the diagnostics say
+// they are coming, and the panel is dimmed as stale.
+let prebuiltShown = false;
+function firstPaint(calls) {
+  if (FIRST && wireKey(calls) === FIRST.key) {
+    if (prebuiltShown) return;
+    prebuiltShown = true;
+    show({ seq: 0, meta: { tab: state.tab }, t: performance.now(), calls, prebuilt: true }, FIRST.results);
+    document.body.dataset.firstPaint = "shown";
+  } else if (prebuiltShown) {
+    prebuiltShown = false;
+    document.body.dataset.stale = "true";
+    editor.setDiagnostics([]);
+    diagCount.textContent = "";
+    diagList.replaceChildren(h("li", { class: "diag-none" }, "Checking as soon as the core has loaded…"));
+    diagList.subplayKey = undefined;
+    document.body.dataset.firstPaint = "withdrawn";
+  }
 }
 
 // The work is kept as it changes: in the URL and in this browser's storage.
@@ -254,11 +280,14 @@ function refresh() {
     saver.save(state);
     if (!shareStatus.hidden && shareStatus.dataset.kind === "share") shareStatus.hidden = true;
   }
-  if (!sp) return;
-  const base = { text: state.config, format: state.format };
+  const calls = callsFor(state, panel(state.tab));
+  if (!sp) {
+    firstPaint(calls);
+    return;
+  }
   // The tests and benchmarks wait until the rendered job is the last one
   // requested.
-  document.body.dataset.requested = String(runner([[baseOp(state.tab), base], ...panel(state.tab).requests(state, base)], { tab: state.tab }));
+  document.body.dataset.requested = String(runner(calls, { tab: state.tab }));
 }
 
 function applyState(s) {
@@ -378,6 +407,8 @@ window.subplayPage = {
     refresh();
   },
   call: (op, req) => sp.call(op, req),
+  // The build's answer for the default state: {key, results, version}.
+  firstPaint: FIRST,
   // For the recovery test: the core exits as on a fatal error.
   killCore: () => sp.kill(),
 };
