@@ -18,7 +18,7 @@ import { schemaPanel } from "./panels/schema.js";
 import { galleryPanel } from "./panels/gallery.js";
 import { PAGE_MODULES } from "./modules.js";
 import { callsFor, wireKey } from "./calls.js";
-import FIRST from "virtual:first-paint";
+import { FIRST } from "./early.js";
 
 let state = defaults();
 let lastBase = null;
@@ -191,12 +191,14 @@ function markStale(message) {
 function watchCrashes(mod) {
   mod.addEventListener("crash", () => markStale("The core stopped and is restarting; the preview is from before."));
 }
-// Until the core answers, the list says why it is empty.
-diagList.replaceChildren(h("li", { class: "diag-none" }, "Checking as soon as the core has loaded…"));
+// Until the core answers, the list says why it is empty (unless early.js
+// drew the build's preview into it).
+if (!document.body.dataset.firstPaint) diagList.replaceChildren(h("li", { class: "diag-none" }, "Checking as soon as the core has loaded…"));
 
 // show draws one job's answers: the diagnostics and the shown panel. A
 // job marked prebuilt is the build's answer for the default state
 // (firstPaint), drawn before the core has loaded.
+let lastShown = null; // the answers last drawn, as JSON text (show)
 function show(job, results) {
   const t0 = performance.now();
   const base = results[0];
@@ -210,7 +212,20 @@ function show(job, results) {
   if (document.body.dataset.stale) {
     delete document.body.dataset.stale;
     crashNote.hidden = true;
+    lastShown = null;
   }
+  // An edit that changes no answer (a space between two settings, say)
+  // redraws nothing: the answers' JSON text and the rest of the state the
+  // panels read say so without parsing or comparing the parts. The
+  // editor's marks are set anyway, since they are placed in the new text.
+  const shownKey = job.prebuilt ? null
+    : [job.meta.tab, JSON.stringify({ ...state, config: undefined }), ...results.map((r) => r.body)].join("\n");
+  if (shownKey !== null && shownKey === lastShown) {
+    if (base.ok) editor.setDiagnostics(base.value.diagnostics);
+    finish(job, results, t0);
+    return;
+  }
+  lastShown = shownKey;
   if (base.ok) {
     lastBase = base.value;
     editor.setDiagnostics(base.value.diagnostics);
@@ -222,6 +237,11 @@ function show(job, results) {
   }
   // Only the visible panel is drawn; a panel is drawn again when shown.
   panel(job.meta.tab).render({ state, effective: lastBase, responses: results.slice(1) });
+  finish(job, results, t0);
+}
+
+// finish records that a job is on the page, for the tests and benchmarks.
+function finish(job, results, t0) {
   const done = performance.now();
   // For the benchmarks: when the first preview was on the page, in ms
   // since navigation started, whoever computed it.
@@ -238,10 +258,7 @@ function show(job, results) {
     },
   }));
 }
-const runner = createRunner(runCalls, (job, results) => {
-  prebuiltShown = false;
-  show(job, results);
-});
+const runner = createRunner(runCalls, show);
 
 // The first preview comes from the build (site/tools/firstpaint.mjs): the
 // answer of the module the page loads first, run on the default state
@@ -249,15 +266,15 @@ const runner = createRunner(runCalls, (job, results) => {
 // would send are exactly those it answers, and only until the core itself
 // answers. An edit before that takes it away again: the diagnostics say
 // they are coming, and the panel is dimmed as stale.
-let prebuiltShown = false;
+let prebuiltDrawn = false; // by show, with the editor's marks and jumps
 function firstPaint(calls) {
   if (FIRST && wireKey(calls) === FIRST.key) {
-    if (prebuiltShown) return;
-    prebuiltShown = true;
+    if (prebuiltDrawn) return;
+    prebuiltDrawn = true;
     show({ seq: 0, meta: { tab: state.tab }, t: performance.now(), calls, prebuilt: true }, FIRST.results);
     document.body.dataset.firstPaint = "shown";
-  } else if (prebuiltShown) {
-    prebuiltShown = false;
+  } else if (document.body.dataset.firstPaint === "shown") {
+    prebuiltDrawn = false;
     document.body.dataset.stale = "true";
     editor.setDiagnostics([]);
     diagCount.textContent = "";
@@ -420,10 +437,15 @@ const yieldTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 /**
  * start builds the page. core is the promise of the first build, which
  * app.js started loading before this module was even fetched; onProgress
- * receives the progress callback for it.
+ * receives the progress callback for it. early.settings is the settings
+ * panel early.js built (and perhaps drew the build's preview into).
  */
-export async function start(core, onProgress) {
+export async function start(core, onProgress, early = {}) {
   onProgress(loading.progress);
+  if (early.settings) panels.settings = early.settings;
+  // The early preview's diagnostics are drawn again, with the buttons that
+  // jump to the editor (firstPaint).
+  diagList.subplayKey = undefined;
   // The first editor's first-time costs, in steps of their own (see
   // warmEditor), then the real one.
   for (const step of warmEditor()) {

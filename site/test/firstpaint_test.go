@@ -61,6 +61,9 @@ func TestFirstPaintFromBuild(t *testing.T) {
 	tb := newTab(t)
 	tb.base = site.URL + "/"
 	tb.run(chromedp.Navigate(tb.base), chromedp.WaitVisible(chromedp.CSS(`body[data-first-paint="shown"]`)))
+	// The preview comes before the rest of the page; the checks below use
+	// the page's hook, which comes with the editor.
+	tb.eval(`new Promise((resolve, reject) => { const t0 = Date.now(); const f = () => window.subplayPage && window.subplayPage.editor ? resolve(true) : Date.now() - t0 > 30000 ? reject(new Error("the page never started")) : setTimeout(f, 20); f(); })`, nil)
 	var early struct {
 		Ready, Rendered  bool
 		Rows, Diags      int
