@@ -137,7 +137,9 @@ func BenchmarkColdLoad(b *testing.B) {
 // browser's own profile, not a fresh browser context: those are
 // off-the-record, and Chromium keeps no code cache for them.
 func BenchmarkRepeatVisit(b *testing.B) {
-	tb := newTab(b)
+	// Any option keeps newTab from making a fresh (off-the-record) browser
+	// context: this tab is in the browser's own profile.
+	tb := newTab(b, chromedp.WithNewWindow(true))
 	tb.base = serverURL
 	tb.open("")
 	// Edits, so the module's hot functions get optimised code, as they
