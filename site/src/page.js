@@ -248,8 +248,7 @@ function finish(job, results, t0) {
   if (window.subplayFirstPreview === undefined) window.subplayFirstPreview = done;
   if (job.prebuilt) return;
   document.body.dataset.rendered = String(job.seq);
-  // For the benchmarks: when the first preview was on the page, in ms
-  // since navigation started.
+  // For the benchmarks: the core's first answer, and where its time went.
   if (window.subplayFirstCall === undefined) window.subplayFirstCall = { ...results.timing, done };
   document.dispatchEvent(new CustomEvent("subplay:rendered", {
     detail: {
@@ -301,10 +300,10 @@ function refresh() {
     firstPaint(callsFor(state, panel(state.tab)));
     return;
   }
-  // One request per edit: CodeMirror turns some keys into two updates in
-  // one go (Enter: the line break, then its indentation), and each calls
-  // refresh; the request goes once they are done, still before the page
-  // yields to the browser.
+  // One request per change: what changes several things at once
+  // (applyState: the text, the format, the tab) calls refresh for each;
+  // the request goes once they are done, still before the page yields to
+  // the browser.
   if (requestQueued) return;
   requestQueued = true;
   queueMicrotask(() => {
