@@ -143,11 +143,13 @@ func BenchmarkRepeatVisit(b *testing.B) {
 	tb.base = serverURL
 	tb.open("")
 	// Edits, so the module's hot functions get optimised code, as they
-	// would for a person, then time for the cache to be written.
+	// would for a person, then time for the cache to be written: V8 writes
+	// it once no new code was compiled for 2 s (--wasm-caching-timeout-ms),
+	// which a busy machine took longer than the 3 s waited before to give.
 	for i := range 20 {
 		tb.setConfig(strings.Replace(validConfig, "30", fmt.Sprint(31+i), 1))
 	}
-	time.Sleep(3 * time.Second)
+	time.Sleep(10 * time.Second)
 	var runs []loadFigures
 	b.ResetTimer()
 	for range b.N {
