@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { PAGE_MODULES } from "./src/modules.js";
 import { WIDGETS } from "./src/widgets.js";
+import { firstPaintPlugin } from "./tools/firstpaint.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
@@ -263,7 +264,7 @@ async function main() {
   const manifest = { version: a.version, worker: files["worker.js"], wasm };
   const define = { __SUBPLAY_MANIFEST__: JSON.stringify(manifest) };
   const examplesDir = path.join(root, "core", "subscription", "testdata", "examples");
-  const esm = { format: "esm", define, plugins: [patchStyleMod, patchSegmenter, examplesPlugin(examplesDir)] };
+  const esm = { format: "esm", define, plugins: [patchStyleMod, patchSegmenter, examplesPlugin(examplesDir), firstPaintPlugin(stage, PAGE_MODULES[0])] };
 
   // The loader keeps a stable name: other pages import it by URL.
   emit("subplay.js", "subplay.js", await bundle("loader.js", esm));

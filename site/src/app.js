@@ -4,12 +4,16 @@
 import { load } from "./loader.js";
 import { stageEditor } from "./lib/stage.js";
 import { PAGE_MODULES } from "./modules.js";
+import { paintEarly } from "./early.js";
 
 let progress = () => {};
 const core = load({ module: PAGE_MODULES[0], onProgress: (loaded, total) => progress(loaded, total) });
 core.catch(() => {}); // page.js reports a failure
+// The build's preview of the default state, before the editor's code is
+// even evaluated (early.js).
+const settings = paintEarly();
 await stageEditor();
 const page = await import("./page.js");
 page.start(core, (f) => {
   progress = f;
-});
+}, { settings });

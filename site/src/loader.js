@@ -9,6 +9,8 @@
 // operation never block the page. The worker and module URLs come from the
 // build (their names carry content hashes).
 
+import { toWire } from "./calls.js";
+
 /* global __SUBPLAY_MANIFEST__ */
 const MANIFEST = __SUBPLAY_MANIFEST__;
 
@@ -191,12 +193,12 @@ class Subplay extends EventTarget {
 
   /**
    * batch runs several operations in one round trip to the worker and
-   * resolves with [{ok, value, ms}] in the same order; a failed operation
-   * does not fail the batch.
+   * resolves with [{ok, value, ms, body}] in the same order (body: the
+   * response as JSON text); a failed operation does not fail the batch.
    */
   batch(calls) {
     const id = this.nextId++;
-    const wire = calls.map(([op, req]) => [String(op), typeof req === "string" ? req : JSON.stringify(req ?? {})]);
+    const wire = toWire(calls);
     return this.ready.then(() => new Promise((resolve, reject) => {
       const p = { resolve, reject, wire, timer: 0, sent: false, replayed: false };
       this.pending.set(id, p);
@@ -211,10 +213,11 @@ class Subplay extends EventTarget {
     if (!p) return;
     this.pending.delete(m.id);
     clearTimeout(p.timer);
+    const results = m.results.map(parseResult);
     // Where a call's time went, for the page's benchmarks: when it was
     // posted, how long the worker ran it, when the answer was handled.
-    m.results.timing = { sent: p.sentAt, worker: m.ms, received };
-    p.resolve(m.results);
+    results.timing = { sent: p.sentAt, worker: m.ms, received };
+    p.resolve(results);
   }
 
   fail(err) {
@@ -239,6 +242,16 @@ class Subplay extends EventTarget {
   terminate() {
     this.worker.terminate();
     this.fail(new SubplayError("load", "subplay was terminated"));
+  }
+}
+
+// parseResult turns the worker's {ok, body, ms} into {ok, value, ms, body}:
+// value is the parsed response, body its JSON text as the core wrote it.
+function parseResult({ ok, body, ms }) {
+  try {
+    return { ok, value: JSON.parse(body), ms, body };
+  } catch {
+    return { ok: false, value: { error: { code: "internal", message: "the module answered with something that is not JSON" } }, ms, body };
   }
 }
 

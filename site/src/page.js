@@ -17,6 +17,8 @@ import { storagePanel } from "./panels/storage.js";
 import { schemaPanel } from "./panels/schema.js";
 import { galleryPanel } from "./panels/gallery.js";
 import { PAGE_MODULES } from "./modules.js";
+import { callsFor, wireKey } from "./calls.js";
+import { FIRST } from "./early.js";
 
 let state = defaults();
 let lastBase = null;
@@ -189,10 +191,15 @@ function markStale(message) {
 function watchCrashes(mod) {
   mod.addEventListener("crash", () => markStale("The core stopped and is restarting; the preview is from before."));
 }
-// Until the core answers, the list says why it is empty.
-diagList.replaceChildren(h("li", { class: "diag-none" }, "Checking as soon as the core has loaded…"));
+// Until the core answers, the list says why it is empty (unless early.js
+// drew the build's preview into it).
+if (!document.body.dataset.firstPaint) diagList.replaceChildren(h("li", { class: "diag-none" }, "Checking as soon as the core has loaded…"));
 
-const runner = createRunner(runCalls, (job, results) => {
+// show draws one job's answers: the diagnostics and the shown panel. A
+// job marked prebuilt is the build's answer for the default state
+// (firstPaint), drawn before the core has loaded.
+let lastShown = null; // the answers last drawn, as JSON text (show)
+function show(job, results) {
   const t0 = performance.now();
   const base = results[0];
   const crashed = results.find((r) => !r.ok && r.value.error.code === "crashed");
@@ -205,7 +212,20 @@ const runner = createRunner(runCalls, (job, results) => {
   if (document.body.dataset.stale) {
     delete document.body.dataset.stale;
     crashNote.hidden = true;
+    lastShown = null;
   }
+  // An edit that changes no answer (a space between two settings, say)
+  // redraws nothing: the answers' JSON text and the rest of the state the
+  // panels read say so without parsing or comparing the parts. The
+  // editor's marks are set anyway, since they are placed in the new text.
+  const shownKey = job.prebuilt ? null
+    : [job.meta.tab, JSON.stringify({ ...state, config: undefined }), ...results.map((r) => r.body)].join("\n");
+  if (shownKey !== null && shownKey === lastShown) {
+    if (base.ok) editor.setDiagnostics(base.value.diagnostics);
+    finish(job, results, t0);
+    return;
+  }
+  lastShown = shownKey;
   if (base.ok) {
     lastBase = base.value;
     editor.setDiagnostics(base.value.diagnostics);
@@ -217,28 +237,50 @@ const runner = createRunner(runCalls, (job, results) => {
   }
   // Only the visible panel is drawn; a panel is drawn again when shown.
   panel(job.meta.tab).render({ state, effective: lastBase, responses: results.slice(1) });
+  finish(job, results, t0);
+}
+
+// finish records that a job is on the page, for the tests and benchmarks.
+function finish(job, results, t0) {
   const done = performance.now();
-  document.body.dataset.rendered = String(job.seq);
   // For the benchmarks: when the first preview was on the page, in ms
-  // since navigation started.
-  if (window.subplayFirstPreview === undefined) {
-    window.subplayFirstPreview = performance.now();
-    window.subplayFirstCall = { ...results.timing, done };
-  }
+  // since navigation started, whoever computed it.
+  if (window.subplayFirstPreview === undefined) window.subplayFirstPreview = done;
+  if (job.prebuilt) return;
+  document.body.dataset.rendered = String(job.seq);
+  // For the benchmarks: the core's first answer, and where its time went.
+  if (window.subplayFirstCall === undefined) window.subplayFirstCall = { ...results.timing, done };
   document.dispatchEvent(new CustomEvent("subplay:rendered", {
     detail: {
       seq: job.seq, ms: done - job.t, renderMs: done - t0, ops: results.map((r) => r.ms), calls: job.calls.map((c) => c[0]),
       t: job.t, timing: results.timing, done,
     },
   }));
-});
+}
+const runner = createRunner(runCalls, show);
 
-// baseOp is the operation every edit runs for the diagnostics. Only the
-// settings panel needs "effective", whose rows carry every field's bounds
-// and help: an answer ten times the size of "validate"'s, which has the
-// rest (the verdict, the findings, the effective subscription).
-function baseOp(tab) {
-  return tab === "settings" ? "effective" : "validate";
+// The first preview comes from the build (site/tools/firstpaint.mjs): the
+// answer of the module the page loads first, run on the default state
+// while the site was built. It is drawn only while the calls the page
+// would send are exactly those it answers, and only until the core itself
+// answers. An edit before that takes it away again: the diagnostics say
+// they are coming, and the panel is dimmed as stale.
+let prebuiltDrawn = false; // by show, with the editor's marks and jumps
+function firstPaint(calls) {
+  if (FIRST && wireKey(calls) === FIRST.key) {
+    if (prebuiltDrawn) return;
+    prebuiltDrawn = true;
+    show({ seq: 0, meta: { tab: state.tab }, t: performance.now(), calls, prebuilt: true }, FIRST.results);
+    document.body.dataset.firstPaint = "shown";
+  } else if (document.body.dataset.firstPaint === "shown") {
+    prebuiltDrawn = false;
+    document.body.dataset.stale = "true";
+    editor.setDiagnostics([]);
+    diagCount.textContent = "";
+    diagList.replaceChildren(h("li", { class: "diag-none" }, "Checking as soon as the core has loaded…"));
+    diagList.subplayKey = undefined;
+    document.body.dataset.firstPaint = "withdrawn";
+  }
 }
 
 // The work is kept as it changes: in the URL and in this browser's storage.
@@ -254,12 +296,24 @@ function refresh() {
     saver.save(state);
     if (!shareStatus.hidden && shareStatus.dataset.kind === "share") shareStatus.hidden = true;
   }
-  if (!sp) return;
-  const base = { text: state.config, format: state.format };
-  // The tests and benchmarks wait until the rendered job is the last one
-  // requested.
-  document.body.dataset.requested = String(runner([[baseOp(state.tab), base], ...panel(state.tab).requests(state, base)], { tab: state.tab }));
+  if (!sp) {
+    firstPaint(callsFor(state, panel(state.tab)));
+    return;
+  }
+  // One request per change: what changes several things at once
+  // (applyState: the text, the format, the tab) calls refresh for each;
+  // the request goes once they are done, still before the page yields to
+  // the browser.
+  if (requestQueued) return;
+  requestQueued = true;
+  queueMicrotask(() => {
+    requestQueued = false;
+    // The tests and benchmarks wait until the rendered job is the last
+    // one requested.
+    document.body.dataset.requested = String(runner(callsFor(state, panel(state.tab)), { tab: state.tab }));
+  });
 }
+let requestQueued = false;
 
 function applyState(s) {
   state = normalize(s);
@@ -378,6 +432,8 @@ window.subplayPage = {
     refresh();
   },
   call: (op, req) => sp.call(op, req),
+  // The build's answer for the default state: {key, results, version}.
+  firstPaint: FIRST,
   // For the recovery test: the core exits as on a fatal error.
   killCore: () => sp.kill(),
 };
@@ -389,10 +445,15 @@ const yieldTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 /**
  * start builds the page. core is the promise of the first build, which
  * app.js started loading before this module was even fetched; onProgress
- * receives the progress callback for it.
+ * receives the progress callback for it. early.settings is the settings
+ * panel early.js built (and perhaps drew the build's preview into).
  */
-export async function start(core, onProgress) {
+export async function start(core, onProgress, early = {}) {
   onProgress(loading.progress);
+  if (early.settings) panels.settings = early.settings;
+  // The early preview's diagnostics are drawn again, with the buttons that
+  // jump to the editor (firstPaint).
+  diagList.subplayKey = undefined;
   // The first editor's first-time costs, in steps of their own (see
   // warmEditor), then the real one.
   for (const step of warmEditor()) {

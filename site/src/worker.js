@@ -6,7 +6,7 @@
 //        {type: "call", id, calls: [[op, requestJSON], ...]}
 //   out: {type: "progress", loaded, total}
 //        {type: "ready", version, operations, timing: {fetch, compile, start}, transferred, module}
-//        {type: "result", id, results: [{ok, value, ms}], ms}
+//        {type: "result", id, results: [{ok, body, ms}], ms}   body: the response JSON
 //        {type: "fatal", message}       loading failed
 //        {type: "crashed", message}     the Go instance died after it was
 //                                       ready; the worker is of no more use
@@ -178,14 +178,11 @@ function run({ id, calls }) {
       crashed(`the core stopped while running ${op}`);
       return;
     }
-    let value;
-    try {
-      value = JSON.parse(r.body);
-    } catch {
-      value = { error: { code: "internal", message: "the module answered with something that is not JSON" } };
-      r.ok = false;
-    }
-    results.push({ ok: r.ok, value, ms: performance.now() - s });
+    // The answer goes as the core wrote it, JSON text: a string crosses
+    // to the page in one copy, where a parsed object would be cloned field
+    // by field here and rebuilt there; the page parses it (loader.js) and
+    // can tell an unchanged answer by the text alone.
+    results.push({ ok: r.ok, body: String(r.body), ms: performance.now() - s });
   }
   self.postMessage({ type: "result", id, results, ms: performance.now() - t0 });
 }

@@ -1,0 +1,191 @@
+//go:build browser
+
+package sitetest
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// gatedSite is the site behind a proxy that holds back every WebAssembly
+// module until open is called: the page as it is before its core has
+// loaded, for as long as a test needs.
+type gatedSite struct {
+	*httptest.Server
+	gate chan struct{}
+	once sync.Once
+}
+
+func newGatedSite(t *testing.T) *gatedSite {
+	t.Helper()
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	g := &gatedSite{gate: make(chan struct{})}
+	g.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			select {
+			case <-g.gate:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		g.open()
+		g.Close()
+	})
+	return g
+}
+
+func (g *gatedSite) open() { g.once.Do(func() { close(g.gate) }) }
+
+// TestFirstPaintFromBuild: with the core held back, the default state's
+// preview (computed by the build with the same module) is on the page at
+// once; it is exactly what the core answers for the same calls; an edit
+// before the core is there takes it away; and the core's answer then
+// replaces it.
+func TestFirstPaintFromBuild(t *testing.T) {
+	site := newGatedSite(t)
+	tb := newTab(t)
+	tb.base = site.URL + "/"
+	tb.run(chromedp.Navigate(tb.base), chromedp.WaitVisible(chromedp.CSS(`body[data-first-paint="shown"]`)))
+	// The preview comes before the rest of the page; the checks below use
+	// the page's hook, which comes with the editor.
+	tb.eval(`new Promise((resolve, reject) => { const t0 = Date.now(); const f = () => window.subplayPage && window.subplayPage.editor ? resolve(true) : Date.now() - t0 > 30000 ? reject(new Error("the page never started")) : setTimeout(f, 20); f(); })`, nil)
+	var early struct {
+		Ready, Rendered  bool
+		Rows, Diags      int
+		Summary, Count   string
+		Key              string
+		Results          json.RawMessage
+		Calls            json.RawMessage
+		FirstPreviewSeen bool
+	}
+	tb.eval(`(() => {
+		const b = document.body.dataset;
+		const f = window.subplayPage.firstPaint;
+		return {ready: "ready" in b, rendered: "rendered" in b,
+			rows: document.querySelectorAll("#panel-settings tbody tr").length,
+			diags: document.querySelectorAll("#diagnostics li").length,
+			summary: document.querySelector("#panel-settings .summary").textContent,
+			count: document.getElementById("diag-count").textContent,
+			key: f.key, results: f.results, calls: JSON.parse(f.key),
+			firstPreviewSeen: window.subplayFirstPreview > 0};
+	})()`, &early)
+	if early.Ready || early.Rendered {
+		t.Fatalf("the core answered although its module was held back: %+v", early)
+	}
+	if early.Rows == 0 || early.Diags == 0 || !strings.HasPrefix(early.Summary, "Valid") || early.Count == "" || !early.FirstPreviewSeen {
+		t.Fatalf("the build's preview is not on the page: %+v", early)
+	}
+
+	// An edit before the core is there: the preview no longer belongs to
+	// what is on screen.
+	tb.eval(`window.subplayPage.setConfig(window.subplayPage.editor.text.replace("30", "31")), true`, nil)
+	var after struct {
+		FirstPaint, Stale, List, Count string
+	}
+	tb.eval(`({firstPaint: document.body.dataset.firstPaint, stale: document.body.dataset.stale || "",
+		list: document.getElementById("diagnostics").textContent, count: document.getElementById("diag-count").textContent})`, &after)
+	if after.FirstPaint != "withdrawn" || after.Stale != "true" || !strings.Contains(after.List, "Checking as soon as the core has loaded") || after.Count != "" {
+		t.Fatalf("after an edit the build's preview is still shown as current: %+v", after)
+	}
+	// Back to the default text: it belongs again.
+	tb.eval(`window.subplayPage.setConfig(window.subplayPage.editor.text.replace("31", "30")), true`, nil)
+	tb.eval(`document.body.dataset.firstPaint`, &after.FirstPaint)
+	if after.FirstPaint != "shown" {
+		t.Fatalf("the default text again: first paint %q", after.FirstPaint)
+	}
+
+	// The core arrives and answers; its answer to the same calls is the
+	// build's, byte for byte.
+	site.open()
+	tb.run(chromedp.WaitVisible(chromedp.CSS("body[data-ready][data-rendered]")))
+	tb.waitRender(0)
+	var live json.RawMessage
+	tb.eval(`(async () => {
+		const calls = JSON.parse(window.subplayPage.firstPaint.key);
+		const out = [];
+		for (const [op, req] of calls) {
+			try { out.push({ok: true, value: await window.subplayPage.call(op, JSON.parse(req))}); }
+			catch (e) { out.push({ok: false, value: {error: {code: e.code, message: e.message}}}); }
+		}
+		return out;
+	})()`, &live)
+	if !jsonEqual(t, live, early.Results) {
+		t.Errorf("the build's answer differs from the core's for the same calls:\nbuild: %s\ncore:  %s", early.Results, live)
+	}
+	var stale bool
+	tb.eval(`"stale" in document.body.dataset`, &stale)
+	if stale {
+		t.Error("the page is still marked stale after the core answered")
+	}
+}
+
+// TestFirstPaintOnlyForItsState: a link or saved work that differs from
+// the default state never shows the build's preview.
+func TestFirstPaintOnlyForItsState(t *testing.T) {
+	for _, c := range []struct {
+		name, path string
+		saved      bool
+	}{
+		{"link to another configuration", "#config=" + url.QueryEscape("topic: projects/p/topics/t\n"), false},
+		{"link to another tab", "#tab=filter", false},
+		{"saved work", "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			site := newGatedSite(t)
+			tb := newTab(t)
+			tb.base = site.URL + "/"
+			if c.saved {
+				// Work saved by an earlier visit (the same origin: the
+				// gated proxy), with the core let through for that visit.
+				site.open()
+				tb.open("")
+				tb.setConfig(storageConfig)
+				tb.eval(`new Promise((resolve, reject) => { const t0 = Date.now(); const f = () => localStorage.getItem("subplay:work") ? resolve(true) : Date.now() - t0 > 20000 ? reject(new Error("never saved")) : setTimeout(f, 50); f(); })`, nil)
+				tb.run(chromedp.Navigate(tb.base), chromedp.WaitVisible(chromedp.CSS("body[data-ready][data-rendered]")))
+			} else {
+				tb.run(chromedp.Navigate(tb.base+c.path), chromedp.WaitVisible(chromedp.CSS(`#editor .cm-content`)))
+				// The page restores the link's state before it would draw.
+				tb.eval(`new Promise((resolve) => setTimeout(resolve, 300))`, nil)
+				site.open()
+				tb.run(chromedp.WaitVisible(chromedp.CSS("body[data-ready][data-rendered]")))
+			}
+			var fp string
+			var first, live float64
+			tb.eval(`document.body.dataset.firstPaint || ""`, &fp)
+			tb.eval(`window.subplayFirstPreview`, &first)
+			tb.eval(`window.subplayFirstCall.done`, &live)
+			if fp != "" || first != live {
+				t.Errorf("the build's preview was shown (%q; first preview at %.0f ms, the core's at %.0f ms)", fp, first, live)
+			}
+		})
+	}
+}
+
+func jsonEqual(t *testing.T, a, b json.RawMessage) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatal(err)
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return string(xa) == string(ya)
+}
