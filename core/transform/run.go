@@ -70,7 +70,7 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 			"the message's data is not UTF-8 text; the UDF sees it with each invalid byte replaced by U+FFFD",
 			"the UDF contract passes data as a string; binary payloads do not survive a round trip", diag.Span{}))
 	}
-	fn, _ := lookup(vm, c.udf.FunctionName)
+	fn := c.fn
 	cl := p.begin(c)
 	defer p.end(cl)
 	var ds []diag.Diagnostic
@@ -116,11 +116,11 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 		}
 		out, ds = p.result(vm, res, m)
 	}()
-	if len(ds) == 0 && cl.overtime() {
-		// A built-in ran past the time-out without a step (a backtracking
-		// regular expression whose time-out reads as "no match"): the
-		// verdict it led to cannot be trusted.
-		ds = []diag.Diagnostic{cl.overtimeFinding("the function")}
+	if cl.overtime() {
+		// A built-in may have run past the time-out without a step (a
+		// backtracking regular expression whose time-out reads as "no
+		// match"): say so beside the verdict, which stays as it came.
+		notes = append(notes, cl.overtimeFinding("the function"))
 	}
 	if dropped && len(ds) == 0 {
 		return Step{Outcome: Dropped, Diagnostics: notes}
