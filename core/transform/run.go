@@ -115,6 +115,15 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 			return
 		}
 		out, ds = p.result(vm, res, m)
+		// A wrong shape belongs to no line of the code: point at the
+		// function's name where the code defines it.
+		if i := strings.Index(c.udf.Code, c.udf.FunctionName); i >= 0 {
+			for j := range ds {
+				if !ds[j].Span.IsValid() {
+					ds[j].Span = diag.SpanOf(i, i+len(c.udf.FunctionName))
+				}
+			}
+		}
 	}()
 	if cl.overtime() {
 		// A built-in may have run past the time-out without a step (a
