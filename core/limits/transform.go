@@ -22,12 +22,12 @@ const UDFNesting = 200
 // code once, or calling the function on one message), in steps: one step is
 // one loop iteration or one function call in the UDF's code. It is counted,
 // not timed, so the verdict is the same on every machine and every entry.
-const UDFCallSteps = 100_000
+const UDFCallSteps = 50_000
 
 // UDFRequestSteps bounds the steps of every call of one request together
 // (up to 5 UDFs on up to SampleMessages messages): past it the remaining
 // messages are not run and a finding says so.
-const UDFRequestSteps = 500_000
+const UDFRequestSteps = 250_000
 
 // UDFCallSeconds is the time-out of a backtracking regular expression
 // (regexp2's, which fires natively but not in js/wasm), and a call that runs
