@@ -22,18 +22,19 @@ const UDFNesting = 200
 // code once, or calling the function on one message), in steps: one step is
 // one loop iteration or one function call in the UDF's code. It is counted,
 // not timed, so the verdict is the same on every machine and every entry.
-const UDFCallSteps = 100_000
+const UDFCallSteps = 50_000
 
 // UDFRequestSteps bounds the steps of every call of one request together
 // (up to 5 UDFs on up to SampleMessages messages): past it the remaining
 // messages are not run and a finding says so.
-const UDFRequestSteps = 1_000_000
+const UDFRequestSteps = 250_000
 
-// UDFCallSeconds is a safety net behind UDFCallSteps for work that takes no
-// steps (one built-in call on a large value): a call running longer is
-// stopped. It is generous because a loaded machine is slow, and the
-// finding names it so a reader knows the verdict depends on the machine.
-const UDFCallSeconds = 5
+// UDFCallSeconds is the time-out of a backtracking regular expression
+// (regexp2's, which fires natively but not in js/wasm), and a call that runs
+// longer than it gets a warning that its result may be wrong. Steps, not
+// time, stop a UDF, so that every entry gives one verdict; this is the net
+// for work without steps, generous because a loaded machine is slow.
+const UDFCallSeconds = 10
 
 // UDFCallStack bounds the depth of JavaScript calls (recursion).
 const UDFCallStack = 500

@@ -70,7 +70,7 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 			"the message's data is not UTF-8 text; the UDF sees it with each invalid byte replaced by U+FFFD",
 			"the UDF contract passes data as a string; binary payloads do not survive a round trip", diag.Span{}))
 	}
-	fn, _ := lookup(vm, c.udf.FunctionName)
+	fn := c.fn
 	cl := p.begin(c)
 	defer p.end(cl)
 	var ds []diag.Diagnostic
@@ -115,12 +115,21 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 			return
 		}
 		out, ds = p.result(vm, res, m)
+		// A wrong shape belongs to no line of the code: point at the
+		// function's name where the code defines it.
+		if i := strings.Index(c.udf.Code, c.udf.FunctionName); i >= 0 {
+			for j := range ds {
+				if !ds[j].Span.IsValid() {
+					ds[j].Span = diag.SpanOf(i, i+len(c.udf.FunctionName))
+				}
+			}
+		}
 	}()
-	if len(ds) == 0 && cl.overtime() {
-		// A built-in ran past the time-out without a step (a backtracking
-		// regular expression whose time-out reads as "no match"): the
-		// verdict it led to cannot be trusted.
-		ds = []diag.Diagnostic{cl.overtimeFinding("the function")}
+	if cl.overtime() {
+		// A built-in may have run past the time-out without a step (a
+		// backtracking regular expression whose time-out reads as "no
+		// match"): say so beside the verdict, which stays as it came.
+		notes = append(notes, cl.overtimeFinding("the function"))
 	}
 	if dropped && len(ds) == 0 {
 		return Step{Outcome: Dropped, Diagnostics: notes}

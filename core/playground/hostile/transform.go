@@ -33,10 +33,10 @@ func init() {
 		udf("endless-top-level", "for (;;) {}\nfunction f(m) { return m }", 3),
 		udf("recursion", "function f(m) { return f(m) }", 3),
 		udf("recursion-through-builtin", "function f(m) { return [m].map(f)[0] }", 3),
-		udf("string-doubling", "function f(m) { var s = 'x'; for (;;) s += s; }", 2),
+		udf("string-doubling", "function f(m) { var s = 'x'; for (;;) s += s; }", 1),
 		udf("repeat-huge", "function f(m) { return {data: 'x'.repeat(2147483647)} }", 2),
 		udf("array-fill-huge", "function f(m) { new Array(4294967295).fill(1) }", 2),
-		udf("array-push", "function f(m) { var a = []; for (;;) a.push({a: a.length}) }", 2),
+		udf("array-push", "function f(m) { var a = []; for (;;) a.push({a: a.length}) }", 1),
 		udf("prototype-tampering", "Object.defineProperty(Object.prototype, 'data', {get: function () { for (;;) {} }});\n"+
 			"Array.prototype.join = function () { for (;;) {} };\nJSON.stringify = function () { return 1 };\n"+
 			"function f(m) { return {attributes: {}} }", 3),
