@@ -33,6 +33,16 @@ function liveBinding(env, ctx) {
   return live;
 }
 
+// What Go needs to know whether other requests compete for the instance
+// (core/httpapi's share limits costly work only then): how many requests
+// are inside fetch, how many of those are still receiving a body in more
+// than one piece (a large or slow upload, not ready for Go), and how many
+// arrived in all, and by the start of the last Go call.
+let inside = 0;
+let uploading = 0;
+let arrived = 0;
+let arrivedAtCall = 0;
+
 // readLimited reads a request body, but never more than one byte past the
 // limit: that byte is enough for Go to answer 413. A body declared larger
 // than the limit is not read at all; Go refuses it by its Content-Length.
@@ -45,15 +55,24 @@ async function readLimited(req, limit) {
   const reader = req.body.getReader();
   const chunks = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      break;
+  let counted = false;
+  try {
+    for (;;) {
+      if (chunks.length === 1 && !counted) {
+        counted = true;
+        uploading++;
+      }
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        break;
+      }
     }
+  } finally {
+    if (counted) uploading--;
   }
   const body = new Uint8Array(size);
   let at = 0;
@@ -80,12 +99,24 @@ function failed() {
 // isolate runs one piece of JavaScript at a time. A body is read (up to the
 // limit) before its turn, so a slow client holds no Go time.
 async function fetch(req, env, ctx) {
+  inside++;
+  try {
+    return await serve(req, env, ctx);
+  } finally {
+    inside--;
+  }
+}
+
+async function serve(req, env, ctx) {
+  const seq = ++arrived;
   const instance = liveBinding(env, ctx);
   const binding = await instance;
   const body = await readLimited(req, binding.subplayMaxBody);
   let res;
   try {
-    res = binding.subplayServe(req.method, req.url, [...req.headers], body);
+    const others = Math.max(inside - uploading - 1, arrived - arrivedAtCall - (seq > arrivedAtCall ? 1 : 0));
+    arrivedAtCall = arrived;
+    res = binding.subplayServe(req.method, req.url, [...req.headers], body, others);
   } catch (e) {
     console.error("subplay: the Go instance failed, starting another:", e);
   }

@@ -18,7 +18,7 @@ import (
 // first request, for the persistent glue (patch-glue.mjs):
 //
 //	subplayMaxBody                               the body limit, so JS reads no more than it needs
-//	subplayServe(method, url, headers, body)  -> {status, headers, body}
+//	subplayServe(method, url, headers, body, others)  -> {status, headers, body}
 //
 // The call is synchronous: the handler is pure computation and never waits
 // for JavaScript, so it needs none of the promise and stream plumbing of
@@ -41,13 +41,16 @@ func exposeSync(h http.Handler) {
 					[]byte(`{"error":{"code":"internal","message":"the worker failed while answering this request; the failure was logged"}}`))
 			}
 		}()
-		if len(args) != 4 {
-			panic(fmt.Sprintf("subplayServe takes 4 arguments, not %d", len(args)))
+		if len(args) != 5 {
+			panic(fmt.Sprintf("subplayServe takes 5 arguments, not %d", len(args)))
 		}
 		req, err := toRequest(args[0].String(), args[1].String(), args[2], args[3])
 		if err != nil {
 			panic(err)
 		}
+		// How many other requests compete for the instance: the handler
+		// limits costly work only while some do.
+		req = req.WithContext(httpapi.WithOthers(req.Context(), args[4].Int()))
 		w := &recorder{header: http.Header{}}
 		h.ServeHTTP(w, req)
 		if w.status == 0 {
