@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"net/http"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -243,6 +246,45 @@ func (s *share) admit(op string, size int, now time.Time) bool {
 		return false
 	}
 	s.open = &openCall{class: class, start: now, costly: costly}
+	return true
+}
+
+// refuses says whether admit would refuse a request for op with a body of
+// size bytes now, without opening a measurement.
+func (s *share) refuses(op string, size int, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now = now.Round(0)
+	costly := size >= limits.HTTPLargeBody
+	if c := s.classes[costClass{op, bits.Len(uint(size))}]; c != nil && c.cheapest() >= s.costly {
+		costly = true
+	}
+	return costly && s.tokens <= 0 && s.contended(now)
+}
+
+// Refuse answers r 503 "busy", as the handler h would, if h limits costly
+// work (the worker: see share) and would refuse r now by its declared
+// Content-Length and path, and says whether it did. The worker's glue asks
+// before it reads a large body, so that a refused one is never read: a
+// stream of refused megabyte requests then costs neither the isolate's
+// time nor its memory.
+func Refuse(h http.Handler, w http.ResponseWriter, r *http.Request) bool {
+	hh, ok := h.(*handler)
+	if !ok || hh.share == nil || r.Method != http.MethodPost || r.ContentLength < 0 {
+		return false
+	}
+	op := playground.Lookup(strings.TrimPrefix(r.URL.Path, "/v1/"))
+	if op == nil || !strings.HasPrefix(r.URL.Path, "/v1/") || r.ContentLength > MaxBody {
+		return false
+	}
+	now := time.Now()
+	hh.share.begin(now, othersOf(r.Context()))
+	if !hh.share.refuses(op.Name, int(r.ContentLength), now) {
+		return false
+	}
+	setCORS(w.Header())
+	w.Header().Set("Retry-After", strconv.Itoa(limits.HTTPRetryAfterSeconds))
+	writeError(w, r, http.StatusServiceUnavailable, errServerBusy.Code, errServerBusy.Message)
 	return true
 }
 

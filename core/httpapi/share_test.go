@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -133,6 +134,47 @@ func TestShareAnswersBusy(t *testing.T) {
 				if got := rec.Header().Get("Retry-After"); got != "1" {
 					t.Errorf("Retry-After = %q, want 1", got)
 				}
+			}
+		})
+	}
+}
+
+// Refuse answers a large declared body 503 busy before it is read, exactly
+// when the share would refuse it, and leaves every other request alone.
+func TestRefuseBeforeTheBody(t *testing.T) {
+	h := Handler().(*handler)
+	h.gate, h.share = nil, newShare()
+	tests := []struct {
+		name, method, path string
+		length             int64
+		refused            bool
+	}{
+		{"a large body while costly work is over its share", http.MethodPost, "/v1/validate", limits.HTTPLargeBody, true},
+		{"a small body", http.MethodPost, "/v1/validate", 100, false},
+		{"an unknown length", http.MethodPost, "/v1/validate", -1, false},
+		{"over the body limit (413 later)", http.MethodPost, "/v1/validate", MaxBody + 1, false},
+		{"no operation", http.MethodPost, "/v1/no-such-op", limits.HTTPLargeBody, false},
+		{"not the API", http.MethodPost, "/healthz", limits.HTTPLargeBody, false},
+		{"not a POST", http.MethodGet, "/v1/version", limits.HTTPLargeBody, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h.share.tokens = -time.Second
+			h.share.refilled = time.Now().Add(time.Hour) // no refill during the test
+			req := httptest.NewRequest(tc.method, tc.path, nil).WithContext(WithOthers(context.Background(), 1))
+			req.ContentLength = tc.length
+			rec := httptest.NewRecorder()
+			if got := Refuse(h, rec, req); got != tc.refused {
+				t.Fatalf("Refuse = %v, want %v", got, tc.refused)
+			}
+			if !tc.refused {
+				if rec.Body.Len() != 0 {
+					t.Errorf("wrote %q for a request it did not refuse", rec.Body)
+				}
+				return
+			}
+			if rec.Code != http.StatusServiceUnavailable || errorCode(t, rec) != codeBusy || rec.Header().Get("Retry-After") != "1" {
+				t.Errorf("status %d, Retry-After %q, body %s; want 503 busy with Retry-After 1", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
 			}
 		})
 	}

@@ -20,11 +20,12 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(limits.WorkerMemoryLimitMB << 20)
 	}
-	var h http.Handler = httpapi.Handler()
+	api := httpapi.Handler()
+	h := api
 	if wrapHandler != nil {
 		h = wrapHandler(h)
 	}
-	exposeSync(h)
+	exposeSync(h, api)
 	// With syumai's own glue this serves one request and returns; with the
 	// persistent glue no request comes this way and it blocks for the life
 	// of the isolate, which keeps the instance (and exposeSync's entry) alive.

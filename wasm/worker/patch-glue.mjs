@@ -111,12 +111,37 @@ async function serve(req, env, ctx) {
   const seq = ++arrived;
   const instance = liveBinding(env, ctx);
   const binding = await instance;
-  const body = await readLimited(req, binding.subplayMaxBody);
-  let res;
-  try {
-    const others = Math.max(inside - uploading - 1, arrived - arrivedAtCall - (seq > arrivedAtCall ? 1 : 0));
+  const competing = () => {
+    const n = Math.max(inside - uploading - 1, arrived - arrivedAtCall - (seq > arrivedAtCall ? 1 : 0));
     arrivedAtCall = arrived;
-    res = binding.subplayServe(req.method, req.url, [...req.headers], body, others);
+    return n;
+  };
+  let res;
+  // A large declared body that Go would refuse now (costly work has had
+  // its share of a busy isolate) is answered without being read.
+  if (req.method === "POST" && req.body !== null &&
+      Number(req.headers.get("content-length")) >= binding.subplayLargeBody) {
+    try {
+      res = binding.subplayRefuse(req.method, req.url, [...req.headers], competing());
+    } catch (e) {
+      console.error("subplay: the Go instance failed, starting another:", e);
+      if (live === instance) live = undefined;
+      return failed();
+    }
+    if (res === undefined) { // the Go program ended during the call
+      console.error("subplay: the Go instance failed, starting another");
+      if (live === instance) live = undefined;
+      return failed();
+    }
+    if (res !== null) {
+      await req.body.cancel();
+      return new Response(res.body, { status: res.status, headers: res.headers });
+    }
+    res = undefined;
+  }
+  const body = await readLimited(req, binding.subplayMaxBody);
+  try {
+    res = binding.subplayServe(req.method, req.url, [...req.headers], body, competing());
   } catch (e) {
     console.error("subplay: the Go instance failed, starting another:", e);
   }
