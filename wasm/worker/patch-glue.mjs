@@ -83,6 +83,28 @@ async function readLimited(req, limit) {
   return body;
 }
 
+// drain reads a body it does not keep, up to one byte past the limit, so
+// that the client, still sending, reads the answer instead of a broken
+// connection (a cancelled body of megabytes resets it).
+async function drain(body, limit) {
+  uploading++;
+  try {
+    const reader = body.getReader();
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } finally {
+    uploading--;
+  }
+}
+
 // failed is the answer to a request during which the Go instance died (Go
 // ends its program on a fatal error such as running out of memory; a
 // panic is recovered and never gets here). The request is not replayed:
@@ -134,7 +156,7 @@ async function serve(req, env, ctx) {
       return failed();
     }
     if (res !== null) {
-      await req.body.cancel();
+      await drain(req.body, binding.subplayMaxBody);
       return new Response(res.body, { status: res.status, headers: res.headers });
     }
     res = undefined;
