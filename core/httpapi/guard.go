@@ -238,10 +238,7 @@ func (s *share) admit(op string, size int, now time.Time) bool {
 	defer s.mu.Unlock()
 	now = now.Round(0)
 	class := costClass{op, bits.Len(uint(size))}
-	costly := size >= limits.HTTPLargeBody
-	if c := s.classes[class]; c != nil && c.cheapest() >= s.costly {
-		costly = true
-	}
+	costly := s.isCostly(class, size)
 	if costly && s.tokens <= 0 && s.contended(now) {
 		return false
 	}
@@ -255,11 +252,17 @@ func (s *share) refuses(op string, size int, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.Round(0)
-	costly := size >= limits.HTTPLargeBody
-	if c := s.classes[costClass{op, bits.Len(uint(size))}]; c != nil && c.cheapest() >= s.costly {
-		costly = true
+	return s.isCostly(costClass{op, bits.Len(uint(size))}, size) && s.tokens <= 0 && s.contended(now)
+}
+
+// isCostly says whether a request of class with a body of size bytes is
+// costly: a large body, or a class whose recent calls all were.
+func (s *share) isCostly(class costClass, size int) bool {
+	if size >= limits.HTTPLargeBody {
+		return true
 	}
-	return costly && s.tokens <= 0 && s.contended(now)
+	c := s.classes[class]
+	return c != nil && c.cheapest() >= s.costly
 }
 
 // Refuse answers r 503 "busy", as the handler h would, if h limits costly
