@@ -3,8 +3,13 @@ package httpapi
 import (
 	"context"
 	"fmt"
+	"math/bits"
+	"net/http"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/subplay/subplay/core/limits"
@@ -117,3 +122,215 @@ func (h *handler) runGuarded(ctx context.Context, op *playground.Op, body []byte
 
 var errServerBusy = &playground.Error{Code: codeBusy, Message: fmt.Sprintf(
 	"the server is busy with other requests; retry in %d s", limits.HTTPRetryAfterSeconds)}
+
+// share bounds the time that costly requests take from a server that runs
+// one request at a time: the worker, where an isolate runs one Go call at
+// a time and nothing interrupts it, so every request that arrives during a
+// costly one waits for all of it. While the server is contended (other
+// requests were in flight at once lately, limits.WorkerContendedMillis),
+// costly work is counted, and once it has used more than its share of the
+// time (limits.WorkerCostlyShare, with a saved-up allowance of
+// limits.WorkerCostlyBurstMillis) further costly requests are answered 503
+// "busy" with a Retry-After, as the native server answers when its slots
+// are taken, until time has given the share back. A request that is not
+// costly is never refused, and a client alone with the server (one request
+// at a time, as a test suite or a single user) never is.
+//
+// Costly means a body of limits.HTTPLargeBody or more (the native server's
+// large class), or a request of a class (operation and body size, to a
+// power of two) whose recent calls each took limits.WorkerCostlyMillis or
+// more. A call's cost is the clock's advance during it. Cloudflare's clock
+// stands still while code runs (a defence against timing attacks), so
+// there it is read at the start of the next call instead, and only while
+// contended: queued requests start as soon as the call ends, whereas the
+// gap after a call alone may be idle time.
+type share struct {
+	mu       sync.Mutex    // calls are sequential in the worker; tests may not be
+	frac     float64       // the share of time costly work may take
+	burst    time.Duration // the most costly time saved up
+	costly   time.Duration // a call at least this long is costly
+	maxCost  time.Duration // no call counts longer (the time limit of one)
+	window   time.Duration // contended for this long after others were in flight
+	tokens   time.Duration // costly time that may run now
+	refilled time.Time
+	busy     time.Time // when others were last in flight at once
+	classes  map[costClass]*classCost
+	open     *openCall // the call being measured
+}
+
+type costClass struct {
+	op       string
+	sizeBits int // bits.Len of the body size: classes by powers of two
+}
+
+// classCost keeps a class's last few costs; a class is costly when even
+// the cheapest of them was. A machine that stalls now and then makes a
+// cheap call look costly once, never every time.
+type classCost struct {
+	recent [4]time.Duration
+	n      int
+}
+
+func (c *classCost) add(d time.Duration) {
+	c.recent[c.n%len(c.recent)] = d
+	c.n++
+}
+
+func (c *classCost) cheapest() time.Duration {
+	low := c.recent[0]
+	for _, d := range c.recent[1:min(c.n, len(c.recent))] {
+		low = min(low, d)
+	}
+	return low
+}
+
+type openCall struct {
+	class  costClass
+	start  time.Time
+	costly bool
+}
+
+func newShare() *share {
+	return &share{
+		frac:    limits.WorkerCostlyShare,
+		burst:   limits.WorkerCostlyBurstMillis * time.Millisecond,
+		costly:  limits.WorkerCostlyMillis * time.Millisecond,
+		maxCost: limits.HTTPOperationMillis * time.Millisecond,
+		window:  limits.WorkerContendedMillis * time.Millisecond,
+		tokens:  limits.WorkerCostlyBurstMillis * time.Millisecond,
+		classes: map[costClass]*classCost{},
+	}
+}
+
+func (s *share) contended(now time.Time) bool {
+	return !s.busy.IsZero() && now.Sub(s.busy) < s.window
+}
+
+// begin marks the start of a call at now, others being how many other
+// requests were in flight in the server, or reached it since the previous
+// call began. A call still open (the clock stood still during it) is
+// measured by now. Costly time is given back at the share's rate.
+func (s *share) begin(now time.Time, others int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now = now.Round(0) // the wall clock: a frozen monotonic one tells nothing more
+	if others > 0 {
+		s.busy = now
+	}
+	if o := s.open; o != nil {
+		s.open = nil
+		// Only while contended: then the next call began as this one ended.
+		if s.contended(now) {
+			s.charge(o, now.Sub(o.start), now)
+		}
+	}
+	if !s.refilled.IsZero() {
+		s.tokens += time.Duration(float64(max(now.Sub(s.refilled), 0)) * s.frac)
+	}
+	s.tokens = min(s.tokens, s.burst)
+	s.refilled = now
+}
+
+// admit says whether a request for op with a body of size bytes may run
+// now, and opens its measurement if so.
+func (s *share) admit(op string, size int, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now = now.Round(0)
+	class := costClass{op, bits.Len(uint(size))}
+	costly := s.isCostly(class, size)
+	if costly && s.tokens <= 0 && s.contended(now) {
+		return false
+	}
+	s.open = &openCall{class: class, start: now, costly: costly}
+	return true
+}
+
+// refuses says whether admit would refuse a request for op with a body of
+// size bytes now, without opening a measurement.
+func (s *share) refuses(op string, size int, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now = now.Round(0)
+	return s.isCostly(costClass{op, bits.Len(uint(size))}, size) && s.tokens <= 0 && s.contended(now)
+}
+
+// isCostly says whether a request of class with a body of size bytes is
+// costly: a large body, or a class whose recent calls all were.
+func (s *share) isCostly(class costClass, size int) bool {
+	if size >= limits.HTTPLargeBody {
+		return true
+	}
+	c := s.classes[class]
+	return c != nil && c.cheapest() >= s.costly
+}
+
+// Refuse answers r 503 "busy", as the handler h would, if h limits costly
+// work (the worker: see share) and would refuse r now by its declared
+// Content-Length and path, and says whether it did. The worker's glue asks
+// before it reads a large body, so that a refused one is never read: a
+// stream of refused megabyte requests then costs neither the isolate's
+// time nor its memory.
+func Refuse(h http.Handler, w http.ResponseWriter, r *http.Request) bool {
+	hh, ok := h.(*handler)
+	if !ok || hh.share == nil || r.Method != http.MethodPost || r.ContentLength < 0 {
+		return false
+	}
+	op := playground.Lookup(strings.TrimPrefix(r.URL.Path, "/v1/"))
+	if op == nil || !strings.HasPrefix(r.URL.Path, "/v1/") || r.ContentLength > MaxBody {
+		return false
+	}
+	now := time.Now()
+	hh.share.begin(now, othersOf(r.Context()))
+	if !hh.share.refuses(op.Name, int(r.ContentLength), now) {
+		return false
+	}
+	setCORS(w.Header())
+	w.Header().Set("Retry-After", strconv.Itoa(limits.HTTPRetryAfterSeconds))
+	writeError(w, r, http.StatusServiceUnavailable, errServerBusy.Code, errServerBusy.Message)
+	return true
+}
+
+// end marks the end of the open call at now. If the clock moved, that is
+// its cost; if it stood still, the next call's start measures it.
+func (s *share) end(now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now = now.Round(0)
+	if o := s.open; o != nil && now.After(o.start) {
+		s.open = nil
+		s.charge(o, now.Sub(o.start), now)
+	}
+}
+
+// charge counts a call's cost d toward its class and, if the call was
+// costly and the server contended when it began or ended, toward costly
+// work's share.
+func (s *share) charge(o *openCall, d time.Duration, now time.Time) {
+	d = min(max(d, 0), s.maxCost)
+	c := s.classes[o.class]
+	if c == nil {
+		c = &classCost{}
+		s.classes[o.class] = c
+	}
+	c.add(d)
+	if (o.costly || d >= s.costly) && (s.contended(o.start) || s.contended(now)) {
+		s.tokens -= d
+	}
+}
+
+type othersKey struct{}
+
+// WithOthers returns a context that tells the handler how many other
+// requests were in flight in the single-threaded instance serving this one,
+// or reached it since its previous call began (the worker's glue counts
+// them): costly work is limited only while others compete for the
+// instance.
+func WithOthers(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, othersKey{}, n)
+}
+
+func othersOf(ctx context.Context) int {
+	n, _ := ctx.Value(othersKey{}).(int)
+	return n
+}

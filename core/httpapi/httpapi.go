@@ -77,7 +77,9 @@ func WithTimeLimits(queueWait, operation time.Duration) Option {
 // "timeout"), and stops waiting for one whose client has gone. Under
 // js/wasm (the worker) an operation runs inline instead: the instance has
 // one thread and answers one request at a time, and a timer could not fire
-// while the operation runs anyway.
+// while the operation runs anyway; there, while other requests compete,
+// costly requests are refused (503 "busy") once costly work has had its
+// share of the time (see share).
 func Handler(opts ...Option) http.Handler {
 	h := &handler{
 		log:       stderrLog,
@@ -87,6 +89,8 @@ func Handler(opts ...Option) http.Handler {
 	}
 	if runtime.GOOS != "js" {
 		h.gate = defaultGate()
+	} else {
+		h.share = newShare()
 	}
 	for _, o := range opts {
 		o(h)
@@ -116,7 +120,10 @@ type handler struct {
 	// operations never take (a panic, an internal error).
 	run func(op *playground.Op, body []byte) ([]byte, error)
 	// gate bounds the operations running at once; nil runs them inline.
-	gate                 *gate
+	gate *gate
+	// share bounds the time costly requests take when operations run
+	// inline, one at a time (the worker); nil when they do not.
+	share                *share
 	queueWait, opTimeout time.Duration
 }
 
@@ -133,6 +140,9 @@ func (h *handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 				"the server failed while answering this request; the failure was logged")
 		}
 	}()
+	if h.share != nil {
+		h.share.begin(time.Now(), othersOf(r.Context()))
+	}
 	setCORS(w.Header())
 	h.route(w, r)
 }
@@ -260,9 +270,15 @@ func invalidUTF8(b []byte) int {
 func (h *handler) answer(w http.ResponseWriter, r *http.Request, op *playground.Op, body []byte) {
 	var out []byte
 	var err error
-	if h.gate == nil {
+	switch {
+	case h.share != nil && !h.share.admit(op.Name, len(body), time.Now()):
+		err = errServerBusy
+	case h.gate == nil:
 		out, err = h.run(op, body)
-	} else {
+		if h.share != nil {
+			h.share.end(time.Now())
+		}
+	default:
 		o, ok := h.runGuarded(r.Context(), op, body)
 		if !ok {
 			return // the client has gone; nobody reads an answer

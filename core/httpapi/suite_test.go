@@ -256,6 +256,8 @@ func testErrors(t *testing.T, tg *target) {
 		{"empty body is an empty request", "POST", "/v1/version", jsonCT, ``, 200, "", ""},
 		{"wrong method wins over media type", "PUT", "/v1/version", map[string]string{"Content-Type": "text/plain"}, `x`, 405, "method-not-allowed", "GET, HEAD, POST, OPTIONS"},
 		{"unknown op wins over method", "GET", "/v1/no-such-op", nil, "", 404, "unknown-operation", ""},
+		// Only the test bundle of TestWorkerdCrash answers this path.
+		{"no test hook in a real build", "POST", "/__test/exit", jsonCT, `{}`, 404, "not-found", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

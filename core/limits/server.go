@@ -67,3 +67,34 @@ const HTTPOperationMillis = 10_000
 // collector works harder near it, which keeps the process under the 300 MB
 // that the load test allows.
 const HTTPMemoryLimitMB = 200
+
+// WorkerMemoryLimitMB is the soft memory limit of the Go instance in the
+// worker (runtime/debug.SetMemoryLimit). A WebAssembly instance's memory
+// only grows, so the heap's highest point, which the garbage collector
+// lets reach twice the live heap by default, stays in the isolate for its
+// life; Cloudflare allows an isolate 128 MB, JavaScript and the module
+// included. Near this limit the collector runs more often instead.
+const WorkerMemoryLimitMB = 64
+
+// WorkerCostlyShare is the share of an isolate's time that costly requests
+// (see WorkerCostlyMillis) may take while other requests wait: one isolate
+// runs one request at a time and cannot interrupt it, so everything else
+// waits while a costly one runs. A quarter keeps three quarters of the
+// time for ordinary requests, and an ordinary request rarely meets one.
+const WorkerCostlyShare = 0.25
+
+// WorkerCostlyBurstMillis is how much costly time an isolate saves up
+// while others do not wait: a second, a costly request or two at once.
+const WorkerCostlyBurstMillis = 1_000
+
+// WorkerCostlyMillis is the cost from which a request counts as costly in
+// the worker: about thirty ordinary requests (a few ms each in workerd).
+// A request class (operation and body size) whose recent calls each took
+// this long is costly, like every body of HTTPLargeBody or more.
+const WorkerCostlyMillis = 100
+
+// WorkerContendedMillis is how long a worker's isolate counts as contended
+// after other requests were last in flight beside one: long enough to span
+// the gaps between a busy client's requests, short enough that a client
+// alone soon has the whole isolate again.
+const WorkerContendedMillis = 2_000

@@ -3,15 +3,35 @@
 package main
 
 import (
+	"net/http"
+	"os"
+	"runtime/debug"
+
 	"github.com/subplay/subplay/core/httpapi"
+	"github.com/subplay/subplay/core/limits"
 	"github.com/syumai/workers"
 )
 
 func main() {
-	h := httpapi.Handler()
-	exposeSync(h)
+	// The instance's memory only grows: whatever the heap once reached
+	// stays allocated to the isolate. Unless GOMEMLIMIT says otherwise,
+	// the collector works harder near this limit instead of letting the
+	// heap reach twice what is live.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limits.WorkerMemoryLimitMB << 20)
+	}
+	api := httpapi.Handler()
+	h := api
+	if wrapHandler != nil {
+		h = wrapHandler(h)
+	}
+	exposeSync(h, api)
 	// With syumai's own glue this serves one request and returns; with the
 	// persistent glue no request comes this way and it blocks for the life
 	// of the isolate, which keeps the instance (and exposeSync's entry) alive.
 	workers.Serve(h)
 }
+
+// wrapHandler, when set (by testhooks_js.go, only in builds with the
+// subplay_testhooks tag), wraps the API handler.
+var wrapHandler func(http.Handler) http.Handler

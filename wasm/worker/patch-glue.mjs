@@ -33,6 +33,16 @@ function liveBinding(env, ctx) {
   return live;
 }
 
+// What Go needs to know whether other requests compete for the instance
+// (core/httpapi's share limits costly work only then): how many requests
+// are inside fetch, how many of those are still receiving a body in more
+// than one piece (a large or slow upload, not ready for Go), and how many
+// arrived in all, and by the start of the last Go call.
+let inside = 0;
+let uploading = 0;
+let arrived = 0;
+let arrivedAtCall = 0;
+
 // readLimited reads a request body, but never more than one byte past the
 // limit: that byte is enough for Go to answer 413. A body declared larger
 // than the limit is not read at all; Go refuses it by its Content-Length.
@@ -45,15 +55,24 @@ async function readLimited(req, limit) {
   const reader = req.body.getReader();
   const chunks = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      break;
+  let counted = false;
+  try {
+    for (;;) {
+      if (chunks.length === 1 && !counted) {
+        counted = true;
+        uploading++;
+      }
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        break;
+      }
     }
+  } finally {
+    if (counted) uploading--;
   }
   const body = new Uint8Array(size);
   let at = 0;
@@ -62,6 +81,28 @@ async function readLimited(req, limit) {
     at += c.byteLength;
   }
   return body;
+}
+
+// drain reads a body it does not keep, up to one byte past the limit, so
+// that the client, still sending, reads the answer instead of a broken
+// connection (a cancelled body of megabytes resets it).
+async function drain(body, limit) {
+  uploading++;
+  try {
+    const reader = body.getReader();
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } finally {
+    uploading--;
+  }
 }
 
 // failed is the answer to a request during which the Go instance died (Go
@@ -80,12 +121,49 @@ function failed() {
 // isolate runs one piece of JavaScript at a time. A body is read (up to the
 // limit) before its turn, so a slow client holds no Go time.
 async function fetch(req, env, ctx) {
+  inside++;
+  try {
+    return await serve(req, env, ctx);
+  } finally {
+    inside--;
+  }
+}
+
+async function serve(req, env, ctx) {
+  const seq = ++arrived;
   const instance = liveBinding(env, ctx);
   const binding = await instance;
-  const body = await readLimited(req, binding.subplayMaxBody);
+  const competing = () => {
+    const n = Math.max(inside - uploading - 1, arrived - arrivedAtCall - (seq > arrivedAtCall ? 1 : 0));
+    arrivedAtCall = arrived;
+    return n;
+  };
   let res;
+  // A large declared body that Go would refuse now (costly work has had
+  // its share of a busy isolate) is answered without being read.
+  if (req.method === "POST" && req.body !== null &&
+      Number(req.headers.get("content-length")) >= binding.subplayLargeBody) {
+    try {
+      res = binding.subplayRefuse(req.method, req.url, [...req.headers], competing());
+    } catch (e) {
+      console.error("subplay: the Go instance failed, starting another:", e);
+      if (live === instance) live = undefined;
+      return failed();
+    }
+    if (res === undefined) { // the Go program ended during the call
+      console.error("subplay: the Go instance failed, starting another");
+      if (live === instance) live = undefined;
+      return failed();
+    }
+    if (res !== null) {
+      await drain(req.body, binding.subplayMaxBody);
+      return new Response(res.body, { status: res.status, headers: res.headers });
+    }
+    res = undefined;
+  }
+  const body = await readLimited(req, binding.subplayMaxBody);
   try {
-    res = binding.subplayServe(req.method, req.url, [...req.headers], body);
+    res = binding.subplayServe(req.method, req.url, [...req.headers], body, competing());
   } catch (e) {
     console.error("subplay: the Go instance failed, starting another:", e);
   }

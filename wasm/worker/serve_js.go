@@ -12,25 +12,54 @@ import (
 	"syscall/js"
 
 	"github.com/subplay/subplay/core/httpapi"
+	"github.com/subplay/subplay/core/limits"
 )
 
-// exposeSync puts two entries on the binding object of the instance's
-// first request, for the persistent glue (patch-glue.mjs):
+// exposeSync puts these entries on the binding object of the instance's
+// first request, for the persistent glue (patch-glue.mjs); h serves, api
+// is the API handler inside it (h may wrap it):
 //
 //	subplayMaxBody                               the body limit, so JS reads no more than it needs
-//	subplayServe(method, url, headers, body)  -> {status, headers, body}
+//	subplayLargeBody                             the size from which a body may be costly
+//	subplayRefuse(method, url, headers, others) -> {status, headers, body} or null
+//	                                             the 503 "busy" a large declared body gets now,
+//	                                             asked before the body is read
+//	subplayServe(method, url, headers, body, others)  -> {status, headers, body}
 //
 // The call is synchronous: the handler is pure computation and never waits
 // for JavaScript, so it needs none of the promise and stream plumbing of
 // syumai's handleRequest, and nothing of it outlives the call. That is what
 // lets one instance answer any number of requests (syumai's handleRequest
 // closes a channel when its response ends, which ends the instance).
-func exposeSync(h http.Handler) {
+func exposeSync(h, api http.Handler) {
 	binding := js.Global().Get("context").Get("binding")
 	if binding.Type() != js.TypeObject {
 		return
 	}
 	binding.Set("subplayMaxBody", httpapi.MaxBody)
+	binding.Set("subplayLargeBody", limits.HTTPLargeBody)
+	binding.Set("subplayRefuse", js.FuncOf(func(_ js.Value, args []js.Value) (result any) {
+		defer func() {
+			// A request that cannot be judged here is judged with its body.
+			if v := recover(); v != nil {
+				fmt.Fprintf(os.Stderr, "subplay worker: panic judging a request before its body: %v\n%s", v, debug.Stack())
+				result = js.Null()
+			}
+		}()
+		if len(args) != 4 {
+			panic(fmt.Sprintf("subplayRefuse takes 4 arguments, not %d", len(args)))
+		}
+		req, err := toRequest(args[0].String(), args[1].String(), args[2], js.Null())
+		if err != nil {
+			panic(err)
+		}
+		req = req.WithContext(httpapi.WithOthers(req.Context(), args[3].Int()))
+		w := &recorder{header: http.Header{}}
+		if !httpapi.Refuse(api, w, req) {
+			return js.Null()
+		}
+		return jsResponse(w.status, w.header, w.body.Bytes())
+	}))
 	binding.Set("subplayServe", js.FuncOf(func(_ js.Value, args []js.Value) (result any) {
 		// A panic in a js.FuncOf callback ends the Go program; the handler
 		// recovers its own, so this guards only the conversions below.
@@ -41,13 +70,16 @@ func exposeSync(h http.Handler) {
 					[]byte(`{"error":{"code":"internal","message":"the worker failed while answering this request; the failure was logged"}}`))
 			}
 		}()
-		if len(args) != 4 {
-			panic(fmt.Sprintf("subplayServe takes 4 arguments, not %d", len(args)))
+		if len(args) != 5 {
+			panic(fmt.Sprintf("subplayServe takes 5 arguments, not %d", len(args)))
 		}
 		req, err := toRequest(args[0].String(), args[1].String(), args[2], args[3])
 		if err != nil {
 			panic(err)
 		}
+		// How many other requests compete for the instance: the handler
+		// limits costly work only while some do.
+		req = req.WithContext(httpapi.WithOthers(req.Context(), args[4].Int()))
 		w := &recorder{header: http.Header{}}
 		h.ServeHTTP(w, req)
 		if w.status == 0 {

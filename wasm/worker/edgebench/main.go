@@ -5,6 +5,7 @@
 //	edgebench serve -addr 127.0.0.1:0 -ready FILE
 //	edgebench load -url URL -body FILE [-n 200] [-warmup 20] [-c 8] [-d 20s] [-max 200000]
 //	edgebench mixed -url BASE -body FILE [-c 8] [-hostile 2] [-slow 2] [-d 20s] [-pid PID]
+//	edgebench cost -url BASE [-n 2] [-cases REGEXP]
 //
 // mixed is the load test of issue 10 (scripts/load-edge): ordinary
 // requests alone, then beside hostile ones from core/playground/hostile.
@@ -37,7 +38,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: edgebench serve|load|mixed [flags]")
+		fmt.Fprintln(stderr, "usage: edgebench serve|load|mixed|cost [flags]")
 		return 2
 	}
 	var err error
@@ -48,6 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = load(args[1:], stdout)
 	case "mixed":
 		err = mixed(args[1:], stdout)
+	case "cost":
+		err = cost(args[1:], stdout)
 	default:
 		err = fmt.Errorf("unknown command %q", args[0])
 	}

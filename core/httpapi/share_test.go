@@ -1,0 +1,181 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/subplay/subplay/core/limits"
+)
+
+// TestShare replays sequences of calls at given times (as the worker's
+// clock reads them: the start of each call) and checks which the share
+// admits.
+func TestShare(t *testing.T) {
+	large := limits.HTTPLargeBody
+	costly := limits.WorkerCostlyMillis
+	burst := limits.WorkerCostlyBurstMillis
+	window := limits.WorkerContendedMillis
+	type call struct {
+		at     int // ms since the first call
+		op     string
+		size   int
+		others int // other requests in flight, or arrived since the previous call
+		admit  bool
+		took   int // ms the clock moved during the call; 0: it stood still (Cloudflare)
+	}
+	tests := []struct {
+		name  string
+		calls []call
+	}{
+		{"a small request is never refused, however costly large ones were", []call{
+			{0, "validate", large, 0, true, 0},
+			{5 * burst, "validate", 500, 3, true, 0}, // the large call cost 5 bursts
+			{5*burst + 1, "validate", 500, 1, true, 0},
+			{5*burst + 2, "validate", large, 1, false, 0},
+		}},
+		{"a client alone is never refused", []call{
+			{0, "validate", large, 0, true, 5 * burst},
+			{5 * burst, "validate", large, 0, true, 5 * burst},
+			{10 * burst, "validate", large, 0, true, 0},
+			{15 * burst, "validate", large, 0, true, 0},
+		}},
+		{"costly work gets its share back as time passes", []call{
+			{0, "schema", large, 0, true, 0},
+			{2 * burst, "validate", 500, 2, true, 0}, // the large call cost 2 bursts: -0.5 s
+			{2*burst + 1, "schema", large, 1, false, 0},
+			{2*burst + 1 + burst, "schema", large, 1, false, 0},                                         // -0.25 s
+			{2*burst + 2 + int(float64(burst)/2/limits.WorkerCostlyShare), "schema", large, 1, true, 0}, // 0.25 ms
+		}},
+		{"the limit ends when the contention does", []call{
+			{0, "schema", large, 0, true, 0},
+			{5 * burst, "validate", 500, 2, true, 0}, // -2.75 s
+			{5*burst + 1, "schema", large, 0, false, 0},
+			{5*burst + window + 1, "schema", large, 0, true, 0}, // still -2.25 s, but nobody else is there
+		}},
+		{"a clock that moves measures a call by its end", []call{
+			// 3 s of work, then 3 s idle: -2 s, not the -5 s that the gap
+			// to the next call would say.
+			{0, "schema", large, 1, true, 3 * burst},
+			{6 * burst, "schema", large, 1, false, 0},  // -2 s + 1.5 s
+			{8*burst + 2, "schema", large, 1, true, 0}, // + 0.5 s
+		}},
+		{"a small class whose calls were costly becomes costly", []call{
+			// Each schema call takes 4x costly (0.4 s), each validate call
+			// almost nothing: the burst (1 s) less four calls (1.6 s) plus
+			// a quarter of the time (0.4 s) leaves -0.2 s.
+			{0, "schema", 2400, 0, true, 0},
+			{4 * costly, "validate", 500, 1, true, 0},
+			{4*costly + 1, "schema", 2400, 0, true, 0},
+			{8*costly + 1, "validate", 500, 1, true, 0},
+			{8*costly + 2, "schema", 2400, 0, true, 0},
+			{12*costly + 2, "validate", 500, 1, true, 0},
+			{12*costly + 3, "schema", 2400, 0, true, 0},
+			{16*costly + 3, "validate", 500, 1, true, 0},
+			{16*costly + 4, "schema", 2400, 0, false, 0},
+			{16*costly + 5, "schema", 4800, 0, true, 0}, // another class, not yet known
+		}},
+		{"one slow call does not make a cheap class costly", []call{
+			{0, "validate", 500, 0, true, 0},
+			{3, "validate", 500, 1, true, 0},
+			{3 + 5*costly, "validate", 500, 1, true, 0}, // this one took 5x costly (a stalled machine)
+			{6 + 5*costly, "validate", 500, 1, true, 0},
+			{9 + 5*costly, "validate", 500, 1, true, 0},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newShare()
+			t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+			for i, c := range tc.calls {
+				now := t0.Add(time.Duration(c.at) * time.Millisecond)
+				s.begin(now, c.others)
+				if got := s.admit(c.op, c.size, now); got != c.admit {
+					t.Errorf("call %d (%s, %d bytes, at %d ms, %d others): admitted %v, want %v (tokens %v)",
+						i, c.op, c.size, c.at, c.others, got, c.admit, s.tokens)
+				}
+				s.end(now.Add(time.Duration(c.took) * time.Millisecond))
+			}
+		})
+	}
+}
+
+// A request the share refuses is answered 503 busy with a Retry-After, as
+// the native server answers when its slots are taken; a small one is
+// answered as ever.
+func TestShareAnswersBusy(t *testing.T) {
+	h := Handler().(*handler)
+	h.gate, h.share = nil, newShare()
+	h.share.tokens = -time.Second
+	largeBody := `{}` + strings.Repeat(" ", limits.HTTPLargeBody)
+	tests := []struct {
+		name   string
+		body   string
+		status int
+	}{
+		{"large", largeBody, http.StatusServiceUnavailable},
+		{"small", `{}`, http.StatusOK},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h.share.tokens = -time.Second
+			h.share.refilled = time.Now().Add(time.Hour) // no refill during the test
+			rec := post(h, WithOthers(context.Background(), 1), tc.body)
+			if rec.Code != tc.status {
+				t.Fatalf("status %d, want %d; body %s", rec.Code, tc.status, rec.Body)
+			}
+			if tc.status == http.StatusServiceUnavailable {
+				if code := errorCode(t, rec); code != codeBusy {
+					t.Errorf("code %q, want %q", code, codeBusy)
+				}
+				if got := rec.Header().Get("Retry-After"); got != "1" {
+					t.Errorf("Retry-After = %q, want 1", got)
+				}
+			}
+		})
+	}
+}
+
+// Refuse answers a large declared body 503 busy before it is read, exactly
+// when the share would refuse it, and leaves every other request alone.
+func TestRefuseBeforeTheBody(t *testing.T) {
+	h := Handler().(*handler)
+	h.gate, h.share = nil, newShare()
+	tests := []struct {
+		name, method, path string
+		length             int64
+		refused            bool
+	}{
+		{"a large body while costly work is over its share", http.MethodPost, "/v1/validate", limits.HTTPLargeBody, true},
+		{"a small body", http.MethodPost, "/v1/validate", 100, false},
+		{"an unknown length", http.MethodPost, "/v1/validate", -1, false},
+		{"over the body limit (413 later)", http.MethodPost, "/v1/validate", MaxBody + 1, false},
+		{"no operation", http.MethodPost, "/v1/no-such-op", limits.HTTPLargeBody, false},
+		{"not the API", http.MethodPost, "/healthz", limits.HTTPLargeBody, false},
+		{"not a POST", http.MethodGet, "/v1/version", limits.HTTPLargeBody, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h.share.tokens = -time.Second
+			h.share.refilled = time.Now().Add(time.Hour) // no refill during the test
+			req := httptest.NewRequest(tc.method, tc.path, nil).WithContext(WithOthers(context.Background(), 1))
+			req.ContentLength = tc.length
+			rec := httptest.NewRecorder()
+			if got := Refuse(h, rec, req); got != tc.refused {
+				t.Fatalf("Refuse = %v, want %v", got, tc.refused)
+			}
+			if !tc.refused {
+				if rec.Body.Len() != 0 {
+					t.Errorf("wrote %q for a request it did not refuse", rec.Body)
+				}
+				return
+			}
+			if rec.Code != http.StatusServiceUnavailable || errorCode(t, rec) != codeBusy || rec.Header().Get("Retry-After") != "1" {
+				t.Errorf("status %d, Retry-After %q, body %s; want 503 busy with Retry-After 1", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+			}
+		})
+	}
+}
