@@ -21,6 +21,7 @@ func TestLoaderBuilds(t *testing.T) {
 		{"cel", false, true},
 		{"avro", true, false},
 		{"min", false, false},
+		{"extra", true, true},
 	}
 	tb := newTab(t)
 	tb.open("")

@@ -34,7 +34,7 @@ const badConfig = `{
 
 // pageModules are the builds the playground page loads, in order (see
 // site/src/modules.js).
-var pageModules = []string{"full"}
+var pageModules = []string{"full", "extra"}
 
 func TestPageLoads(t *testing.T) {
 	m := readSiteManifest(t)
@@ -78,6 +78,8 @@ func TestPageLoads(t *testing.T) {
 	tb.clickTab("filter")
 	tb.clickTab("schema")
 	tb.clickTab("settings")
+	tb.clickTab("transforms")
+	tb.clickTab("export")
 	checkRequests(t, served.since(mark), m, m.Pages["index.html, every panel opened"], m.PageModules[1:])
 	if s := tb.text("#panel-schema .summary"); !strings.Contains(s, "Cloud Storage subscription") {
 		t.Errorf("the schema panel says %q for a Cloud Storage configuration", s)
