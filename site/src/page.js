@@ -187,7 +187,11 @@ const runner = createRunner(runCalls, (job, results) => {
     renderDiagnostics(diagList, [{ severity: "error", code: base.value.error.code, message: base.value.error.message }], null, diagCount);
   }
   // Only the visible panel is drawn; a panel is drawn again when shown.
-  panel(job.meta.tab).render({ state, effective: lastBase, responses: results.slice(1) });
+  const shown = panel(job.meta.tab);
+  shown.render({ state, effective: lastBase, responses: results.slice(1) });
+  // A panel's own findings in the configuration (a UDF's code) are marked
+  // in its editor too.
+  if (shown.configDiagnostics && lastBase) editor.setDiagnostics([...lastBase.diagnostics, ...shown.configDiagnostics(lastBase.diagnostics)]);
   const done = performance.now();
   document.body.dataset.rendered = String(job.seq);
   // For the benchmarks: when the first preview was on the page, in ms

@@ -162,6 +162,8 @@ export async function start(core, onProgress, { problem = "", decoded = null } =
       renderDiagnostics(diagList, ds, (d) => editor && editor.jump(d));
     }
     panel.render({ state, effective, responses });
+    // The panel's own findings in the configuration (a UDF's code).
+    if (editor && effective && panel.configDiagnostics) editor.setDiagnostics([...effective.diagnostics, ...panel.configDiagnostics(effective.diagnostics)]);
     document.body.dataset.rendered = String(job.seq);
     // For the benchmarks: when the first preview was on the page, in ms
     // since navigation started.

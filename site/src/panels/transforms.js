@@ -8,7 +8,7 @@
 // lays out its answer.
 import { h, replace } from "../lib/dom.js";
 import { createEditor } from "../lib/editor.js";
-import { renderDiagnostics, messageIndex, inputOf } from "../lib/diaglist.js";
+import { renderDiagnostics, messageIndex, inputOf, notIn } from "../lib/diaglist.js";
 
 export function transformsPanel(root, { getState, onChange, onJump, onJumpMessage, level = 3 }) {
   const H3 = `h${level}`;
@@ -38,19 +38,23 @@ export function transformsPanel(root, { getState, onChange, onJump, onJumpMessag
     onChange: (text) => onChange({ messages: text }),
   });
   let lastKey = null;
+  let configDs = []; // the answer's findings in the configuration
 
   return {
     messagesEditor: messages,
+    // configDiagnostics are the findings the page marks in the
+    // configuration's editor beside its own (a UDF's syntax error).
+    configDiagnostics: (seen) => notIn(configDs, seen),
     sync(state) {
       messages.setText(state.messages);
     },
     requests(state, base) {
       return [["transform", { ...base, messagesText: state.messages }]];
     },
-    render({ effective, responses }) {
+    render({ state, effective, responses }) {
       const r = responses[0];
       if (!r) return;
-      const key = JSON.stringify([r, effective && effective.diagnostics]);
+      const key = JSON.stringify([r, effective && effective.diagnostics, effective && effective.effective && effective.effective.messageTransforms, state.messages]);
       if (key === lastKey) return;
       lastKey = key;
       if (!r.ok) {
@@ -61,119 +65,130 @@ export function transformsPanel(root, { getState, onChange, onJump, onJumpMessag
         replace(order);
         replace(udfs);
         replace(results);
+        configDs = [];
         messages.setDiagnostics([]);
         renderDiagnostics(msgDiags, [], null);
         msgDiags.hidden = true;
         return;
       }
       root.dataset.state = "ready";
-      draw(r.value);
+      draw(r.value, effective);
     },
   };
 
-  function draw(v) {
+  function draw(v, effective) {
     const all = v.diagnostics || [];
-    const isMsg = (d) => inputOf(d, "config") === "messages";
-    // Findings in the configuration (a UDF's code sits in it) are marked
-    // in its editor by the base call; the panel lists each beside its UDF.
-    const cfgDs = all.filter((d) => !isMsg(d));
-    const mds = [...all.filter(isMsg), ...(v.messageDiagnostics || [])];
+    const perMessage = (v.results || []).flatMap((x) => x.diagnostics || []);
+    const mds = [...(v.messageDiagnostics || []), ...perMessage];
     messages.setDiagnostics(mds);
     renderDiagnostics(msgDiags, mds, (d) => messages.jump(d), null, {
       label: (d) => (messageIndex(d) >= 0 ? `Message ${messageIndex(d) + 1}` : ""),
     });
     msgDiags.hidden = mds.length === 0;
+    // A UDF's findings are positioned in the configuration (its code sits
+    // there): the page marks them in its editor too (configDiagnostics).
+    const stepDs = (v.results || []).flatMap((x) => (x.steps || []).flatMap((st) => st.diagnostics || []));
+    configDs = [...all, ...stepDs].filter((d) => inputOf(d, "config") === "config");
 
     const ts = v.transforms || [];
-    order.textContent = v.order || "";
+    order.textContent = v.order ? `Order: ${v.order}.` : "";
     order.hidden = !v.order;
-    const n = ts.filter((t) => t.javascriptUdf || t.kind === "javascriptUdf" || t.functionName !== undefined).length;
+    const udfCount = ts.filter((t) => t.kind === "javascriptUdf").length;
+    const errs = all.filter((d) => d.severity === "error" && transformIndex(d) >= 0).length;
     if (!ts.length) {
       summary.textContent = "The configuration has no message transforms: each message is delivered as published (the filter still applies).";
       summary.className = "summary na";
     } else {
-      const errs = cfgDs.filter((d) => d.severity === "error").length;
-      summary.textContent = `${n} JavaScript UDF${n === 1 ? "" : "s"}` + (errs ? `; ${errs} error${errs === 1 ? "" : "s"} (see each UDF).` : ", run on each sample message.");
-      summary.className = "summary " + (errs ? "bad" : "ok");
+      const tally = [`${v.delivered} delivered`, `${v.acked} acknowledged by the filter`, `${v.dropped} dropped`, `${v.failed} failed`];
+      summary.textContent = `${udfCount} JavaScript UDF${udfCount === 1 ? "" : "s"}` +
+        (errs ? `; ${errs} error${errs === 1 ? "" : "s"} in them (see each UDF).` : `. Sample messages: ${tally.join(", ")}.`);
+      summary.className = "summary " + (errs || v.failed ? "bad" : "ok");
     }
-    replace(udfs, ts.length ? ts.map((t, i) => udfBlock(t, i, cfgDs)) : h("p", { class: "muted" }, "No transforms."));
-    const list = v.results || v.messages || [];
-    replace(results, list.length ? list.map((m, i) => messageBlock(m, i, ts)) : h("p", { class: "muted" }, "No sample messages."));
+    const udfsOf = (effective && effective.effective && effective.effective.messageTransforms) || [];
+    replace(udfs, ts.length ? ts.map((t) => udfBlock(t, udfsOf[t.index], all)) : h("p", { class: "muted" }, "No transforms."));
+    const published = publishedOf(getState().messages);
+    const list = v.results || [];
+    replace(results, list.length ? list.map((m) => messageBlock(m, ts, published[m.index], v)) : h("p", { class: "muted" }, "No sample messages."));
   }
 
   // udfBlock shows one transform: its place, name and whether it runs,
-  // its code, and its findings (each a button to its place in the
-  // configuration).
-  function udfBlock(t, i, ds) {
-    const index = t.index ?? i;
-    const udf = t.javascriptUdf || t;
-    const name = udf.functionName || t.functionName || "";
-    const code = udf.code ?? t.code ?? "";
-    const mine = ds.filter((d) => transformIndex(d) === index);
-    const off = t.disabled || t.enabled === false;
-    const list = h("ul", { class: "diag-list compact", "aria-label": `Diagnostics of transform ${index + 1}` });
+  // its code (from the effective configuration), and its findings (each a
+  // button to its place in the configuration).
+  function udfBlock(t, cfg, ds) {
+    const code = cfg && cfg.javascriptUdf ? cfg.javascriptUdf.code || "" : "";
+    const mine = ds.filter((d) => transformIndex(d) === t.index);
+    const list = h("ul", { class: "diag-list compact", "aria-label": `Diagnostics of transform ${t.index + 1}` });
     renderDiagnostics(list, mine, onJump);
     list.hidden = mine.length === 0;
-    return h("section", { class: "udf", dataset: { index, errors: mine.filter((d) => d.severity === "error").length } },
-      h(H4, null, `Transform ${index + 1}: `, name ? h("code", { class: "udf-name" }, name) : (t.kind || "not a JavaScript UDF"), " ",
-        h("span", { class: `badge ${off ? "badge-default" : "badge-set"}` }, off ? "disabled" : "enabled")),
-      code ? h("pre", { class: "code udf-code", tabindex: "0", "aria-label": `Code of transform ${index + 1}` }, code) : null,
+    const state = t.runs ? "runs" : t.enabled ? "not previewed" : "disabled";
+    return h("section", { class: "udf", dataset: { index: t.index, errors: mine.filter((d) => d.severity === "error").length } },
+      h(H4, null, `Transform ${t.index + 1}: `,
+        t.functionName ? h("code", { class: "udf-name" }, t.functionName) : h("span", null, kindName(t.kind)), " ",
+        h("span", { class: `badge ${t.runs ? "badge-set" : "badge-default"}` }, state)),
+      t.note ? h("p", { class: "hint" }, t.note) : null,
+      code ? h("pre", { class: "code udf-code", tabindex: "0", "aria-label": `Code of transform ${t.index + 1}` }, code) : null,
       list);
   }
 
   // messageBlock shows one message's way through: as published, after
-  // each transform (what changed marked), dropped, and the filter.
-  function messageBlock(m, i, ts) {
-    const index = m.index ?? i;
-    const steps = m.steps || [];
-    const rows = [stateRow("Published", m.input || m.before || m.published, null)];
-    let prev = m.input || m.before || m.published;
-    for (const s of steps) {
-      const t = ts.find((x) => (x.index ?? -1) === s.transform) || ts[s.transform] || {};
-      const name = (t.javascriptUdf && t.javascriptUdf.functionName) || t.functionName || "";
-      const label = `After transform ${s.transform + 1}${name ? ` (${name})` : ""}`;
-      if (s.skipped || s.disabled) {
-        rows.push(h("tr", { class: "step-skipped" }, h("th", { scope: "row" }, label), h("td", { colspan: "2", class: "muted" }, "disabled: not run")));
-        continue;
-      }
-      if (s.dropped) {
-        rows.push(h("tr", { class: "step-dropped" }, h("th", { scope: "row" }, label),
+  // each transform (what changed marked), and its outcome.
+  function messageBlock(m, ts, published, v) {
+    const nameOf = (i) => {
+      const t = ts.find((x) => x.index === i);
+      return t && t.functionName ? ` (${t.functionName})` : "";
+    };
+    const rows = [published ? stateRow("Published", published, null) : h("tr", null,
+      h("th", { scope: "row" }, "Published"), h("td", { colspan: "2", class: "muted" }, "as in the sample messages"))];
+    for (const st of m.steps || []) {
+      const label = `After transform ${st.transform + 1}${nameOf(st.transform)}`;
+      if (st.outcome === "dropped") {
+        rows.push(h("tr", { class: "step-dropped", dataset: { outcome: st.outcome } }, h("th", { scope: "row" }, label),
           h("td", { colspan: "2" }, h("span", { class: "badge badge-acked" }, "dropped"), " the UDF returned null")));
-        break;
+      } else if (st.outcome === "failed" || st.outcome === "not-run") {
+        rows.push(h("tr", { class: "step-error", dataset: { outcome: st.outcome } }, h("th", { scope: "row" }, label),
+          h("td", { colspan: "2" }, h("span", { class: "badge badge-invalid" }, st.outcome === "failed" ? "failed" : "not run"), " ",
+            (st.diagnostics || []).map((d) => h("button", { type: "button", class: "link msg-finding sev-text-error", onclick: () => onJump && onJump(d) }, d.message)))));
+      } else {
+        rows.push(stateRow(label, st.message, st.changes || [], st.outcome));
       }
-      if (s.error) {
-        rows.push(h("tr", { class: "step-error" }, h("th", { scope: "row" }, label),
-          h("td", { colspan: "2", class: "error-text" }, s.error.message || String(s.error))));
-        break;
-      }
-      const out = s.output || s.after || s.message;
-      rows.push(stateRow(label, out, prev));
-      prev = out;
     }
-    const verdict = outcome(m, ts);
-    return h("section", { class: "msg-through", dataset: { index, outcome: verdict.kind } },
-      h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": `Message ${index + 1}, scrollable` },
+    const verdict = outcome(m, ts, v);
+    return h("section", { class: "msg-through", dataset: { index: m.index, outcome: m.outcome } },
+      h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": `Message ${m.index + 1}, scrollable` },
         h("table", { class: "steps" },
-          h("caption", null, `Message ${index + 1}`),
+          h("caption", null, `Message ${m.index + 1}`),
           h("thead", null, h("tr", null, h("th", { scope: "col" }, "Step"), h("th", { scope: "col" }, "Data"), h("th", { scope: "col" }, "Attributes"))),
           h("tbody", null, rows))),
       h("p", { class: "verdict" }, h("span", { class: `badge ${verdict.badge}` }, verdict.text), " ", verdict.why));
   }
 
-  function outcome(m, ts) {
-    if (m.droppedBy !== undefined && m.droppedBy !== null && m.droppedBy >= 0) {
-      const t = ts.find((x) => (x.index ?? -1) === m.droppedBy) || ts[m.droppedBy] || {};
-      const name = (t.javascriptUdf && t.javascriptUdf.functionName) || t.functionName || "";
-      return { kind: "dropped", badge: "badge-acked", text: `dropped by transform ${m.droppedBy + 1}`, why: name ? `${name} returned null, so the message is acknowledged and never delivered.` : "" };
+  function outcome(m, ts, v) {
+    const by = m.by !== undefined && m.by !== null ? ` by transform ${m.by + 1}` + (ts.find((x) => x.index === m.by)?.functionName ? ` (${ts.find((x) => x.index === m.by).functionName})` : "") : "";
+    switch (m.outcome) {
+      case "dropped":
+        return { badge: "badge-acked", text: `dropped${by}`, why: "The UDF returned null: the message is acknowledged and never delivered." };
+      case "failed":
+        return { badge: "badge-invalid", text: `failed${by}`, why: "The service does not deliver it (it goes to the dead-letter topic when one is set)." };
+      case "acked":
+        return { badge: "badge-acked", text: "acknowledged by the filter", why: filterWhy(m) };
+      default:
+        return { badge: "badge-delivered", text: "delivered", why: v.filter ? filterWhy(m) : "The subscription has no filter." };
     }
-    if (m.error) return { kind: "error", badge: "badge-invalid", text: "failed", why: m.error.message || "" };
-    const f = m.filter || {};
-    const match = f.match ?? m.match ?? m.delivered;
-    if (match === undefined) return { kind: "unknown", badge: "badge-default", text: "not evaluated", why: f.reason || "" };
-    return match
-      ? { kind: "delivered", badge: "badge-delivered", text: "delivered", why: f.reason || m.reason || "" }
-      : { kind: "filtered", badge: "badge-acked", text: "auto-acknowledged by the filter", why: f.reason || m.reason || "" };
   }
+}
+
+// filterWhy is the filter's reason, and when the transforms changed the
+// verdict, what it would have been on the message as published.
+function filterWhy(m) {
+  const parts = [m.reason || ""];
+  if (m.match !== undefined && m.matchOriginal !== undefined && m.match !== m.matchOriginal) {
+    parts.push(`As published, the filter would have ${m.matchOriginal ? "delivered" : "not delivered"} it.`);
+  }
+  return parts.filter(Boolean).join(" ");
+}
+
+function kindName(kind) {
+  return { compression: "compression", aiInference: "AI inference" }[kind] || kind || "unknown";
 }
 
 // transformIndex says which transform a finding concerns: the core's
@@ -185,39 +200,60 @@ function transformIndex(d) {
   return m ? Number(m[1]) : -1;
 }
 
-// stateRow is a message's data and attributes at one step; with prev,
-// what differs from it is marked (and said in words, for screen readers).
-function stateRow(label, s, prev) {
+// stateRow is a message's data and attributes at one step; changes (the
+// core's list of what this step changed) are marked by colour and said in
+// words for screen readers.
+function stateRow(label, s, changes, stepOutcome) {
   s = s || {};
-  const data = textOf(s);
-  const dataChanged = prev && textOf(prev) !== data;
+  const kinds = new Map((changes || []).map((c) => [c.field, c]));
+  const data = typeof s.text === "string" ? s.text : s.data || "";
+  const dataChanged = kinds.has("data");
   const attrs = s.attributes || {};
-  const before = prev ? prev.attributes || {} : null;
-  const keys = Object.keys(attrs);
-  const chips = keys.map((k) => {
-    const change = !before ? "" : !(k in before) ? "added" : before[k] !== attrs[k] ? "changed" : "";
-    return h("span", { class: `attr${change ? " diff-" + change : ""}` },
-      h("code", null, k), "=", h("code", null, String(attrs[k])),
-      change ? h("span", { class: "visually-hidden" }, ` (${change})`) : null);
+  const chips = Object.keys(attrs).sort().map((k) => {
+    const c = kinds.get("attributes." + k);
+    return h("span", { class: `attr${c ? " diff-" + c.kind : ""}`, title: c && c.kind === "changed" ? `was ${c.before}` : null },
+      h("code", null, k), "=", h("code", null, attrs[k]),
+      c ? h("span", { class: "visually-hidden" }, ` (${c.kind}${c.kind === "changed" ? `, was ${c.before}` : ""})`) : null);
   });
-  const removed = before ? Object.keys(before).filter((k) => !(k in attrs)).map((k) => h("del", { class: "attr diff-removed" },
-    h("code", null, k), "=", h("code", null, String(before[k])), h("span", { class: "visually-hidden" }, " (removed)"))) : [];
-  return h("tr", { class: prev && (dataChanged || removed.length || chips.some((c) => c.className !== "attr")) ? "step-changed" : "step-same" },
-    h("th", { scope: "row" }, label),
+  const removed = (changes || []).filter((c) => c.kind === "removed").map((c) => h("del", { class: "attr diff-removed" },
+    h("code", null, c.field.replace(/^attributes\./, "")), "=", h("code", null, c.before ?? ""), h("span", { class: "visually-hidden" }, " (removed)")));
+  return h("tr", { class: changes && changes.length ? "step-changed" : "step-same", dataset: { outcome: stepOutcome || "published" } },
+    h("th", { scope: "row" }, label, stepOutcome === "unchanged" ? h("small", { class: "muted" }, " (unchanged)") : null),
     h("td", { class: "data" + (dataChanged ? " diff-changed" : "") }, h("code", null, data),
       dataChanged ? h("span", { class: "visually-hidden" }, " (changed)") : null),
     h("td", { class: "attrs" }, chips.length || removed.length ? [chips, removed] : h("span", { class: "muted" }, "none")));
 }
 
-// textOf shows a message's data as text when it is (the UDF sees it so),
-// else as base64.
-function textOf(s) {
-  if (typeof s.text === "string") return s.text;
-  if (typeof s.data !== "string") return "";
+// publishedOf reads the sample messages as published, for the first row:
+// JSON only (YAML or broken text shows a note; the core reports problems).
+let cacheText = null;
+let cacheValue = [];
+function publishedOf(text) {
+  if (text === cacheText) return cacheValue;
+  cacheText = text;
   try {
-    const bytes = Uint8Array.from(atob(s.data), (c) => c.charCodeAt(0));
+    let v = JSON.parse(text);
+    if (v && !Array.isArray(v) && Array.isArray(v.messages)) v = v.messages;
+    cacheValue = (Array.isArray(v) ? v : [v]).map((m) => {
+      if (!m || typeof m !== "object") return null;
+      const attributes = m.attributes && typeof m.attributes === "object" ? m.attributes : {};
+      if (typeof m.text === "string") return { text: m.text, attributes };
+      if (m.json !== undefined) return { text: JSON.stringify(m.json), attributes };
+      return { text: decodeData(m.data), attributes };
+    });
+  } catch {
+    cacheValue = [];
+  }
+  return cacheValue;
+}
+
+// decodeData shows base64 data as text when it is UTF-8, else as given.
+function decodeData(b64) {
+  if (typeof b64 !== "string") return "";
+  try {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    return s.data;
+    return b64;
   }
 }
