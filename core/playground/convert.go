@@ -61,6 +61,16 @@ type ConvertOutput struct {
 	Notes []diag.Diagnostic `json:"notes"`
 }
 
+// updateFindings checks an update from old to cfg. For Terraform, a
+// change the API refuses is a replacement Terraform plans instead.
+func updateFindings(cfg, old *subscription.Config) []diag.Diagnostic {
+	ds := cfg.CheckUpdate(old)
+	if cfg.Doc != nil && cfg.Doc.Format == terraform.Format {
+		ds = terraform.Replacements(ds)
+	}
+	return ds
+}
+
 // Convert writes a configuration in other forms.
 func Convert(req *ConvertRequest) (*ConvertResponse, error) {
 	forms := ConvertForms
@@ -116,6 +126,15 @@ func Convert(req *ConvertRequest) (*ConvertResponse, error) {
 		if err != nil {
 			return nil, err
 		}
+		if f == FormTerraform && old != nil {
+			// The resource adopts the existing subscription; a change of a
+			// ForceNew attribute then replaces it.
+			out.Notes = append(out.Notes, terraform.Replacements(cfg.CheckUpdate(old))...)
+		}
+		for _, u := range req.unknown {
+			out.Notes = append(out.Notes, diag.Diagnostic{Severity: diag.Warning, Code: "convert-unknown", Path: u,
+				Message: "the input does not give this value (a variable, a reference or a placeholder), so the output leaves it out"})
+		}
 		out.Notes = diag.In(diag.InputConfig, out.Notes)
 		if out.Notes == nil {
 			out.Notes = []diag.Diagnostic{}
@@ -164,7 +183,11 @@ func convertTo(form string, sub, old *subscription.Subscription, req *ConvertReq
 		}
 		out.Text, out.Files, out.Notes = c.Text, c.Files, c.Notes
 	case FormTerraform:
-		w := terraform.Write(sub, terraform.Options{Resource: req.Resource, Import: req.Import || old != nil})
+		label := req.Resource
+		if label == "" {
+			label = req.label
+		}
+		w := terraform.Write(sub, terraform.Options{Resource: label, Import: req.Import || old != nil})
 		out.Text, out.Notes = w.Text, w.Notes
 	}
 	return out, nil

@@ -74,6 +74,9 @@ func Write(s *subscription.Subscription, o Options) Written {
 	top = append(top, line{key: "name", val: quote(short)})
 	if t, ok := m["topic"]; ok {
 		top = append(top, line{key: "topic", val: quote(str(t))})
+		if _, _, full := splitName(str(t), "topics"); !full {
+			w.note(diag.Warning, "/topic", "the topic is not of the form projects/PROJECT/topics/ID; the provider reads any other value as a topic ID in the subscription's project")
+		}
 	}
 	delete(m, "name")
 	delete(m, "topic")
@@ -106,6 +109,7 @@ func (w *writer) body(pre []line, m map[string]any, list []*attr, path, indent s
 		p := path + "/" + a.rest
 		switch a.kind {
 		case kString, kDuration:
+			w.checkNormal(p, str(v))
 			lines = append(lines, line{key: a.tf, val: w.stringValue(str(v), indent)})
 		case kBool:
 			b, _ := v.(bool)
@@ -113,6 +117,12 @@ func (w *writer) body(pre []line, m map[string]any, list []*attr, path, indent s
 		case kInt:
 			lines = append(lines, line{key: a.tf, val: number(v)})
 		case kMap:
+			if mv, ok := v.(map[string]any); ok {
+				for k, x := range mv {
+					w.checkNormal(p+"/"+diag.PointerKey(k), k)
+					w.checkNormal(p+"/"+diag.PointerKey(k), str(x))
+				}
+			}
 			lines = append(lines, line{key: a.tf, val: w.mapValue(v, indent)})
 		case kBlock:
 			sub, _ := v.(map[string]any)
@@ -142,8 +152,11 @@ func (w *writer) block(a *attr, m map[string]any, path, indent string) string {
 		}
 	case "pushConfig":
 		if str(m["pushEndpoint"]) == "" {
-			if len(m) > 1 || len(m) == 1 && m["pushEndpoint"] == nil {
+			delete(m, "pushEndpoint")
+			if len(m) > 0 {
 				w.note(diag.Warning, path, "the provider writes push_config only with push_endpoint; the resource leaves the push settings out")
+			} else {
+				w.note(diag.Info, path, "a pushConfig without endpoint means pull, which the resource says by having no push_config block")
 			}
 			return ""
 		}
@@ -174,6 +187,13 @@ func (w *writer) blockText(a *attr, m map[string]any, path, indent string) strin
 		return indent + a.tf + " {}\n"
 	}
 	return indent + a.tf + " {\n" + sub.b.String() + indent + "}\n"
+}
+
+// checkNormal notes a string Terraform would change on reading it.
+func (w *writer) checkNormal(path, s string) {
+	if !normalized(s) {
+		w.note(diag.Warning, path, "Terraform turns strings into Unicode normal form C, so this value reaches the API with some characters changed")
+	}
 }
 
 // leftOver notes every field of m the table has no attribute for.
