@@ -230,6 +230,9 @@ func TestTerraformViaExtra(t *testing.T) {
 			t.Errorf("while the extra build loaded, the list showed %q; want only the loading note", c)
 		}
 	}
+	if !slices.Contains(seen.Loading, "loading") {
+		t.Errorf("the page did not say it was loading the extra build (codes shown meanwhile: %v)", seen.Loading)
+	}
 	if n := extraFetches(t, m, served.since(mark)); n != 1 {
 		t.Errorf("the extra build was fetched %d times, want once", n)
 	}
