@@ -82,7 +82,7 @@ export function exportPanel(root, { getState, onChange, onJump, level = 3, only 
       const outputs = new Map((v.outputs || []).map((o) => [o.format, o]));
       summary.textContent = !outputs.size
         ? "The configuration could not be read, so there is nothing to export; fix the errors listed under Diagnostics."
-        : v.valid ? "The configuration in every form; each reads back to the same subscription."
+        : v.valid ? "The configuration in every form."
           : "The configuration has errors (see Diagnostics); these forms carry them as they are.";
       summary.className = "summary " + (v.valid ? "ok" : "bad");
       // The configuration's own findings are in its list already.
