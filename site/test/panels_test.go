@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -335,4 +336,26 @@ func TestExportFormatEmbed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExportUpdate gives the Export panel the existing configuration: the
+// gcloud command becomes an update with only the flags that change.
+func TestExportUpdate(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	tb.setConfig(exportConfig)
+	tb.clickTab("export")
+	n := tb.rendered()
+	tb.run(chromedp.Click(chromedp.CSS(`#panel-export .export-old summary`)), chromedp.Click(chromedp.CSS(`#panel-export .export-old .cm-content`)))
+	if _, err := chromedp.Call(tb.ctx, input.InsertText, input.InsertTextParams{
+		Text: strings.Replace(exportConfig, "ackDeadlineSeconds: 45", "ackDeadlineSeconds: 20", 1),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tb.waitRender(n)
+	cmd := tb.text(`#panel-export pre[data-form="gcloud"]`)
+	if !strings.HasPrefix(cmd, "gcloud pubsub subscriptions update orders") || !strings.Contains(cmd, "--ack-deadline=45") || strings.Contains(cmd, "--labels") {
+		t.Errorf("with the existing configuration, the gcloud command is\n%s\nwant an update that sets only --ack-deadline=45", cmd)
+	}
+	tb.screenshot("page-export-update")
 }
