@@ -90,9 +90,10 @@ func extraFetches(t *testing.T, m siteManifest, reqs []request) int {
 // TestExtraOnlyWhenNeeded counts what the page fetches: editing JSON, YAML
 // and gcloud configurations in every panel that does not need the
 // JavaScript engine or the Terraform reader never downloads the extra
-// build; the Transforms panel with a UDF does, once, and its answer comes
-// from it: the panel says it is loading meanwhile and then shows the
-// answer, never an error or a partial answer from the first build.
+// build; a configuration with a UDF does (the first build refuses to
+// validate or transform it), once, and the answers come from it: the page
+// says it is loading meanwhile and then shows them, never an error or a
+// partial answer from the first build.
 func TestExtraOnlyWhenNeeded(t *testing.T) {
 	m := readSiteManifest(t)
 	mark := served.mark()
@@ -110,7 +111,7 @@ func TestExtraOnlyWhenNeeded(t *testing.T) {
 	checkRequests(t, served.since(mark), m, m.Pages["index.html"], []string{"full"})
 
 	mark = served.mark()
-	tb.setConfig(udfConfig)
+	tb.eval(watchCodes, nil)
 	tb.eval(`(() => {
 		window.panelStates = [];
 		new MutationObserver((ms) => {
@@ -118,14 +119,27 @@ func TestExtraOnlyWhenNeeded(t *testing.T) {
 		}).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
 		return true;
 	})()`, nil)
+	tb.setConfig(udfConfig)
 	tb.clickTab("transforms")
 	if n := extraFetches(t, m, served.since(mark)); n != 1 {
 		t.Errorf("the Transforms panel fetched the extra build %d times, want once", n)
 	}
 	var states []string
 	tb.eval(`window.panelStates`, &states)
-	if len(states) < 2 || states[0] != "loading" || states[len(states)-1] != "ready" || slices.Contains(states, "error") {
-		t.Errorf("the panel went through %v; want loading, then ready, never error", states)
+	var seen seenCodes
+	tb.eval(`window.seenCodes`, &seen)
+	if len(states) == 0 || states[len(states)-1] != "ready" || slices.Contains(states, "error") {
+		t.Errorf("the panel went through %v; want it to end ready, never in error", states)
+	}
+	// The page said it was loading: in the diagnostics (the first build
+	// refused to validate a configuration with a UDF) or in the panel.
+	if !slices.Contains(states, "loading") && !slices.Contains(seen.Loading, "loading") {
+		t.Errorf("the page never said it was loading the extra build (panel %v, diagnostics %v)", states, seen.Loading)
+	}
+	for _, c := range seen.Loading {
+		if c != "loading" {
+			t.Errorf("while the extra build loaded, the list showed %q; want only the loading note", c)
+		}
 	}
 	// Once there, it is not fetched again.
 	mark = served.mark()
