@@ -22,12 +22,12 @@ const UDFNesting = 200
 // code once, or calling the function on one message), in steps: one step is
 // one loop iteration or one function call in the UDF's code. It is counted,
 // not timed, so the verdict is the same on every machine and every entry.
-const UDFCallSteps = 200_000
+const UDFCallSteps = 100_000
 
 // UDFRequestSteps bounds the steps of every call of one request together
 // (up to 5 UDFs on up to SampleMessages messages): past it the remaining
 // messages are not run and a finding says so.
-const UDFRequestSteps = 5_000_000
+const UDFRequestSteps = 1_000_000
 
 // UDFCallSeconds is a safety net behind UDFCallSteps for work that takes no
 // steps (one built-in call on a large value): a call running longer is

@@ -68,14 +68,14 @@ func (in *ConfigInput) Load() (*subscription.Config, error) {
 		if f == gcloudcmd.Format {
 			res := gcloudcmd.Read(gcloudcmd.Request{Name: name, Text: *in.Text})
 			in.unknown = res.Unknown
-			return subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Judges, Changes: res.Verb == gcloudcmd.Update, UpdateMask: res.UpdateMask}), nil
+			return withEngines(subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Judges, Changes: res.Verb == gcloudcmd.Update, UpdateMask: res.UpdateMask}))
 		}
 		if f == terraform.Format {
 			return in.loadTerraform(name)
 		}
-		return subscription.Decode(name, *in.Text, f), nil
+		return withEngines(subscription.Decode(name, *in.Text, f))
 	case hasConfig:
-		return subscription.DecodeObject(in.Config), nil
+		return withEngines(subscription.DecodeObject(in.Config))
 	}
 	return nil, &Error{Code: "bad-request", Message: `the request names no configuration: add "text" (JSON, YAML, a gcloud command or Terraform) or "config" (an object)`}
 }
@@ -87,7 +87,7 @@ func (in *ConfigInput) loadTerraform(name string) (*subscription.Config, error) 
 	}
 	res := terraform.Read(terraform.Request{Name: name, Text: *in.Text, Resource: in.TerraformResource})
 	in.label, in.unknown = res.Resource, res.Unknown
-	return subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Known}), nil
+	return withEngines(subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Known}))
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -402,4 +403,70 @@ func attachTransformMessages(resp *TransformResponse, d *message.Decoded, ds []d
 
 func init() {
 	register("transform", "run the subscription's JavaScript transforms (UDFs) on sample messages: each message after each transform, which transform dropped or failed it, and the filter's verdict on what they produce", Transform)
+}
+
+// withEngines refuses a configuration this build cannot fully answer for:
+// one with an enabled JavaScript UDF in a build without the engine (noudf),
+// whatever the operation, so the page's loader asks the next module.
+func withEngines(cfg *subscription.Config) (*subscription.Config, error) {
+	if !transform.Available && len(enabledUDFs(cfg)) > 0 {
+		return nil, needsUDF()
+	}
+	return cfg, nil
+}
+
+// enabledUDFs returns the messageTransforms indexes of the enabled
+// JavaScript UDFs, in order.
+func enabledUDFs(cfg *subscription.Config) []int {
+	if cfg == nil || cfg.Sub == nil {
+		return nil
+	}
+	var out []int
+	for i, t := range cfg.Sub.MessageTransforms {
+		if t.JavascriptUdf != nil && (t.Disabled == nil || !*t.Disabled) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// udfFindings compiles the enabled UDFs of a configuration and returns
+// their code's findings (syntax, subplay's limits, a throw in the
+// top-level code, a missing function), located in its text, for validate.
+// A UDF without a name or code is left to the configuration's own
+// required-field findings, and a missing function the configuration's
+// rules already report is not reported twice.
+func udfFindings(cfg *subscription.Config) []diag.Diagnostic {
+	idx := enabledUDFs(cfg)
+	if len(idx) == 0 || !transform.Available {
+		return nil
+	}
+	var udfs []transform.UDF
+	var at []int
+	for _, i := range idx {
+		u := cfg.Sub.MessageTransforms[i].JavascriptUdf
+		if u.FunctionName == nil || u.Code == nil || *u.FunctionName == "" || *u.Code == "" {
+			continue
+		}
+		udfs = append(udfs, transform.UDF{FunctionName: *u.FunctionName, Code: *u.Code})
+		at = append(at, i)
+	}
+	prog, err := transform.Compile(udfs, transform.Options{Now: time.Unix(0, 0).UTC()})
+	if err != nil {
+		return nil
+	}
+	reported := map[string]bool{}
+	for _, d := range cfg.FindingsUnder("/messageTransforms") {
+		reported[d.Path] = true
+	}
+	var out []diag.Diagnostic
+	for k, ds := range prog.Diagnostics {
+		for _, d := range locateCode(cfg, at[k], ds) {
+			if d.Code == "udf-function-missing" && (reported[d.Path] || reported[strings.TrimSuffix(d.Path, "code")+"functionName"]) {
+				continue
+			}
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -42,7 +42,7 @@ func Validate(req *ValidateRequest) (*ValidateResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := cfg.Validate()
+	ds := diag.Finish(append(cfg.Validate(), udfFindings(cfg)...))
 	if req.Old != nil {
 		old, err := req.Old.Load()
 		if err != nil {

@@ -169,6 +169,9 @@ func (p *Program) start(c *compiled) []diag.Diagnostic {
 			ds = p.runError(c, err, "its top-level code")
 		}
 	}()
+	if len(ds) == 0 && cl.overtime() {
+		ds = []diag.Diagnostic{cl.overtimeFinding("its top-level code")}
+	}
 	p.end(cl)
 	if len(ds) > 0 {
 		c.vm = nil
@@ -371,6 +374,15 @@ func (p *Program) tick(c *compiled) {
 	case cl.steps%1024 == 0 && time.Since(cl.start) > limits.UDFCallSeconds*time.Second:
 		cl.stop(fmt.Sprintf("it ran longer than %d s on this machine", limits.UDFCallSeconds))
 	}
+}
+
+func (cl *call) overtime() bool {
+	return time.Since(cl.start) > limits.UDFCallSeconds*time.Second
+}
+
+func (cl *call) overtimeFinding(what string) diag.Diagnostic {
+	return finding(diag.Error, "udf-budget", fmt.Sprintf("%s ran longer than %d s on this machine", what, limits.UDFCallSeconds),
+		"look for a regular expression that backtracks (nested quantifiers such as (a+)+) or a built-in given a huge value", diag.Span{})
 }
 
 func (cl *call) stop(why string) {

@@ -116,7 +116,13 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 		}
 		out, ds = p.result(vm, res, m)
 	}()
-	if dropped {
+	if len(ds) == 0 && cl.overtime() {
+		// A built-in ran past the time-out without a step (a backtracking
+		// regular expression whose time-out reads as "no match"): the
+		// verdict it led to cannot be trusted.
+		ds = []diag.Diagnostic{cl.overtimeFinding("the function")}
+	}
+	if dropped && len(ds) == 0 {
 		return Step{Outcome: Dropped, Diagnostics: notes}
 	}
 	if len(ds) > 0 {
