@@ -16,7 +16,7 @@ func init() {
 
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr, []string{
-		"Usage: subplay validate [--format text|json] [--input-format json|yaml|gcloud|terraform] [--old FILE] [-q] FILE|- ...",
+		"Usage: subplay validate [--format text|json] [--input-format json|yaml|gcloud|terraform] [--resource LABEL] [--old FILE] [-q] FILE|- ...",
 		"\nChecks each configuration: JSON or YAML, as gcloud or the REST API prints it, or a",
 		"gcloud pubsub subscriptions create or update command (.sh, .txt, or text starting with gcloud),",
 		"or Terraform holding a google_pubsub_subscription resource (.tf, or text starting with a block).",
@@ -26,6 +26,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	old := fs.String("old", "", "the current configuration, to check that an update from it is allowed")
 	quiet := fs.Bool("q", false, "text output: show only errors and warnings, not info notes")
 	inFormat := inputFormatFlag(fs)
+	resource := resourceFlag(fs)
 	if !fs.parse(args) {
 		return exitUsage
 	}
@@ -40,7 +41,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fs.fail(err)
 		}
-		oldInput = &playground.ConfigInput{Text: &text, File: *old, Format: configFormatOf(*old, *inFormat)}
+		oldInput = &playground.ConfigInput{Text: &text, File: *old, Format: configFormatOf(*old, *inFormat), TerraformResource: *resource}
 	}
 	code := exitOK
 	for _, file := range files {
@@ -49,7 +50,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fs.fail(err)
 		}
 		name := displayName(file)
-		req := &playground.ValidateRequest{ConfigInput: playground.ConfigInput{Text: &text, File: name, Format: configFormatOf(file, *inFormat)}, Old: oldInput}
+		req := &playground.ValidateRequest{ConfigInput: playground.ConfigInput{Text: &text, File: name, Format: configFormatOf(file, *inFormat), TerraformResource: *resource}, Old: oldInput}
 		var resp playground.ValidateResponse
 		out, err := call("validate", req, &resp)
 		if err != nil {
@@ -120,6 +121,12 @@ func summary(name string, r *playground.ValidateResponse, quiet bool) string {
 // configuration files (--format names the output's).
 func inputFormatFlag(fs *flags) *string {
 	return fs.String("input-format", "", "the configuration's format: json, yaml, gcloud or terraform (default: from the file name, else the content)")
+}
+
+// resourceFlag adds --resource, which picks the google_pubsub_subscription
+// resource of a Terraform file by its label (the first one otherwise).
+func resourceFlag(fs *flags) *string {
+	return fs.String("resource", "", "in Terraform text with several google_pubsub_subscription resources, the label of the one to read (default: the first)")
 }
 
 // configFormatOf is formatOf for a configuration, which may also be a

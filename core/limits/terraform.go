@@ -5,9 +5,10 @@ const (
 	// TerraformMaxBytes is the longest Terraform text read. A
 	// google_pubsub_subscription with every attribute is under 4 KiB; a
 	// whole .tf file with its topics, variables and other resources is
-	// rarely over 64 KiB. 512 KiB leaves room for a large module file and
-	// keeps a hostile one cheap to refuse.
-	TerraformMaxBytes = 512 << 10
+	// rarely over 64 KiB. The HCL lexer turns the whole text into tokens
+	// (about 100 bytes each) before anything can be refused, so the bound
+	// is kept at twice that: 128 KiB.
+	TerraformMaxBytes = 128 << 10
 
 	// TerraformMaxDepth is the deepest nesting of blocks, brackets,
 	// parentheses, quotes and template sequences read. The HCL parser
