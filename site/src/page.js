@@ -16,7 +16,9 @@ import { filterPanel } from "./panels/filter.js";
 import { storagePanel } from "./panels/storage.js";
 import { schemaPanel } from "./panels/schema.js";
 import { galleryPanel } from "./panels/gallery.js";
-import { PAGE_MODULES } from "./modules.js";
+import { transformsPanel } from "./panels/transforms.js";
+import { exportPanel } from "./panels/export.js";
+import { PAGE_MODULES, createRouter } from "./modules.js";
 import { callsFor, wireKey } from "./calls.js";
 import { FIRST } from "./early.js";
 
@@ -25,61 +27,28 @@ let lastBase = null;
 const loading = loadingIndicator();
 
 // The builds of the core the page uses (modules.js): the first gives the
-// first preview and answers every operation it has; an operation it lacks
-// goes to the second, which is fetched only when a panel first needs it.
+// first preview; what it lacks or refuses ("needs-module") goes to the
+// second, which is fetched only when first needed.
 let sp = null; // the first build, once loaded
-let more = null; // a promise of the second, once asked for
-let moreSp = null; // the second, once loaded
-let moreError = ""; // why the last attempt to load it failed
-
-function loadMore() {
-  if (!more) {
+const router = createRouter({
+  load: (name) => load({ module: name, onProgress: loading.progress }),
+  onStart: () => {
     loading.show("the rest of the core");
     document.body.dataset.busy = PAGE_MODULES[1];
-    more = load({ module: PAGE_MODULES[1], onProgress: loading.progress }).then((m) => {
-      moreSp = m;
-      watchCrashes(m);
-      window.subplayMoreTiming = m.timing;
-      loading.done();
-      delete document.body.dataset.busy;
-      refresh();
-      return m;
-    }, (e) => {
-      loading.failed(e.message);
-      delete document.body.dataset.busy;
-      moreError = e.message;
-      more = null; // the next edit tries again
-      throw e;
-    });
-  }
-  return more;
-}
-
-// runCalls sends each call to the build that has its operation, the two
-// batches in parallel. Calls for the second build answer "loading" until
-// it is there; the page asks again when it is.
-async function runCalls(calls) {
-  const results = new Array(calls.length);
-  const groups = new Map();
-  calls.forEach((c, i) => {
-    const g = sp.has(c[0]) || PAGE_MODULES.length < 2 ? "first" : "more";
-    if (!groups.has(g)) groups.set(g, []);
-    groups.get(g).push(i);
-  });
-  if (groups.has("more") && !moreSp) loadMore().catch(() => {});
-  await Promise.all([...groups].map(async ([g, idx]) => {
-    const mod = g === "more" ? moreSp : sp;
-    if (!mod) {
-      const message = moreError ? `The rest of the core did not load (${moreError}); edit to try again.` : "Loading the rest of the core…";
-      for (const i of idx) results[i] = { ok: false, value: { error: { code: "loading", message } } };
-      return;
-    }
-    const rs = await mod.batch(idx.map((i) => calls[i]));
-    idx.forEach((i, k) => { results[i] = rs[k]; });
-    if (idx.includes(0)) results.timing = rs.timing; // for the benchmarks
-  }));
-  return results;
-}
+  },
+  onReady: (m) => {
+    watchCrashes(m);
+    window.subplayMoreTiming = m.timing;
+    loading.done();
+    delete document.body.dataset.busy;
+    refresh();
+  },
+  onFail: (message) => {
+    loading.failed(message);
+    delete document.body.dataset.busy;
+  },
+});
+const runCalls = (calls) => router.run(calls);
 
 // detect mirrors what the core does for format "": text that opens with
 // { or [ is JSON, anything else YAML. It only picks the highlighting.
@@ -134,6 +103,8 @@ const factories = {
   filter: () => filterPanel($("#panel-filter"), ctx),
   storage: () => storagePanel($("#panel-storage"), ctx),
   schema: () => schemaPanel($("#panel-schema"), ctx),
+  transforms: () => transformsPanel($("#panel-transforms"), ctx),
+  export: () => exportPanel($("#panel-export"), ctx),
   examples: () => galleryPanel($("#panel-examples"), {
     onOpen: (ex, v) => {
       applyState({ ...state, config: v.text, format: v.format, filter: null, tab: ex.tab });
@@ -221,7 +192,7 @@ function show(job, results) {
   const shownKey = job.prebuilt ? null
     : [job.meta.tab, JSON.stringify({ ...state, config: undefined }), ...results.map((r) => r.body)].join("\n");
   if (shownKey !== null && shownKey === lastShown) {
-    if (base.ok) editor.setDiagnostics(base.value.diagnostics);
+    if (base.ok) markEditor(panel(job.meta.tab), base.value.diagnostics);
     finish(job, results, t0);
     return;
   }
@@ -236,8 +207,18 @@ function show(job, results) {
     renderDiagnostics(diagList, [{ severity: "error", code: base.value.error.code, message: base.value.error.message }], null, diagCount);
   }
   // Only the visible panel is drawn; a panel is drawn again when shown.
-  panel(job.meta.tab).render({ state, effective: lastBase, responses: results.slice(1) });
+  const shown = panel(job.meta.tab);
+  shown.render({ state, effective: lastBase, responses: results.slice(1) });
+  if (base.ok) markEditor(shown, base.value.diagnostics);
   finish(job, results, t0);
+}
+
+// markEditor marks the findings in the configuration editor: the base
+// operation's, and a panel's own findings in the configuration (a UDF's
+// code), which the shown panel has after it rendered.
+function markEditor(shown, diagnostics) {
+  const own = shown.configDiagnostics ? shown.configDiagnostics(diagnostics) : [];
+  editor.setDiagnostics(own.length ? [...diagnostics, ...own] : diagnostics);
 }
 
 // finish records that a job is on the page, for the tests and benchmarks.
@@ -470,6 +451,7 @@ export async function start(core, onProgress, early = {}) {
   saver.save(state);
   try {
     sp = await core;
+    router.setFirst(sp);
   } catch (e) {
     loading.failed(e.message);
     diagList.replaceChildren(h("li", { class: "diag-none" }, "No diagnostics: the core did not load."));

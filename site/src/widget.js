@@ -2,9 +2,14 @@
 // documentation pages, configured by the URL fragment:
 //
 //   embed.html#widget=filter&filter=...&messages=...&theme=dark&id=w1
+//   embed.html#widget=settings&format=terraform&config=...
+//   embed.html#widget=export&to=gcloud&config=...
 //
-// widget is filter, names, schema or settings; the state comes from "z"
-// (a share link's state) or plain parameters (see state.js). The page tells
+// widget is filter, names, schema, settings, transforms or export; the
+// state comes from "z" (a share link's state) or plain parameters (see
+// state.js); format= says what form the configuration is in (json, yaml,
+// gcloud, terraform), so a docs page can embed its own snippet. The export
+// widget's to= shows one form only. The page tells
 // its parent how tall it is with postMessage, so an iframe can fit it.
 // embed.js starts the core before loading this module, and calls start.
 import { $, h, replace } from "./lib/dom.js";
@@ -18,6 +23,10 @@ import { settingsPanel } from "./panels/settings.js";
 import { filterPanel } from "./panels/filter.js";
 import { storagePanel } from "./panels/storage.js";
 import { schemaPanel } from "./panels/schema.js";
+import { transformsPanel } from "./panels/transforms.js";
+import { exportPanel, FORMS } from "./panels/export.js";
+import { load } from "./loader.js";
+import { createRouter, PAGE_MODULES } from "./modules.js";
 
 import { WIDGETS } from "./widgets.js";
 
@@ -112,13 +121,37 @@ export async function start(core, onProgress, { problem = "", decoded = null } =
     panel = storagePanel(panelHost, { ...ctx, level: 2 });
   } else if (name === "schema") {
     panel = schemaPanel(panelHost, { ...ctx, level: 2 });
+  } else if (name === "transforms") {
+    panel = transformsPanel(panelHost, { ...ctx, level: 2 });
+  } else if (name === "export") {
+    const to = params.get("to") || "";
+    panel = exportPanel(panelHost, { ...ctx, level: 2, only: FORMS.some((f) => f.id === to) ? to : "" });
   } else {
     panel = settingsPanel(panelHost);
   }
   if (panel.sync) panel.sync(state);
 
   let sp;
-  const runner = createRunner((calls) => sp.batch(calls), (job, results) => {
+  // What the widget's build lacks or refuses ("needs-module": a UDF, a
+  // Terraform text) goes to "extra", fetched then (modules.js).
+  const router = createRouter({
+    load: (m) => load({ module: m, onProgress: loading.progress }),
+    next: w.module === PAGE_MODULES[1] ? "" : PAGE_MODULES[1],
+    onStart: () => {
+      loading.show("the rest of the core");
+      document.body.dataset.busy = PAGE_MODULES[1];
+    },
+    onReady: () => {
+      loading.done();
+      delete document.body.dataset.busy;
+      refresh();
+    },
+    onFail: (message) => {
+      loading.failed(message);
+      delete document.body.dataset.busy;
+    },
+  });
+  const runner = createRunner((calls) => router.run(calls), (job, results) => {
     let responses = results;
     let effective = null;
     if (w.config) {
@@ -129,6 +162,8 @@ export async function start(core, onProgress, { problem = "", decoded = null } =
       renderDiagnostics(diagList, ds, (d) => editor && editor.jump(d));
     }
     panel.render({ state, effective, responses });
+    // The panel's own findings in the configuration (a UDF's code).
+    if (editor && effective && panel.configDiagnostics) editor.setDiagnostics([...effective.diagnostics, ...panel.configDiagnostics(effective.diagnostics)]);
     document.body.dataset.rendered = String(job.seq);
     // For the benchmarks: when the first preview was on the page, in ms
     // since navigation started.
@@ -153,6 +188,7 @@ export async function start(core, onProgress, { problem = "", decoded = null } =
   reportHeight();
   try {
     sp = await core;
+    router.setFirst(sp);
   } catch (e) {
     loading.failed(e.message);
     panelHost.replaceChildren();

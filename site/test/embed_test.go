@@ -65,6 +65,19 @@ cloudStorageConfig:
 		frag:   fragment("widget", "settings", "config", validConfig),
 		check:  `document.querySelectorAll("tbody tr").length > 5`,
 	},
+	{
+		// Only this widget starts with the JavaScript engine.
+		name:   "transforms",
+		module: "extra",
+		frag:   fragment("widget", "transforms", "config", udfConfig),
+		check:  `[...document.querySelectorAll(".msg-through")].map((m) => m.dataset.outcome).join() === "delivered,acked,dropped,acked"`,
+	},
+	{
+		name:   "export",
+		module: "min",
+		frag:   fragment("widget", "export", "config", validConfig),
+		check:  `/resource "google_pubsub_subscription"/.test((document.querySelector("pre[data-form=terraform]") || {}).textContent)`,
+	},
 }
 
 func TestEmbedWidgets(t *testing.T) {

@@ -48,10 +48,14 @@ var views = []view{
 	{name: "page-examples", tab: "examples"},
 	{name: "page-errors", tab: "settings", config: errorConfig},
 	{name: "page-errors-storage", tab: "storage", config: errorConfig},
+	{name: "page-transforms", tab: "transforms", config: udfConfig},
+	{name: "page-export", tab: "export", config: exportConfig},
 	{name: "embed-filter", path: widgets[0].frag},
 	{name: "embed-names", path: widgets[1].frag},
 	{name: "embed-schema", path: widgets[2].frag},
 	{name: "embed-settings", path: fragment("widget", "settings", "config", errorConfig)},
+	{name: "embed-transforms", path: fragment("widget", "transforms", "config", udfConfig)},
+	{name: "embed-export", path: fragment("widget", "export", "format", "gcloud", "config", "gcloud pubsub subscriptions create orders --topic=projects/my-project/topics/orders --ack-deadline=45")},
 	{name: "embed-broken", path: "embed.html#widget=nope", noCore: true},
 }
 

@@ -91,7 +91,10 @@ function extensionsFor({ lang, format, label, onChange, lines, hint }) {
     hint ? placeholder(hint) : [],
     theme,
     EditorView.lineWrapping,
-    EditorView.contentAttributes.of({ "aria-label": label || "editor", "aria-multiline": "true" }),
+    // tabindex: the content is focusable anyway (contenteditable), but
+    // axe counts a scrolling editor (a long text on a phone) as a region
+    // keyboards cannot reach unless it says so.
+    EditorView.contentAttributes.of({ "aria-label": label || "editor", "aria-multiline": "true", tabindex: "0" }),
     EditorView.updateListener.of((u) => {
       if (u.docChanged && onChange) onChange(u.state.doc.toString());
     }),

@@ -13,7 +13,13 @@ export const CURRENT = 1;
 // the shape changes; never edit an existing one.
 const UPGRADES = {};
 
-export const TABS = ["settings", "filter", "storage", "schema", "examples"];
+export const TABS = ["settings", "filter", "storage", "schema", "transforms", "export", "examples"];
+
+// FORMATS are the forms the editor's text may be in ("" detects it).
+export const FORMATS = ["json", "yaml", "gcloud", "terraform"];
+
+// EXPORT_FORMS are the forms the Export panel writes.
+export const EXPORT_FORMS = ["json", "yaml", "gcloud", "terraform"];
 
 export const DEFAULT_MESSAGES = `[
   {"text": "order 1", "attributes": {"region": "eu", "kind": "order"}},
@@ -46,6 +52,9 @@ export function defaults() {
     messages: DEFAULT_MESSAGES,
     names: { time: "", uuid: "", count: 5, mode: "stream", rate: 100, size: 1024, duration: "900s" },
     schema: { topic: "", table: "" },
+    // The Export panel: the configuration as given or effective, and the
+    // configuration before, for a gcloud update command.
+    export: { effective: false, old: "" },
   };
 }
 
@@ -61,10 +70,11 @@ export function normalize(s) {
   const num = (v, def) => (typeof v === "number" && Number.isFinite(v) ? v : def);
   const n = s.names && typeof s.names === "object" ? s.names : {};
   const sc = s.schema && typeof s.schema === "object" ? s.schema : {};
+  const ex = s.export && typeof s.export === "object" ? s.export : {};
   return {
     v: CURRENT,
     config: str(s.config, d.config),
-    format: s.format === "yaml" || s.format === "json" ? s.format : "",
+    format: FORMATS.includes(s.format) ? s.format : "",
     tab: TABS.includes(s.tab) ? s.tab : d.tab,
     filter: typeof s.filter === "string" ? s.filter : null,
     messages: str(s.messages, d.messages),
@@ -78,6 +88,7 @@ export function normalize(s) {
       duration: str(n.duration, d.names.duration),
     },
     schema: { topic: str(sc.topic, ""), table: str(sc.table, "") },
+    export: { effective: ex.effective === true, old: str(ex.old, "") },
   };
 }
 
@@ -125,7 +136,7 @@ export async function decode(fragment) {
   const plain = {
     config: "config", format: "format", filter: "filter", messages: "messages", tab: "tab",
   };
-  const s = { ...state, names: { ...state.names }, schema: { ...state.schema } };
+  const s = { ...state, names: { ...state.names }, schema: { ...state.schema }, export: { ...state.export } };
   for (const [p, k] of Object.entries(plain)) if (params.has(p)) s[k] = params.get(p);
   if (params.has("config") && !params.has("format")) s.format = "";
   for (const k of ["time", "uuid", "duration", "mode"]) if (params.has(k)) s.names[k] = params.get(k);
