@@ -365,6 +365,12 @@ async function main() {
     pageModules: PAGE_MODULES, widgetModules: Object.fromEntries(Object.entries(WIDGETS).map(([k, w]) => [k, w.module])),
   }, null, 2));
 
+  // Every module, the lazily loaded ones (extra) included: what a page
+  // pays when it fetches that build.
+  for (const [name, w] of Object.entries(wasm)) {
+    const z = sizes[w.file];
+    console.log(`${("module " + name).padEnd(32)} raw ${kb(z.raw)}  gzip ${kb(z.gzip)}  br ${kb(z.br)}`);
+  }
   for (const [page, list] of Object.entries(pageFiles)) {
     const sum = { raw: 0, gzip: 0, br: 0 };
     for (const f of list) for (const k of Object.keys(sum)) sum[k] += sizes[f][k];
