@@ -14,7 +14,7 @@ func init() {
 
 func runEffective(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("effective", stderr, []string{
-		"Usage: subplay effective [--format yaml|json] [--input-format json|yaml|gcloud] FILE|-",
+		"Usage: subplay effective [--format yaml|json] [--input-format json|yaml|gcloud|terraform] FILE|-",
 		"\nPrints what the subscription will really do: every default filled in.",
 		"In YAML, values that come from a default say so in a comment; JSON is the",
 		"response of the effective operation (settings, origins and diagnostics).",

@@ -16,9 +16,10 @@ func init() {
 
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr, []string{
-		"Usage: subplay validate [--format text|json] [--input-format json|yaml|gcloud] [--old FILE] [-q] FILE|- ...",
+		"Usage: subplay validate [--format text|json] [--input-format json|yaml|gcloud|terraform] [--old FILE] [-q] FILE|- ...",
 		"\nChecks each configuration: JSON or YAML, as gcloud or the REST API prints it, or a",
-		"gcloud pubsub subscriptions create or update command (.sh, .txt, or text starting with gcloud).",
+		"gcloud pubsub subscriptions create or update command (.sh, .txt, or text starting with gcloud),",
+		"or Terraform holding a google_pubsub_subscription resource (.tf, or text starting with a block).",
 		"With --format json, prints the response of the validate operation, one line per file.",
 		"Exit status: 0 valid (warnings allowed), 1 errors found, 2 usage or I/O error.",
 	}, "text", "json")
@@ -118,7 +119,7 @@ func summary(name string, r *playground.ValidateResponse, quiet bool) string {
 // inputFormatFlag adds --input-format, which names the format of the
 // configuration files (--format names the output's).
 func inputFormatFlag(fs *flags) *string {
-	return fs.String("input-format", "", "the configuration's format: json, yaml or gcloud (default: from the file name, else the content)")
+	return fs.String("input-format", "", "the configuration's format: json, yaml, gcloud or terraform (default: from the file name, else the content)")
 }
 
 // configFormatOf is formatOf for a configuration, which may also be a
@@ -129,6 +130,8 @@ func configFormatOf(path, given string) string {
 		return given
 	case strings.HasSuffix(path, ".sh"), strings.HasSuffix(path, ".txt"):
 		return string(gcloudcmd.Format)
+	case strings.HasSuffix(path, ".tf"):
+		return "terraform"
 	}
 	return formatOf(path)
 }

@@ -34,6 +34,15 @@ func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
 			Message: "the input is empty", Hint: "paste a subscription as JSON or YAML", Span: diag.SpanOf(0, 0)}}, 0
 	}
+	if root, ok := parseYAMLFast(src.Text, maxDepth); ok {
+		return root, nil, 0
+	}
+	return parseYAMLFull(src, maxDepth)
+}
+
+// parseYAMLFull reads text with yaml.v3 and walks its nodes into the tree:
+// any YAML, with a positioned finding for each problem.
+func parseYAMLFull(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
 	if at := yamlTooDeep(src.Text, maxDepth*limits.YAMLScanDepthFactor); at >= 0 {
 		return nil, []diag.Diagnostic{tooDeep(maxDepth, at)}, 0
 	}

@@ -159,9 +159,12 @@ func (r *reader) groupExclusive(ga, gb []string) {
 func (r *reader) resolveProject() {
 	if o := r.occ["project"]; o != nil {
 		if r.isUnknown(o.val, o.valFrom, "--project", "") {
+			// The command names its project, but not its value: names
+			// built from it are unknown, never the configuration's.
+			r.projUnknown = o
 			return
 		}
-		r.project, r.projSet = o.value(), o.valueSpan()
+		r.project = o.value()
 		return
 	}
 	r.project = r.req.Project
@@ -174,8 +177,16 @@ func (r *reader) isUnknown(w *word, from int, what, path string) bool {
 	sp := w.span(from, len(w.text))
 	switch {
 	case w.expansion != "" && strings.Contains(v, w.expansion):
-		r.add(diag.Info, sp, path, "gcloud-unknown-value", what+" is "+strconv.Quote(shorten(w.expansion))+", which the shell fills in: subplay does not know its value",
-			"write the value itself to have it checked too")
+		verb := " is "
+		if v != w.expansion {
+			verb = " holds " // projects/$PROJECT/topics/t
+		}
+		hint := "write the value itself to have it checked too"
+		if off, ok := r.sets[varName(w.expansion)]; ok {
+			hint = "the text sets it on line " + itoa(lineOf(r.src, diag.SpanOf(off, off))) + ", but subplay reads the text and does not run the shell: " + hint
+		}
+		r.add(diag.Info, sp, path, "gcloud-unknown-value", what+verb+strconv.Quote(shorten(w.expansion))+", which the shell fills in: subplay does not know its value",
+			hint)
 	case placeholder(v):
 		r.add(diag.Info, sp, path, "gcloud-placeholder", what+" is "+strconv.Quote(shorten(v))+", which looks like a placeholder to replace",
 			"write the real value to have it checked too")
@@ -186,6 +197,18 @@ func (r *reader) isUnknown(w *word, from int, what, path string) bool {
 		r.unknown[path] = true
 	}
 	return true
+}
+
+// varName is the variable of a plain expansion ($NAME, ${NAME}), or "".
+func varName(exp string) string {
+	name := strings.TrimPrefix(exp, "$")
+	if inner, ok := strings.CutPrefix(name, "{"); ok {
+		name = strings.TrimSuffix(inner, "}")
+	}
+	if name == "" || nameLen(name) != len(name) {
+		return ""
+	}
+	return name
 }
 
 // placeholder reports whether v holds a part written the way docs write
@@ -259,12 +282,13 @@ func (r *reader) buildName(verbWord *word) {
 		r.add(diag.Warning, diag.SpanOf(extra.start, extra.end), "", "gcloud-several-subscriptions",
 			"gcloud applies the command to each subscription named; subplay checks the first", "check each subscription on its own")
 	}
-	r.resource(w, 0, "/name", "subscriptions", "the subscription name", r.project, r.projSet)
+	r.resource(w, 0, "/name", "subscriptions", "the subscription name", r.project, r.projUnknown)
 }
 
 // resource writes projects/P/COLLECTION/ID at path from a short or full
-// name in w.
-func (r *reader) resource(w *word, from int, path, collection, what, project string, projSpan diag.Span) {
+// name in w. project is "" when unknown: projUnknown is then the flag that
+// names it without a value subplay knows, or nil when no flag names it.
+func (r *reader) resource(w *word, from int, path, collection, what, project string, projUnknown *occurrence) {
 	v := w.text[from:]
 	sp := w.span(from, len(w.text))
 	if r.isUnknown(w, from, what, path) {
@@ -277,6 +301,14 @@ func (r *reader) resource(w *word, from int, path, collection, what, project str
 	if strings.Contains(v, "/") {
 		r.errorf(sp, path, "gcloud-bad-value", what+" "+strconv.Quote(shorten(v))+" is neither a short name nor projects/PROJECT/"+collection+"/NAME",
 			"write the short name, or the full projects/PROJECT/"+collection+"/NAME")
+		return
+	}
+	if project == "" && projUnknown != nil {
+		if !r.unknown[path] {
+			r.unknown[path] = true
+			r.add(diag.Info, sp, path, "gcloud-unknown-value", what+" is in the project --"+projUnknown.spec.name+" gives as "+strconv.Quote(shorten(projUnknown.value()))+", which subplay does not know",
+				"write the project itself to have the full name checked")
+		}
 		return
 	}
 	if project == "" {
@@ -299,18 +331,18 @@ func (r *reader) buildTopic(flag, path string, verbWord *word) {
 		}
 		return
 	}
-	project, projSpan := r.project, r.projSet
+	project, projUnknown := r.project, r.projUnknown
 	if po := r.occ[flag+"-project"]; po != nil {
 		if r.isUnknown(po.val, po.valFrom, "--"+flag+"-project", path) {
 			return
 		}
-		project, projSpan = po.value(), po.valueSpan()
+		project, projUnknown = po.value(), nil
 	}
 	if o.value() == "" {
 		r.errorf(o.valueSpan(), path, "gcloud-bad-value", "--"+flag+" is empty", "write the topic's name")
 		return
 	}
-	r.resource(o.val, o.valFrom, path, "topics", "--"+flag, project, projSpan)
+	r.resource(o.val, o.valFrom, path, "topics", "--"+flag, project, projUnknown)
 }
 
 // buildFlag sets the field of one flag.

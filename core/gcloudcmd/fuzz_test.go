@@ -21,6 +21,7 @@ func FuzzRead(f *testing.F) {
 		"gcloud pubsub subscriptions create s `\r\n --topic=t 2>&1 >", "gcloud pubsub subscriptions create s --topic=${X:-$(echo ${Y})}",
 		"PS C:\\> gcloud pubsub subscriptions create s --topic=<t> --expiration-period=P1Y2M3DT4H5M6.5S",
 		"gcloud pubsub subscriptions create s --topic=t --cloud-storage-bucket=b --cloud-storage-max-bytes=99999999999999999999999999PB",
+		"export P=x\n$ gcloud --project=\"$P\" pubsub subscriptions create s --topic=t; gcloud beta pubsub topics create t --x\ngcloud pubsub subscriptions update",
 	} {
 		f.Add(s)
 	}

@@ -3,21 +3,19 @@
 package gcloudcmd
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/subplay/subplay/internal/emulator"
 )
 
 // The oracle is gcloud itself, run against Google's Pub/Sub emulator with
@@ -40,64 +38,13 @@ type oracle struct {
 	configs  chan string // scratch CLOUDSDK_CONFIG directories, one per worker
 }
 
-func needTools(t *testing.T) {
-	t.Helper()
-	_, err1 := exec.LookPath("gcloud")
-	root, err2 := exec.Command("gcloud", "info", "--format=value(installation.sdk_root)").Output()
-	emu := filepath.Join(strings.TrimSpace(string(root)), "platform/pubsub-emulator/bin/cloud-pubsub-emulator")
-	_, err3 := os.Stat(emu)
-	if err := errors.Join(err1, err2, err3); err != nil {
-		if os.Getenv("SUBPLAY_REQUIRE_TOOLS") == "1" {
-			t.Fatalf("gcloud and the Pub/Sub emulator are required (SUBPLAY_REQUIRE_TOOLS=1): %v", err)
-		}
-		t.Skipf("SKIPPED: the live gcloud comparison needs gcloud 528 and its Pub/Sub emulator: %v", err)
-	}
-}
-
-// startOracle starts the emulator in a process group of its own (its Java
-// child outlives gcloud otherwise) and stops the whole group at cleanup.
+// startOracle starts the emulator (internal/emulator: its own process
+// group on a loopback port, stopped at cleanup) and the workers' scratch
+// gcloud configurations.
 func startOracle(t *testing.T) *oracle {
 	t.Helper()
-	needTools(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cfg := t.TempDir()
-	cmd := exec.Command("gcloud", "beta", "emulators", "pubsub", "start", "--host-port="+addr, "--quiet")
-	cmd.Env = append(os.Environ(), "CLOUDSDK_CONFIG="+cfg)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var logb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logb, &logb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-	})
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the emulator did not listen on %s within 60 s:\n%s", addr, logb.String())
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-	o := &oracle{endpoint: "http://" + addr + "/", configs: make(chan string, oracleWorkers)}
+	e := emulator.Start(t)
+	o := &oracle{endpoint: e.Endpoint(), configs: make(chan string, oracleWorkers)}
 	for range oracleWorkers {
 		o.configs <- t.TempDir()
 	}
@@ -127,8 +74,9 @@ func (o *oracle) run(parent context.Context, c corpusCase) (string, error) {
 	defer func() { o.configs <- cfg }()
 	logPath := filepath.Join(dir, ".gcloud-log")
 	// The function sends gcloud's stderr (where --log-http writes) to a file
-	// of ours, whatever redirection the command itself ends with.
-	script := `gcloud() { command gcloud "$@" 2>"$GCLOG"; }` + "\n" + shellText(c.cmd) + "\n"
+	// of ours, whatever redirection the command itself ends with; a text of
+	// several gcloud commands appends them all, in order.
+	script := `gcloud() { command gcloud "$@" 2>>"$GCLOG"; }` + "\n" + shellText(c.cmd) + "\n"
 	ctx, cancel := context.WithTimeout(parent, oracleCmdTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", script)
@@ -162,13 +110,14 @@ var (
 )
 
 // outcome turns gcloud's log into the corpus form: "sent METHOD PATH" and
-// the canonical request body, or "rejected [--flag]" and gcloud's error
-// line when it sent nothing.
+// the canonical request body of the first subscription it created or
+// updated, or "rejected [--flag]" and gcloud's error line when it sent
+// none.
 func outcome(log, out string, runErr error) (string, error) {
 	for _, m := range reqRe.FindAllStringSubmatch(log, -1) {
 		uri, method, body := m[1], m[2], m[3]
-		if method != "PUT" && method != "PATCH" {
-			continue
+		if method != "PUT" && method != "PATCH" || !strings.Contains(uri, "/subscriptions/") {
+			continue // a topic's creation, in a text of several commands
 		}
 		path := uri
 		if i := strings.Index(path, "/v1/"); i >= 0 {

@@ -124,7 +124,13 @@ type reader struct {
 	// resetToDefault holds the fields an update sets back to their
 	// default (--message-retention-duration=default).
 	resetToDefault map[string]bool
-	projSet        diag.Span
+	// projUnknown is --project when its value is a shell variable or a
+	// placeholder.
+	projUnknown *occurrence
+	// sets holds the variables the text sets before the command read
+	// (NAME=VALUE, export NAME=VALUE), by name, with the offset: a note on
+	// an unknown value points there, though the value is not used.
+	sets map[string]int
 }
 
 // Read reads a gcloud command. It never fails: problems are diagnostics,
@@ -164,27 +170,113 @@ func (r *reader) errorf(sp diag.Span, path, code, msg, hint string) {
 func (r *reader) read() {
 	cmds, ds := lex(r.req.Text)
 	r.ds = append(r.ds, ds...)
+	// The command read is the first gcloud pubsub subscriptions create or
+	// update; failing that, the first gcloud command, whose words then
+	// say what it is not. Every other gcloud command is named in a note.
+	var gclouds []*command
 	var cmd *command
+	r.sets = map[string]int{}
 	for i := range cmds {
-		if gcloudWords(&cmds[i]) >= 0 {
-			if cmd != nil {
-				w := cmds[i].words[0]
-				r.add(diag.Info, diag.SpanOf(w.start, w.end), "", "gcloud-more-commands",
-					"the text holds more than one gcloud command; subplay reads the first", "check each command on its own")
-				break
+		if gcloudWords(&cmds[i]) < 0 {
+			// export X=..., echo, cd: the shell's, not gcloud's.
+			if cmd == nil {
+				r.noteSetting(&cmds[i])
 			}
+			continue
+		}
+		gclouds = append(gclouds, &cmds[i])
+		if cmd == nil && subscriptionVerb(&cmds[i]) >= 0 {
 			cmd = &cmds[i]
 		}
+	}
+	if cmd == nil && len(gclouds) > 0 {
+		cmd = gclouds[0]
 	}
 	if cmd == nil {
 		r.errorf(diag.Span{}, "", "gcloud-no-command", "no gcloud pubsub subscriptions create or update command found",
 			"paste a command such as: gcloud pubsub subscriptions create NAME --topic=TOPIC")
 		return
 	}
+	at := gcloudWords(cmd)
+	line := itoa(lineOf(r.src, diag.SpanOf(cmd.words[at].start, cmd.words[at].end)))
+	for _, c := range gclouds {
+		if c != cmd {
+			r.otherCommand(c, cmd, line)
+		}
+	}
 	for _, sp := range cmd.redirects {
 		r.add(diag.Info, sp, "", "gcloud-shell-redirect", "this redirection is the shell's; it does not change the subscription", "")
 	}
-	r.parse(cmd.words[gcloudWords(cmd):])
+	r.parse(cmd.words[at:])
+}
+
+// noteSetting records the variables a command such as "export A=1 B=2"
+// or "A=1" sets.
+func (r *reader) noteSetting(c *command) {
+	ws := c.words
+	if len(ws) > 1 && (ws[0].text == "export" || ws[0].text == "declare" || ws[0].text == "readonly" || ws[0].text == "local") {
+		ws = ws[1:]
+	}
+	for i := range ws {
+		n := nameLen(ws[i].text)
+		if n == 0 || n >= len(ws[i].text) || ws[i].text[n] != '=' || ws[i].text[0] >= '0' && ws[i].text[0] <= '9' {
+			return
+		}
+		r.sets[ws[i].text[:n]] = ws[i].start
+	}
+}
+
+// otherCommand notes a gcloud command of the text that is not the one
+// read (at line line), naming it by its words up to its verb.
+func (r *reader) otherCommand(c, read *command, line string) {
+	from := gcloudWords(c)
+	to := subscriptionVerb(c)
+	if to < 0 {
+		// Three words after gcloud (and a release track), the length of
+		// most commands' groups and verb, stopping at the first flag:
+		// "gcloud pubsub topics create", "gcloud config set project".
+		to = from
+		last := from + 3
+		if last-2 < len(c.words) && (c.words[last-2].text == "alpha" || c.words[last-2].text == "beta") {
+			last++
+		}
+		for k := from + 1; k < len(c.words) && k <= last && !strings.HasPrefix(c.words[k].text, "-"); k++ {
+			to = k
+		}
+	}
+	var name strings.Builder
+	for k := from; k <= to; k++ {
+		if k > from {
+			name.WriteByte(' ')
+		}
+		name.WriteString(c.words[k].text)
+	}
+	sp := diag.SpanOf(c.words[from].start, c.words[to].end)
+	msg := "subplay checks the gcloud command at line " + line + " and skips this " + strconv.Quote(shorten(name.String()))
+	switch {
+	case subscriptionVerb(read) < 0:
+	case subscriptionVerb(c) >= 0:
+		msg = "subplay checks the first subscription command, at line " + line + ", and skips this one"
+	default:
+		msg = "subplay checks the subscription command at line " + line + " and skips this " + strconv.Quote(shorten(name.String()))
+	}
+	r.add(diag.Info, sp, "", "gcloud-more-commands", msg, "check each subscription command on its own")
+}
+
+// subscriptionVerb returns the index of the create or update word of a
+// gcloud [alpha|beta] pubsub subscriptions create|update command, or -1.
+// Global flags may stand between gcloud and pubsub.
+func subscriptionVerb(c *command) int {
+	ws := c.words
+	for k := gcloudWords(c) + 1; k+2 < len(ws); k++ {
+		if ws[k].text == "pubsub" && ws[k+1].text == "subscriptions" {
+			if v := ws[k+2].text; v == "create" || v == "update" {
+				return k + 2
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // gcloudWords returns the index of the word "gcloud" that starts cmd,
@@ -209,18 +301,19 @@ func isGcloud(w string) bool {
 }
 
 // Detect reports whether text is a gcloud command rather than JSON or
-// YAML: its first command word, after blank lines, # comments (a script's
-// #! line) and an optional prompt ("$ ", "PS> "), runs gcloud. It reads
-// only up to that word.
+// YAML: its first command word runs gcloud, after an optional prompt
+// ("$ ", "PS> ") and what scripts and docs put before it: blank lines, #
+// comments (a #! line) and shell settings (export NAME=..., NAME=...,
+// set -e, PowerShell's $NAME = ...). It reads only up to that word.
 func Detect(text string) bool {
 	for text != "" {
 		line, rest, _ := strings.Cut(text, "\n")
 		line = strings.TrimLeft(line, " \t\r")
-		if line == "" || line[0] == '#' {
+		line = line[prompt(line):]
+		if line == "" || line[0] == '#' || shellSetting(line) {
 			text = rest
 			continue
 		}
-		line = line[prompt(line):]
 		end := strings.IndexAny(line, " \t\r")
 		if end < 0 {
 			end = len(line)
@@ -228,6 +321,40 @@ func Detect(text string) bool {
 		return isGcloud(line[:end])
 	}
 	return false
+}
+
+// shellSetting reports whether a line sets a shell variable or option:
+// [export|declare|readonly|local] NAME=VALUE, set -..., set -o ..., or
+// PowerShell's $NAME = VALUE and $env:NAME = VALUE. YAML's "key: value"
+// and JSON are neither.
+func shellSetting(line string) bool {
+	if rest, ok := strings.CutPrefix(line, "set "); ok {
+		return strings.HasPrefix(strings.TrimLeft(rest, " \t"), "-")
+	}
+	if rest, ok := strings.CutPrefix(line, "$"); ok {
+		if v, ok := strings.CutPrefix(rest, "env:"); ok {
+			rest = v
+		}
+		n := nameLen(rest)
+		return n > 0 && strings.HasPrefix(strings.TrimLeft(rest[n:], " \t"), "=")
+	}
+	for _, kw := range []string{"export ", "declare ", "readonly ", "local "} {
+		if rest, ok := strings.CutPrefix(line, kw); ok {
+			line = strings.TrimLeft(rest, " \t")
+			break
+		}
+	}
+	n := nameLen(line)
+	return n > 0 && !(line[0] >= '0' && line[0] <= '9') && n < len(line) && line[n] == '='
+}
+
+// nameLen is the length of the shell name (letters, digits, _) s starts with.
+func nameLen(s string) int {
+	n := 0
+	for n < len(s) && isNameByte(s[n]) {
+		n++
+	}
+	return n
 }
 
 var groupWords = []string{"pubsub", "subscriptions"}

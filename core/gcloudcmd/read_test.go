@@ -96,6 +96,7 @@ func TestFindings(t *testing.T) {
 		{"no wrapper without endpoint", `gcloud pubsub subscriptions create s --topic=t --push-no-wrapper`, diag.Error, "gcloud-flag-needs-flag", "--push-no-wrapper", ""},
 		{"retention bound", `gcloud pubsub subscriptions create s --topic=t --message-retention-duration=32d`, diag.Error, "gcloud-value-out-of-range", "32d", ""},
 		{"bad duration", `gcloud pubsub subscriptions create s --topic=t --min-retry-delay=soon`, diag.Error, "gcloud-bad-value", "soon", ""},
+		{"invalid byte in a duration", "gcloud pubsub subscriptions create s --topic=t --expiration-period=1d\x80", diag.Error, "gcloud-bad-value", "1d\x80", ""},
 		{"bad size", `gcloud pubsub subscriptions create s --topic=t --cloud-storage-bucket=b --cloud-storage-max-bytes=5XB`, diag.Error, "gcloud-bad-value", "5XB", ""},
 		{"switch with value", `gcloud pubsub subscriptions create s --topic=t --retain-acked-messages=true`, diag.Error, "gcloud-flag-takes-no-value", "--retain-acked-messages", ""},
 		{"filter on update", `gcloud pubsub subscriptions update s --message-filter=x`, diag.Error, "gcloud-unknown-flag", "--message-filter", ""},

@@ -31,7 +31,7 @@ func parseDuration(s, unit string) (float64, string) {
 	if _, ok := parseInt(s); ok && unit != "" {
 		s = strings.TrimSpace(s) + unit
 	}
-	t := strings.ToUpper(s)
+	t := asciiUpper(s)
 	sign := 1.0
 	if strings.HasPrefix(t, "-") {
 		sign, t = -1, t[1:]
@@ -99,6 +99,19 @@ func parseDuration(s, unit string) (float64, string) {
 		return 0, "not a duration"
 	}
 	return sign * total, ""
+}
+
+// asciiUpper upper-cases ASCII letters only, byte for byte: strings.ToUpper
+// turns an invalid byte into a 3-byte U+FFFD, and parseDuration needs its
+// upper-cased text to keep the offsets of s.
+func asciiUpper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
 }
 
 // formatSeconds writes seconds as gcloud puts them in a request: an

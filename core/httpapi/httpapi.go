@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -168,7 +169,7 @@ func (h *handler) route(w http.ResponseWriter, r *http.Request) {
 		preflight(w, r, methods)
 		return
 	}
-	if !contains(methods, r.Method) {
+	if !slices.Contains(methods, r.Method) {
 		allow := strings.Join(append(methods, http.MethodOptions), ", ")
 		w.Header().Set("Allow", allow)
 		writeError(w, r, http.StatusMethodNotAllowed, codeMethodNotAllowed,
@@ -379,12 +380,3 @@ func (w *trackingWriter) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the server's writer.
 func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}

@@ -1,4 +1,4 @@
-//go:build !nocel && !noavro
+//go:build !nocel && !noavro && !noudf
 
 // The corpus is the contract of the full build; the lean builds (nocel,
 // noavro) answer some of its requests otherwise, and have tests of their

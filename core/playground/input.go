@@ -8,21 +8,34 @@ import (
 	"github.com/subplay/subplay/core/gcloudcmd"
 	"github.com/subplay/subplay/core/message"
 	"github.com/subplay/subplay/core/subscription"
+	"github.com/subplay/subplay/core/terraform"
 )
 
 // ConfigInput names a subscription configuration in a request, either as
 // the user's own text (diagnostics then carry lines and columns into it)
 // or as a JSON object (diagnostics carry paths only). Operations embed it.
 type ConfigInput struct {
-	// Text is the configuration as typed: JSON, YAML, or a gcloud
-	// pubsub subscriptions create or update command.
+	// Text is the configuration as typed: JSON, YAML, a gcloud pubsub
+	// subscriptions create or update command, or Terraform text holding a
+	// google_pubsub_subscription resource.
 	Text *string `json:"text,omitempty"`
-	// Format is "json", "yaml", "gcloud" or empty to detect it from Text.
+	// Format is "json", "yaml", "gcloud", "terraform" or empty to detect
+	// it from Text.
 	Format string `json:"format,omitempty"`
+	// TerraformResource selects, in Terraform text with several
+	// google_pubsub_subscription resources, the one to read by its label;
+	// empty reads the first.
+	TerraformResource string `json:"terraformResource,omitempty"`
 	// File is the name shown when diagnostics are rendered as text.
 	File string `json:"file,omitempty"`
 	// Config is the configuration as a JSON object, in REST shape.
 	Config json.RawMessage `json:"config,omitempty"`
+
+	// label is the Terraform resource label read, and unknown the paths
+	// whose value the text does not give (variables, references,
+	// placeholders), set by Load.
+	label   string
+	unknown []string
 }
 
 // Load decodes the configuration. It fails only when the request names no
@@ -35,11 +48,15 @@ func (in *ConfigInput) Load() (*subscription.Config, error) {
 		return nil, &Error{Code: "bad-request", Message: `give the configuration as "text" or as "config", not both`}
 	case in.Text != nil:
 		f := doc.Format(in.Format)
-		if f != "" && f != doc.JSON && f != doc.YAML && f != gcloudcmd.Format {
-			return nil, &Error{Code: "bad-request", Message: `"format" must be "json", "yaml", "gcloud" or empty, not ` + quote(in.Format)}
+		if f != "" && f != doc.JSON && f != doc.YAML && f != gcloudcmd.Format && f != terraform.Format {
+			return nil, &Error{Code: "bad-request", Message: `"format" must be "json", "yaml", "gcloud", "terraform" or empty, not ` + quote(in.Format)}
 		}
-		if f == "" && gcloudcmd.Detect(*in.Text) {
+		switch {
+		case f != "":
+		case gcloudcmd.Detect(*in.Text):
 			f = gcloudcmd.Format
+		case terraform.Detect(*in.Text):
+			f = terraform.Format
 		}
 		name := in.File
 		if name == "" {
@@ -50,13 +67,27 @@ func (in *ConfigInput) Load() (*subscription.Config, error) {
 		}
 		if f == gcloudcmd.Format {
 			res := gcloudcmd.Read(gcloudcmd.Request{Name: name, Text: *in.Text})
-			return subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Judges, Changes: res.Verb == gcloudcmd.Update, UpdateMask: res.UpdateMask}), nil
+			in.unknown = res.Unknown
+			return withEngines(subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Judges, Changes: res.Verb == gcloudcmd.Update, UpdateMask: res.UpdateMask}))
 		}
-		return subscription.Decode(name, *in.Text, f), nil
+		if f == terraform.Format {
+			return in.loadTerraform(name)
+		}
+		return withEngines(subscription.Decode(name, *in.Text, f))
 	case hasConfig:
-		return subscription.DecodeObject(in.Config), nil
+		return withEngines(subscription.DecodeObject(in.Config))
 	}
-	return nil, &Error{Code: "bad-request", Message: `the request names no configuration: add "text" (JSON, YAML or a gcloud command) or "config" (an object)`}
+	return nil, &Error{Code: "bad-request", Message: `the request names no configuration: add "text" (JSON, YAML, a gcloud command or Terraform) or "config" (an object)`}
+}
+
+// loadTerraform reads Terraform text, or says that this build cannot.
+func (in *ConfigInput) loadTerraform(name string) (*subscription.Config, error) {
+	if !terraform.Supported {
+		return nil, &Error{Code: "needs-module", Message: "this build has no Terraform reader (built with nohcl); the full build reads Terraform text"}
+	}
+	res := terraform.Read(terraform.Request{Name: name, Text: *in.Text, Resource: in.TerraformResource})
+	in.label, in.unknown = res.Resource, res.Unknown
+	return withEngines(subscription.FromDoc(res.Doc, subscription.Reading{Diagnostics: res.Diagnostics, Judged: res.Known}))
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -42,7 +42,7 @@ func Validate(req *ValidateRequest) (*ValidateResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := cfg.Validate()
+	ds := diag.Finish(append(cfg.Validate(), udfFindings(cfg)...))
 	if req.Old != nil {
 		old, err := req.Old.Load()
 		if err != nil {
@@ -51,7 +51,7 @@ func Validate(req *ValidateRequest) (*ValidateResponse, error) {
 		if oldDs := old.Validate(); diag.HasErrors(oldDs) && old.Sub == nil {
 			return nil, &Error{Code: "bad-request", Message: "old: the previous configuration cannot be read: " + oldDs[0].Message}
 		}
-		ds = diag.Finish(append(ds, cfg.CheckUpdate(old)...))
+		ds = diag.Finish(append(ds, updateFindings(cfg, old)...))
 	}
 	resp := &ValidateResponse{Valid: cfg.Sub != nil && !diag.HasErrors(ds), Diagnostics: ds, Counts: countsOf(ds), UpdateMask: cfg.UpdateMask()}
 	if ds == nil {

@@ -143,6 +143,7 @@ type Program struct {
 	ast    *celast.AST // checked
 	prog   interpreter.InterpretableV2
 	ids    map[filter.Expr]int64 // the CEL node each filter node became
+	match  matcher               // the same decision without the interpreter (direct.go)
 
 	trackOnce sync.Once // the program that records every node's value, for Explain
 	tracked   *interpreter.ObservableInterpretable
@@ -185,7 +186,11 @@ func Compile(f *filter.Filter) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("celfilter: planning the CEL program of %q: %w", f.Text, err)
 	}
-	return &Program{filter: f, ast: checked, prog: prog, ids: b.ids}, nil
+	match := always
+	if !f.Empty() {
+		match = direct(f.Root)
+	}
+	return &Program{filter: f, ast: checked, prog: prog, ids: b.ids, match: match}, nil
 }
 
 // Filter returns the filter p was compiled from.
@@ -326,17 +331,12 @@ func newActivation(attrs map[string]string) *activation {
 	return &activation{attrs: attrMap{attrs}}
 }
 
-// Match reports whether a message with these attributes is delivered.
+// Match reports whether a message with these attributes is delivered. It
+// runs the filter's direct matcher (direct.go), which gives the CEL
+// program's verdict without the interpreter; the error stays in the
+// signature for an evaluator that can fail, and is nil.
 func (p *Program) Match(attrs map[string]string) (bool, error) {
-	out, _, err := eval(p.prog, attrs)
-	if err != nil {
-		return false, fmt.Errorf("celfilter: evaluating: %w", err)
-	}
-	v, ok := out.(types.Bool)
-	if !ok {
-		return false, fmt.Errorf("celfilter: the program returned %v, not a bool", out)
-	}
-	return bool(v), nil
+	return p.match(attrs), nil
 }
 
 // Decision is one condition that decided a message, with its value.

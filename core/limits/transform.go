@@ -1,0 +1,53 @@
+package limits
+
+// The bounds of the JavaScript transform engine (core/transform). The
+// service documents none of these for its UDFs that subplay could find (no
+// code size, no time-out, no memory figure; only "at most 5 enabled
+// transforms", which core/subscription checks), so each is subplay's own,
+// chosen so that any UDF written for the documented purpose (light edits of
+// one message) runs far inside it, and a hostile one stops with a finding
+// instead of holding a browser tab or an edge worker.
+
+// UDFCodeBytes bounds the code of one JavaScript UDF. A transform that edits
+// one message is a few hundred bytes; 64 KiB leaves room for a pasted helper
+// library and keeps parsing a hostile text short.
+const UDFCodeBytes = 64 << 10
+
+// UDFNesting bounds how deeply brackets nest in a UDF's code. The engine's
+// parser recurses on nesting; the bound is checked by a flat scan before
+// the code is parsed.
+const UDFNesting = 200
+
+// UDFCallSteps bounds the work of one call of a UDF (running its top-level
+// code once, or calling the function on one message), in steps: one step is
+// one loop iteration or one function call in the UDF's code. It is counted,
+// not timed, so the verdict is the same on every machine and every entry.
+const UDFCallSteps = 100_000
+
+// UDFRequestSteps bounds the steps of every call of one request together
+// (up to 5 UDFs on up to SampleMessages messages): past it the remaining
+// messages are not run and a finding says so.
+const UDFRequestSteps = 1_000_000
+
+// UDFCallSeconds is a safety net behind UDFCallSteps for work that takes no
+// steps (one built-in call on a large value): a call running longer is
+// stopped. It is generous because a loaded machine is slow, and the
+// finding names it so a reader knows the verdict depends on the machine.
+const UDFCallSeconds = 5
+
+// UDFCallStack bounds the depth of JavaScript calls (recursion).
+const UDFCallStack = 500
+
+// UDFCallAllocBytes bounds what one call may allocate, measured as the
+// growth of the process's allocation counter at every step (Go cannot count
+// per goroutine, so in a busy server other requests' allocations count too:
+// the bound is generous for that reason). A request is at most 4 MiB, so a
+// UDF that parses and rewrites one message needs a few times that.
+const UDFCallAllocBytes = 64 << 20
+
+// UDFStringBytes bounds the result of one built-in call that builds a string
+// or an array from a count (String.prototype.repeat, padStart, padEnd,
+// Array.prototype.join and fill, new Array(n)), checked before it
+// allocates: a single call could otherwise ask for gigabytes at once. It is
+// the service's largest message (10 MB) plus room.
+const UDFStringBytes = 16 << 20

@@ -1,0 +1,52 @@
+package hostile
+
+import (
+	"strings"
+)
+
+// transformRequest builds a "transform" request: one UDF named f with the
+// given code, run on n messages.
+func transformRequest(code string, n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"config":{"name":"projects/p/subscriptions/s","topic":"projects/p/topics/t","messageTransforms":[{"javascriptUdf":{"functionName":"f","code":`)
+	writeJSONString(&b, code)
+	b.WriteString(`}}]},"messages":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"text":"{\"a\":1}","attributes":{"k":"v"}}`)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+func init() {
+	udf := func(name, code string, n int) Case {
+		return Case{Name: "transform/" + name, Op: "transform", Body: func() []byte { return transformRequest(code, n) }}
+	}
+	add(
+		// Every message meets the loop: the request's step budget stops
+		// the rest.
+		udf("endless-loop", "function f(m) { while (true) {} }", 20),
+		udf("endless-loop-caught", "function f(m) { for (;;) { try { throw 1 } catch (e) {} } }", 3),
+		udf("endless-top-level", "for (;;) {}\nfunction f(m) { return m }", 3),
+		udf("recursion", "function f(m) { return f(m) }", 3),
+		udf("recursion-through-builtin", "function f(m) { return [m].map(f)[0] }", 3),
+		udf("string-doubling", "function f(m) { var s = 'x'; for (;;) s += s; }", 2),
+		udf("repeat-huge", "function f(m) { return {data: 'x'.repeat(2147483647)} }", 2),
+		udf("array-fill-huge", "function f(m) { new Array(4294967295).fill(1) }", 2),
+		udf("array-push", "function f(m) { var a = []; for (;;) a.push({a: a.length}) }", 2),
+		udf("prototype-tampering", "Object.defineProperty(Object.prototype, 'data', {get: function () { for (;;) {} }});\n"+
+			"Array.prototype.join = function () { for (;;) {} };\nJSON.stringify = function () { return 1 };\n"+
+			"function f(m) { return {attributes: {}} }", 3),
+		udf("getter-result", "function f(m) { return {get data() { for (;;) {} }} }", 2),
+		udf("proxy-result", "function f(m) { return new Proxy({}, {ownKeys: function () { for (;;) {} }}) }", 2),
+		udf("eval", "function f(m) { return eval('for(;;){}') }", 2),
+		udf("function-constructor", "function f(m) { return (function () {}).constructor('for(;;){}')() }", 2),
+		udf("tick-overwrite", "globalThis['__subplay' + '_step'] = function () {};\nfunction f(m) { for (;;) {} }", 2),
+		udf("deep-nesting", "function f(m) { return "+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+" }", 1),
+		udf("long-chain", "function f(m) { return m"+strings.Repeat("+1", 30000)+" }", 1),
+		udf("huge-code", "function f(m) { return m }\n//"+strings.Repeat("x", 3<<20), 1),
+	)
+}

@@ -1,0 +1,831 @@
+//go:build !nohcl
+
+package terraform
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/limits"
+	"github.com/subplay/subplay/core/subscription"
+)
+
+// Supported is true: this build reads Terraform text.
+const Supported = true
+
+// metaAttrs are Terraform's own arguments of every resource; they do not
+// reach the provider.
+var metaAttrs = map[string]bool{"count": true, "for_each": true, "depends_on": true, "provider": true}
+
+// metaBlocks are Terraform's own blocks of a resource (timeouts is every
+// provider's).
+var metaBlocks = map[string]bool{"lifecycle": true, "provisioner": true, "connection": true, "timeouts": true}
+
+type reader struct {
+	req   Request
+	src   *diag.Source
+	ds    []diag.Diagnostic
+	file  *hclsyntax.Body
+	vars  map[string]*hclsyntax.Attribute // variable defaults
+	noDef map[string]bool                 // variables declared without default
+	local map[string]*hclsyntax.Attribute
+	// topics are the google_pubsub_topic resources by label.
+	topics map[string]*hclsyntax.Body
+	// providerProject is the project of the google provider block (by
+	// alias, "" for the default one), as an expression.
+	providers map[string]*hclsyntax.Body
+	provider  string // the alias the resource uses
+	// resolved caches each local's value; resolving marks those being
+	// resolved, to refuse cycles.
+	resolved  map[string]resolution
+	resolving map[string]bool
+	unknown   map[string]bool
+	root      *doc.Node
+}
+
+// resolution is a value, or why it is unknown.
+type resolution struct {
+	v   cty.Value
+	why string // "" when v is known
+}
+
+// Read reads the google_pubsub_subscription resource of a Terraform text.
+// It never fails: problems are diagnostics, and Doc.Root is nil when no
+// resource could be read.
+func Read(req Request) *Result {
+	r := &reader{req: req, src: diag.NewSource(req.Name, req.Text), vars: map[string]*hclsyntax.Attribute{}, noDef: map[string]bool{},
+		local: map[string]*hclsyntax.Attribute{}, topics: map[string]*hclsyntax.Body{}, providers: map[string]*hclsyntax.Body{},
+		resolved: map[string]resolution{}, resolving: map[string]bool{}, unknown: map[string]bool{}}
+	res := &Result{}
+	switch {
+	case len(req.Text) > limits.TerraformMaxBytes:
+		r.errorf(diag.Span{}, "", "input-too-large", "the Terraform text is longer than "+strconv.Itoa(limits.TerraformMaxBytes>>10)+" KiB, the most subplay reads",
+			"paste the file that holds the subscription, or the resource alone")
+	case r.scan():
+		r.read(res)
+	}
+	res.Resource = r.req.Resource
+	res.Doc = &doc.Doc{Source: r.src, Format: Format, Root: r.root}
+	for p := range r.unknown {
+		res.Unknown = append(res.Unknown, p)
+	}
+	sort.Strings(res.Unknown)
+	res.Diagnostics = diag.Finish(r.ds)
+	r.src.Locate(res.Diagnostics)
+	diag.Sort(res.Diagnostics)
+	return res
+}
+
+func (r *reader) add(sev diag.Severity, sp diag.Span, path, code, msg, hint string) {
+	r.ds = append(r.ds, diag.Diagnostic{Severity: sev, Code: code, Path: path, Message: msg, Hint: hint, Span: sp})
+}
+
+func (r *reader) errorf(sp diag.Span, path, code, msg, hint string) {
+	r.add(diag.Error, sp, path, code, msg, hint)
+}
+
+func span(rg hcl.Range) diag.Span { return diag.SpanOf(rg.Start.Byte, rg.End.Byte) }
+
+// scan lexes the text (linear, no recursion) and refuses what would make
+// the parser or the evaluator recurse deeply: nesting past
+// TerraformMaxDepth, or more than TerraformMaxOperators operators in one
+// expression. It reports whether the text may be parsed.
+func (r *reader) scan() bool {
+	toks, _ := hclsyntax.LexConfig([]byte(r.req.Text), r.req.Name, hcl.InitialPos)
+	depth, brackets, ops := 0, 0, 0
+	var stack []hclsyntax.TokenType
+	for _, t := range toks {
+		switch t.Type {
+		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen, hclsyntax.TokenTemplateInterp,
+			hclsyntax.TokenTemplateControl, hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc:
+			depth++
+			stack = append(stack, t.Type)
+			if t.Type == hclsyntax.TokenOBrack || t.Type == hclsyntax.TokenOParen {
+				brackets++
+			}
+			if depth > limits.TerraformMaxDepth {
+				r.errorf(span(t.Range), "", "too-deep", "the Terraform text nests deeper than "+strconv.Itoa(limits.TerraformMaxDepth)+" levels",
+					"a subscription resource nests four levels; check that this is the right file")
+				return false
+			}
+		case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen, hclsyntax.TokenTemplateSeqEnd,
+			hclsyntax.TokenCQuote, hclsyntax.TokenCHeredoc:
+			if depth > 0 {
+				depth--
+				top := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if top == hclsyntax.TokenOBrack || top == hclsyntax.TokenOParen {
+					brackets--
+				}
+			}
+		case hclsyntax.TokenNewline:
+			if brackets == 0 {
+				ops = 0
+			}
+		case hclsyntax.TokenPlus, hclsyntax.TokenMinus, hclsyntax.TokenStar, hclsyntax.TokenSlash, hclsyntax.TokenPercent,
+			hclsyntax.TokenAnd, hclsyntax.TokenOr, hclsyntax.TokenBang, hclsyntax.TokenEqualOp, hclsyntax.TokenNotEqual,
+			hclsyntax.TokenLessThan, hclsyntax.TokenLessThanEq, hclsyntax.TokenGreaterThan, hclsyntax.TokenGreaterThanEq,
+			hclsyntax.TokenQuestion, hclsyntax.TokenEllipsis:
+			ops++
+			if ops > limits.TerraformMaxOperators {
+				r.errorf(span(t.Range), "", "terraform-too-complex", "this expression has more than "+strconv.Itoa(limits.TerraformMaxOperators)+" operators, more than subplay evaluates",
+					"a subscription's values are literals or short references; check that this is the right file")
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (r *reader) read(res *Result) {
+	f, hd := hclsyntax.ParseConfig([]byte(r.req.Text), r.req.Name, hcl.InitialPos)
+	for _, d := range hd {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		sp := diag.Span{}
+		if d.Subject != nil {
+			sp = span(*d.Subject)
+		}
+		r.errorf(sp, "", "terraform-syntax", "this is not valid Terraform: "+lowerFirst(strings.TrimSuffix(d.Summary, ".")), strings.TrimSuffix(d.Detail, "."))
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok || hd.HasErrors() {
+		return
+	}
+	r.file = body
+	var subs []*hclsyntax.Block
+	for _, b := range body.Blocks {
+		switch {
+		case b.Type == "variable" && len(b.Labels) == 1:
+			if a := b.Body.Attributes["default"]; a != nil {
+				r.vars[b.Labels[0]] = a
+			} else {
+				r.noDef[b.Labels[0]] = true
+			}
+		case b.Type == "locals":
+			for n, a := range b.Body.Attributes {
+				r.local[n] = a
+			}
+		case b.Type == "provider" && len(b.Labels) == 1 && b.Labels[0] == "google":
+			alias := ""
+			if a := b.Body.Attributes["alias"]; a != nil {
+				if v, diags := a.Expr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+					alias = v.AsString()
+				}
+			}
+			r.providers[alias] = b.Body
+		case b.Type == "resource" && len(b.Labels) == 2 && b.Labels[0] == TopicType:
+			r.topics[b.Labels[1]] = b.Body
+		case b.Type == "resource" && len(b.Labels) == 2 && b.Labels[0] == ResourceType:
+			subs = append(subs, b)
+			res.Resources = append(res.Resources, b.Labels[1])
+		}
+	}
+	if len(subs) == 0 {
+		r.errorf(diag.Span{}, "", "terraform-no-subscription", "the text has no resource \""+ResourceType+"\" block",
+			"subplay reads resource \""+ResourceType+"\" \"NAME\" { ... }")
+		return
+	}
+	chosen := subs[0]
+	if r.req.Resource != "" {
+		chosen = nil
+		for _, b := range subs {
+			if b.Labels[1] == r.req.Resource {
+				chosen = b
+			}
+		}
+		if chosen == nil {
+			r.errorf(span(subs[0].DefRange()), "", "terraform-resource-not-found", "the text has no "+ResourceType+" called "+strconv.Quote(r.req.Resource),
+				"its "+ResourceType+" resources are "+listOf(res.Resources))
+			return
+		}
+	} else if len(subs) > 1 {
+		r.add(diag.Info, span(subs[1].DefRange()), "", "terraform-more-resources",
+			"the text has "+strconv.Itoa(len(subs))+" "+ResourceType+" resources ("+listOf(res.Resources)+"); subplay reads the first, "+subs[0].Labels[1],
+			"name the one to read (the request's terraformResource, or --resource) to check another")
+	}
+	r.req.Resource = chosen.Labels[1]
+	r.resource(chosen)
+}
+
+// resource reads the chosen subscription resource.
+func (r *reader) resource(b *hclsyntax.Block) {
+	r.root = &doc.Node{Kind: doc.Object, Span: span(b.DefRange())}
+	body := b.Body
+	for _, n := range []string{"count", "for_each"} {
+		if a := body.Attributes[n]; a != nil {
+			r.add(diag.Info, span(a.NameRange), "", "terraform-repeated", "the resource is repeated by "+n+"; subplay checks its configuration once, with count.index and each unknown", "")
+		}
+	}
+	if a := body.Attributes["provider"]; a != nil {
+		if t, diags := hcl.AbsTraversalForExpr(a.Expr); !diags.HasErrors() && len(t) == 2 && t.RootName() == "google" {
+			if at, ok := t[1].(hcl.TraverseAttr); ok {
+				r.provider = at.Name
+			}
+		}
+	}
+	r.body(body, schema, "", "", r.root, b.DefRange(), true)
+	r.names(body, b.DefRange())
+	if !hasBlock(body, "expiration_policy") && !r.unknown["/expirationPolicy"] {
+		ttl := subscription.FieldAt("/expirationPolicy/ttl")
+		long := ttl.Default
+		if d, err := subscription.ParseDuration(ttl.Default); err == nil {
+			long = d.Long()
+		}
+		r.add(diag.Info, span(b.DefRange()), "/expirationPolicy", "terraform-default-expiration",
+			"without an expiration_policy block the subscription is deleted after "+long+" without activity",
+			`write expiration_policy { ttl = "" } for a subscription that never expires`)
+	}
+}
+
+func hasBlock(body *hclsyntax.Body, typ string) bool {
+	for _, b := range body.Blocks {
+		if b.Type == typ || b.Type == "dynamic" && len(b.Labels) == 1 && b.Labels[0] == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// body reads the attributes and blocks of body into obj by the table.
+func (r *reader) body(body *hclsyntax.Body, list []*attr, path, tfPath string, obj *doc.Node, def hcl.Range, top bool) {
+	attrs := make([]*hclsyntax.Attribute, 0, len(body.Attributes))
+	for _, a := range body.Attributes {
+		attrs = append(attrs, a)
+	}
+	sort.Slice(attrs, func(i, j int) bool { return attrs[i].SrcRange.Start.Byte < attrs[j].SrcRange.Start.Byte })
+	seen := map[string]bool{}
+	for _, a := range attrs {
+		seen[a.Name] = true
+		if top && metaAttrs[a.Name] {
+			continue
+		}
+		s := find(list, a.Name, true)
+		switch {
+		case s == nil:
+			r.errorf(span(a.NameRange), path, "terraform-unknown-attribute", ResourceType+" has no attribute "+a.Name+r.where(tfPath), r.suggest(a.Name, list))
+			continue
+		case s.kind == kBlock || s.kind == kList:
+			r.errorf(span(a.NameRange), path+"/"+s.rest, "terraform-not-an-attribute", a.Name+" is a block, not an attribute",
+				"write "+a.Name+" { ... } without the equals sign")
+			continue
+		case s.rest == "" || top && (s.rest == "name" || s.rest == "topic"):
+			continue // project, name and topic make names: see names
+		}
+		p := path + "/" + s.rest
+		if n := r.value(s, a, p); n != nil {
+			obj.Members = append(obj.Members, doc.Member{Key: s.rest, KeySpan: span(a.NameRange), Value: n})
+		}
+	}
+	counts := map[string]int{}
+	for _, b := range body.Blocks {
+		if top && metaBlocks[b.Type] {
+			continue
+		}
+		typ := b.Type
+		if typ == "dynamic" && len(b.Labels) == 1 {
+			typ = b.Labels[0]
+		}
+		s := find(list, typ, true)
+		switch {
+		case s == nil:
+			r.errorf(span(b.TypeRange), path, "terraform-unknown-block", ResourceType+" has no block "+typ+r.where(tfPath), r.suggest(typ, list))
+			continue
+		case s.kind != kBlock && s.kind != kList:
+			r.errorf(span(b.TypeRange), path+"/"+s.rest, "terraform-not-a-block", typ+" is an attribute, not a block", "write "+typ+" = VALUE")
+			continue
+		}
+		seen[typ] = true
+		p := path + "/" + s.rest
+		if b.Type == "dynamic" {
+			r.markUnknown(p, span(b.TypeRange), "dynamic \""+typ+"\" is expanded by Terraform from its for_each: subplay does not expand it",
+				"write the block itself to have it checked")
+			continue
+		}
+		if len(b.Labels) > 0 {
+			r.errorf(span(b.LabelRanges[0]), p, "terraform-block-label", "the "+typ+" block takes no label", "write "+typ+" { ... }")
+		}
+		counts[typ]++
+		if s.kind == kBlock && counts[typ] > 1 {
+			r.errorf(span(b.TypeRange), p, "terraform-repeated-block", "the "+typ+" block is written twice; the provider takes one", "merge them into one block")
+			continue
+		}
+		n := &doc.Node{Kind: doc.Object, Span: span(b.DefRange())}
+		r.body(b.Body, s.children, blockPath(p, s, counts[typ]-1), tfPath+" "+typ, n, b.DefRange(), false)
+		if s.kind == kList {
+			arr := obj.Get(s.rest)
+			if arr == nil {
+				arr = &doc.Node{Kind: doc.Array, Span: span(b.DefRange())}
+				obj.Members = append(obj.Members, doc.Member{Key: s.rest, KeySpan: span(b.TypeRange), Value: arr})
+			}
+			arr.Items = append(arr.Items, n)
+			arr.Span = diag.Span{Start: arr.Span.Start, End: span(b.Range()).End}
+			continue
+		}
+		r.blockQuirks(s, n)
+		obj.Members = append(obj.Members, doc.Member{Key: s.rest, KeySpan: span(b.TypeRange), Value: n})
+	}
+	for _, s := range list {
+		if s.required && !seen[s.tf] && !(top && (s.tf == "name" || s.tf == "topic")) {
+			r.errorf(span(def), path+"/"+s.rest, "terraform-missing-attribute", "the provider requires "+s.tf+" here"+r.where(tfPath), "add "+s.tf+" = ...")
+		}
+	}
+}
+
+func blockPath(p string, s *attr, i int) string {
+	if s.kind == kList {
+		return p + "/" + strconv.Itoa(i)
+	}
+	return p
+}
+
+// blockQuirks applies the provider's own mapping of a block's values.
+func (r *reader) blockQuirks(s *attr, n *doc.Node) {
+	if s.rest != "expirationPolicy" {
+		return
+	}
+	// ttl = "" is the provider's "never": it sends a policy without
+	// ttl, which the API reads as never expiring (the rules say so).
+	for i, m := range n.Members {
+		if m.Key == "ttl" && m.Value.Kind == doc.String && m.Value.Value == "" {
+			n.Members = append(n.Members[:i], n.Members[i+1:]...)
+			return
+		}
+	}
+}
+
+// where names the block a finding is in, for messages about nested ones.
+func (r *reader) where(path string) string {
+	if path == "" {
+		return ""
+	}
+	return " in block" + path
+}
+
+func (r *reader) suggest(name string, list []*attr) string {
+	best, bestD := "", 4
+	for _, s := range list {
+		if d := editDistance(name, s.tf); d < bestD {
+			best, bestD = s.tf, d
+		}
+	}
+	if best != "" {
+		return "did you mean " + best + "?"
+	}
+	names := make([]string, 0, len(list))
+	for _, s := range list {
+		names = append(names, s.tf)
+	}
+	return "the provider's names here are " + strings.Join(names, ", ")
+}
+
+func (r *reader) markUnknown(path string, sp diag.Span, msg, hint string) {
+	if r.unknown[path] {
+		return
+	}
+	r.unknown[path] = true
+	r.add(diag.Info, sp, path, "terraform-unknown-value", msg, hint)
+}
+
+// value evaluates one attribute into a node of the REST document; nil
+// when it has no value (null, unknown or wrong).
+func (r *reader) value(s *attr, a *hclsyntax.Attribute, path string) *doc.Node {
+	if o, ok := a.Expr.(*hclsyntax.ObjectConsExpr); ok && s.kind == kMap {
+		return r.mapItems(s, o, path)
+	}
+	v, ok := r.eval(a.Expr, path, a.Name)
+	if !ok {
+		return nil
+	}
+	sp := span(a.Expr.Range())
+	if v.IsNull() {
+		if s.required {
+			hint := "give it a value"
+			if s.tf == "ttl" {
+				hint = `write ttl = "" for a subscription that never expires; a wrapper that turns "" into null makes the provider's 31-day default`
+			}
+			r.errorf(sp, path, "terraform-null", s.tf+" is null, but the provider requires a value", hint)
+		} else {
+			r.add(diag.Info, sp, path, "terraform-null", s.tf+" is null, which leaves it unset: the default applies", "")
+		}
+		return nil
+	}
+	return r.toNode(s, v, sp, path, a.Expr)
+}
+
+// toNode converts a known value as the provider would read it for the
+// attribute's type (Terraform converts strings, numbers and booleans
+// into each other).
+func (r *reader) toNode(s *attr, v cty.Value, sp diag.Span, path string, expr hclsyntax.Expression) *doc.Node {
+	bad := func(want string) *doc.Node {
+		r.errorf(sp, path, "terraform-bad-value", s.tf+" must be "+want+", not "+friendlyType(v.Type()), "")
+		return nil
+	}
+	switch s.kind {
+	case kString, kDuration:
+		c, err := convert.Convert(v, cty.String)
+		if err != nil {
+			return bad("a string")
+		}
+		return &doc.Node{Kind: doc.String, Value: c.AsString(), Span: sp}
+	case kBool:
+		c, err := convert.Convert(v, cty.Bool)
+		if err != nil {
+			return bad("true or false")
+		}
+		return &doc.Node{Kind: doc.Bool, Value: strconv.FormatBool(c.True()), Span: sp}
+	case kInt:
+		c, err := convert.Convert(v, cty.Number)
+		if err != nil {
+			return bad("a number")
+		}
+		bf := c.AsBigFloat()
+		if !bf.IsInt() {
+			r.errorf(sp, path, "terraform-bad-value", s.tf+" must be a whole number, not "+bf.Text('g', 10), "")
+			return nil
+		}
+		return &doc.Node{Kind: doc.Number, Value: bf.Text('f', 0), Span: sp}
+	case kMap:
+		t := v.Type()
+		if !t.IsObjectType() && !t.IsMapType() {
+			return bad("a map of strings")
+		}
+		spans := r.itemSpans(expr)
+		n := &doc.Node{Kind: doc.Object, Span: sp}
+		for it := v.ElementIterator(); it.Next(); {
+			k, ev := it.Element()
+			key := k.AsString()
+			ksp, vsp := sp, sp
+			if s, ok := spans[key]; ok {
+				ksp, vsp = s[0], s[1]
+			}
+			if ev.IsNull() {
+				r.errorf(vsp, path+"/"+diag.PointerKey(key), "terraform-null", "the value of "+strconv.Quote(key)+" is null; a map of strings takes strings", "")
+				continue
+			}
+			c, err := convert.Convert(ev, cty.String)
+			if err != nil {
+				r.errorf(vsp, path+"/"+diag.PointerKey(key), "terraform-bad-value", "the value of "+strconv.Quote(key)+" must be a string, not "+friendlyType(ev.Type()), "")
+				continue
+			}
+			n.Members = append(n.Members, doc.Member{Key: key, KeySpan: ksp, Value: &doc.Node{Kind: doc.String, Value: c.AsString(), Span: vsp}})
+		}
+		return n
+	}
+	return nil
+}
+
+// mapItems reads a map written as { k = v, ... } item by item, so that
+// one unknown value leaves only its own entry unknown.
+func (r *reader) mapItems(s *attr, o *hclsyntax.ObjectConsExpr, path string) *doc.Node {
+	n := &doc.Node{Kind: doc.Object, Span: span(o.Range())}
+	seen := make(map[string]bool, len(o.Items))
+	for _, it := range o.Items {
+		key := hcl.ExprAsKeyword(it.KeyExpr)
+		if key == "" {
+			k, ok := r.eval(it.KeyExpr, path, "a key of "+s.tf)
+			if !ok {
+				continue
+			}
+			c, err := convert.Convert(k, cty.String)
+			if err != nil || c.IsNull() {
+				r.errorf(span(it.KeyExpr.Range()), path, "terraform-bad-value", "a key of "+s.tf+" must be a string", "")
+				continue
+			}
+			key = c.AsString()
+		}
+		p := path + "/" + diag.PointerKey(key)
+		ksp, vsp := span(it.KeyExpr.Range()), span(it.ValueExpr.Range())
+		if seen[key] {
+			r.errorf(ksp, p, "terraform-duplicate-key", s.tf+" gives "+strconv.Quote(key)+" twice", "remove one")
+			continue
+		}
+		v, ok := r.eval(it.ValueExpr, p, s.tf+"."+key)
+		if !ok {
+			continue
+		}
+		if v.IsNull() {
+			r.errorf(vsp, p, "terraform-null", "the value of "+strconv.Quote(key)+" is null; a map of strings takes strings", "")
+			continue
+		}
+		c, err := convert.Convert(v, cty.String)
+		if err != nil {
+			r.errorf(vsp, p, "terraform-bad-value", "the value of "+strconv.Quote(key)+" must be a string, not "+friendlyType(v.Type()), "")
+			continue
+		}
+		seen[key] = true
+		n.Members = append(n.Members, doc.Member{Key: key, KeySpan: ksp, Value: &doc.Node{Kind: doc.String, Value: c.AsString(), Span: vsp}})
+	}
+	return n
+}
+
+// itemSpans maps the keys of an object constructor to the spans of each
+// key and value, so a finding about one label points at it.
+func (r *reader) itemSpans(expr hclsyntax.Expression) map[string][2]diag.Span {
+	o, ok := expr.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return nil
+	}
+	out := make(map[string][2]diag.Span, len(o.Items))
+	for _, it := range o.Items {
+		k := hcl.ExprAsKeyword(it.KeyExpr)
+		if k == "" {
+			if v, diags := it.KeyExpr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+				k = v.AsString()
+			}
+		}
+		if k != "" {
+			out[k] = [2]diag.Span{span(it.KeyExpr.Range()), span(it.ValueExpr.Range())}
+		}
+	}
+	return out
+}
+
+func friendlyType(t cty.Type) string {
+	switch {
+	case t == cty.String:
+		return "a string"
+	case t == cty.Number:
+		return "a number"
+	case t == cty.Bool:
+		return "a boolean"
+	case t.IsObjectType() || t.IsMapType():
+		return "an object"
+	case t.IsTupleType() || t.IsListType() || t.IsSetType():
+		return "a list"
+	}
+	return t.FriendlyName()
+}
+
+// names builds name and topic: the provider makes the full names from
+// the short ones and the project (the resource's, else the provider's).
+func (r *reader) names(body *hclsyntax.Body, def hcl.Range) {
+	project, projSpan, projWhy := r.project(body)
+	sp := span(def)
+	if a := body.Attributes["name"]; a != nil {
+		r.fullName(a, "/name", "subscriptions", project, projSpan, projWhy)
+	} else {
+		r.errorf(sp, "/name", "terraform-missing-attribute", "the provider requires name", `add name = "SUBSCRIPTION_ID"`)
+	}
+	if a := body.Attributes["topic"]; a != nil {
+		r.fullName(a, "/topic", "topics", project, projSpan, projWhy)
+	} else {
+		r.errorf(sp, "/topic", "terraform-missing-attribute", "the provider requires topic", "add topic = google_pubsub_topic.NAME.id")
+	}
+}
+
+// project returns the subscription's project: its project attribute, or
+// its provider's. why says why it is unknown ("" when known).
+func (r *reader) project(body *hclsyntax.Body) (string, diag.Span, string) {
+	if a := body.Attributes["project"]; a != nil {
+		return r.stringAttr(a, "/name")
+	}
+	if p := r.providers[r.provider]; p != nil {
+		if a := p.Attributes["project"]; a != nil {
+			return r.stringAttr(a, "/name")
+		}
+	}
+	return "", diag.Span{}, "the project comes from the provider's configuration (GOOGLE_PROJECT or gcloud's), which the text does not give"
+}
+
+func (r *reader) stringAttr(a *hclsyntax.Attribute, path string) (string, diag.Span, string) {
+	v, why := r.resolve(a.Expr, 0)
+	if why != "" {
+		return "", span(a.Expr.Range()), why
+	}
+	c, err := convert.Convert(v, cty.String)
+	if err != nil || c.IsNull() {
+		return "", span(a.Expr.Range()), "the project is not a string"
+	}
+	return c.AsString(), span(a.Expr.Range()), ""
+}
+
+func (r *reader) fullName(a *hclsyntax.Attribute, path, collection, project string, projSpan diag.Span, projWhy string) {
+	v, ok := r.eval(a.Expr, path, a.Name)
+	if !ok {
+		return
+	}
+	sp := span(a.Expr.Range())
+	c, err := convert.Convert(v, cty.String)
+	if err != nil || c.IsNull() {
+		r.errorf(sp, path, "terraform-bad-value", a.Name+" must be a string", "")
+		return
+	}
+	s := c.AsString()
+	n := &doc.Node{Kind: doc.String, Value: s, Span: sp}
+	switch {
+	case strings.HasPrefix(s, "projects/"):
+		if collection == "subscriptions" {
+			r.add(diag.Warning, sp, path, "terraform-full-name", "the provider builds the URL from name as projects/PROJECT/subscriptions/NAME, so name is the subscription ID alone",
+				"write the ID, and the project in project")
+		}
+	case project == "":
+		r.markUnknown(path, sp, a.Name+" is a short name in the project of the provider, which is unknown here: "+projWhy,
+			`add project = "PROJECT" to the resource or the google provider block to have the full name checked`)
+		return
+	default:
+		n.Value = "projects/" + project + "/" + collection + "/" + s
+	}
+	r.root.Members = append(r.root.Members, doc.Member{Key: path[1:], KeySpan: span(a.NameRange), Value: n})
+}
+
+// eval evaluates an attribute's expression; false when its value is
+// unknown (said once, at the expression) or wrong (an error).
+func (r *reader) eval(e hclsyntax.Expression, path, name string) (cty.Value, bool) {
+	v, why := r.resolve(e, 0)
+	if why != "" {
+		if strings.HasPrefix(why, "!") {
+			r.errorf(span(e.Range()), path, "terraform-bad-value", why[1:], "")
+			return cty.NilVal, false
+		}
+		r.markUnknown(path, span(e.Range()), name+" "+why+": subplay does not know its value", "write the value itself to have it checked")
+		return cty.NilVal, false
+	}
+	return v, true
+}
+
+// resolve evaluates e with the variables, locals and topics the file
+// defines. why is "" when the value is known, a reason when it is not,
+// and starts with "!" when evaluating fails (an error in the text).
+func (r *reader) resolve(e hclsyntax.Expression, depth int) (cty.Value, string) {
+	if depth > limits.TerraformMaxLocals {
+		return cty.NilVal, "goes through more than " + strconv.Itoa(limits.TerraformMaxLocals) + " locals"
+	}
+	if fn := findCall(e); fn != "" {
+		return cty.NilVal, "calls " + fn + "(), a function Terraform evaluates"
+	}
+	vars, locals, topics := map[string]cty.Value{}, map[string]cty.Value{}, map[string]cty.Value{}
+	for _, t := range e.Variables() {
+		root := t.RootName()
+		attrName := func(i int) string {
+			if len(t) > i {
+				if a, ok := t[i].(hcl.TraverseAttr); ok {
+					return a.Name
+				}
+			}
+			return ""
+		}
+		n := attrName(1)
+		switch root {
+		case "var":
+			a := r.vars[n]
+			if a == nil {
+				if r.noDef[n] {
+					return cty.NilVal, "is var." + n + ", a variable without default"
+				}
+				return cty.NilVal, "is var." + n + ", which the text does not declare"
+			}
+			v, diags := a.Expr.Value(nil)
+			if diags.HasErrors() || !v.IsWhollyKnown() {
+				return cty.NilVal, "is var." + n + ", whose default is not a plain value"
+			}
+			vars[n] = v
+		case "local":
+			a := r.local[n]
+			if a == nil {
+				return cty.NilVal, "is local." + n + ", which the text does not define"
+			}
+			res, ok := r.resolved[n]
+			if !ok {
+				if r.resolving[n] {
+					return cty.NilVal, "!local." + n + " refers to itself"
+				}
+				r.resolving[n] = true
+				v, why := r.resolve(a.Expr, depth+1)
+				delete(r.resolving, n)
+				res = resolution{v, why}
+				r.resolved[n] = res
+			}
+			if res.why != "" {
+				return cty.NilVal, res.why
+			}
+			locals[n] = res.v
+		case TopicType:
+			body := r.topics[n]
+			field := attrName(2)
+			if body == nil {
+				return cty.NilVal, "refers to " + TopicType + "." + n + ", which the text does not define"
+			}
+			if field != "id" && field != "name" && field != "project" {
+				return cty.NilVal, "refers to " + TopicType + "." + n + "." + field + ", which the provider computes"
+			}
+			tv, why := r.topic(body, depth)
+			if why != "" {
+				return cty.NilVal, why
+			}
+			topics[n] = tv
+		default:
+			return cty.NilVal, "refers to " + t.RootName() + ", which Terraform fills in"
+		}
+	}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}}
+	if len(vars) > 0 {
+		ctx.Variables["var"] = cty.ObjectVal(vars)
+	}
+	if len(locals) > 0 {
+		ctx.Variables["local"] = cty.ObjectVal(locals)
+	}
+	if len(topics) > 0 {
+		ctx.Variables[TopicType] = cty.ObjectVal(topics)
+	}
+	v, diags := e.Value(ctx)
+	if diags.HasErrors() {
+		return cty.NilVal, "!" + lowerFirst(strings.TrimSuffix(diags[0].Summary, ".")) + ": " + strings.TrimSuffix(diags[0].Detail, ".")
+	}
+	if !v.IsWhollyKnown() {
+		return cty.NilVal, "is not known before Terraform applies it"
+	}
+	return v, ""
+}
+
+// topic evaluates a google_pubsub_topic's id, name and project.
+func (r *reader) topic(body *hclsyntax.Body, depth int) (cty.Value, string) {
+	a := body.Attributes["name"]
+	if a == nil {
+		return cty.NilVal, "refers to a topic without name"
+	}
+	name, why := r.resolve(a.Expr, depth+1)
+	if why != "" {
+		return cty.NilVal, why
+	}
+	name, err := convert.Convert(name, cty.String)
+	if err != nil || name.IsNull() {
+		return cty.NilVal, "!the topic's name is not a string"
+	}
+	project := cty.UnknownVal(cty.String)
+	if p := body.Attributes["project"]; p != nil {
+		if s, _, why := r.stringAttr(p, ""); why == "" {
+			project = cty.StringVal(s)
+		}
+	} else if pb := r.providers[""]; pb != nil && pb.Attributes["project"] != nil {
+		if s, _, why := r.stringAttr(pb.Attributes["project"], ""); why == "" {
+			project = cty.StringVal(s)
+		}
+	}
+	id := cty.UnknownVal(cty.String)
+	if project.IsKnown() {
+		id = cty.StringVal("projects/" + project.AsString() + "/topics/" + name.AsString())
+	}
+	return cty.ObjectVal(map[string]cty.Value{"id": id, "name": name, "project": project}), ""
+}
+
+// findCall returns the name of a function e calls, or "". The scan
+// bounded e's depth before it was parsed.
+func findCall(e hclsyntax.Expression) string {
+	name := ""
+	hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		if c, ok := n.(*hclsyntax.FunctionCallExpr); ok && name == "" {
+			name = c.Name
+		}
+		return nil
+	})
+	return name
+}
+
+// listOf lists a few labels, and says how many more there are.
+func listOf(labels []string) string {
+	const most = 5
+	if len(labels) <= most {
+		return strings.Join(labels, ", ")
+	}
+	return strings.Join(labels[:most], ", ") + " and " + strconv.Itoa(len(labels)-most) + " more"
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 {
+		return len(a)
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

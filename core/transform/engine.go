@@ -1,0 +1,499 @@
+//go:build !noudf
+
+package transform
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"runtime/metrics"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
+)
+
+// Available reports whether this build can run UDFs.
+const Available = true
+
+func init() {
+	// Date's local-time methods read time.Local. The service runs UDFs in
+	// UTC, and every entry (the browser, the worker, the CLI on a machine
+	// in any zone) must give one answer, so the engine's process keeps UTC
+	// as its local zone. subplay prints no local times elsewhere.
+	time.Local = time.UTC
+	// A regular expression goja cannot hand to Go's linear-time regexp runs
+	// on a backtracking engine; its time-out is the engine's only bound on
+	// it. The time-out needs a clock goroutine, which js/wasm cannot run
+	// while the match holds the thread: there it does not fire (README's
+	// Limits says so).
+	regexp2.DefaultMatchTimeout = limits.UDFCallSeconds * time.Second
+}
+
+// Program is a list of compiled UDFs, ready to run on messages. It is not
+// safe for concurrent use.
+type Program struct {
+	udfs  []*compiled
+	opts  Options
+	steps int // steps taken by every call so far, against UDFRequestSteps
+	// Diagnostics are the findings of compiling each UDF (its code's
+	// syntax, its limits, its top-level code), positioned in its code.
+	Diagnostics [][]diag.Diagnostic
+}
+
+type compiled struct {
+	udf  UDF
+	prog *goja.Program
+	code *instrumented
+	vm   *goja.Runtime // nil when it must be made again (after a stop)
+	// freeze is Object.freeze as it was before the UDF's code ran.
+	freeze goja.Callable
+	ok     bool
+	call   *call
+}
+
+// call is the budget of one call.
+type call struct {
+	p       *Program
+	c       *compiled
+	steps   int
+	start   time.Time
+	alloc0  uint64
+	stopped string // why the call was stopped, "" while it runs
+}
+
+// Compile checks and compiles the UDFs. A UDF that cannot run has findings
+// in Diagnostics[i] and leaves every message it meets failed.
+func Compile(udfs []UDF, opts Options) (*Program, error) {
+	p := &Program{opts: opts, Diagnostics: make([][]diag.Diagnostic, len(udfs))}
+	for i, u := range udfs {
+		c := &compiled{udf: u}
+		p.udfs = append(p.udfs, c)
+		p.Diagnostics[i] = p.compile(c)
+	}
+	return p, nil
+}
+
+func finding(sev diag.Severity, code, msg, hint string, span diag.Span) diag.Diagnostic {
+	return diag.Diagnostic{Severity: sev, Code: code, Message: msg, Hint: hint, Span: span}
+}
+
+func (p *Program) compile(c *compiled) []diag.Diagnostic {
+	code := c.udf.Code
+	if len(code) > limits.UDFCodeBytes {
+		return []diag.Diagnostic{finding(diag.Error, "udf-code-too-large",
+			fmt.Sprintf("the code is %d bytes; subplay runs UDFs of at most %d bytes", len(code), limits.UDFCodeBytes),
+			"the service documents no size limit; subplay bounds it to keep the preview quick",
+			diag.SpanOf(limits.UDFCodeBytes, len(code)))}
+	}
+	if i := strings.Index(code, tickName); i >= 0 {
+		return []diag.Diagnostic{finding(diag.Error, "udf-reserved-name",
+			tickName+" is reserved by subplay's engine", "rename it", diag.SpanOf(i, i+len(tickName)))}
+	}
+	if i := nesting(code, limits.UDFNesting); i >= 0 {
+		return []diag.Diagnostic{finding(diag.Error, "udf-nesting-too-deep",
+			fmt.Sprintf("brackets nest more than %d deep here", limits.UDFNesting), "flatten the code", diag.SpanOf(i, i+1))}
+	}
+	ast, err := parser.ParseFile(nil, "udf", code, 0)
+	if err != nil {
+		var ds []diag.Diagnostic
+		var list parser.ErrorList
+		if errors.As(err, &list) && len(list) > 0 {
+			seen := map[int]bool{}
+			for _, e := range list[:1] { // later errors are mostly echoes of the first
+				o := offsetOf(code, e.Position.Line, e.Position.Column)
+				if seen[o] {
+					continue
+				}
+				seen[o] = true
+				ds = append(ds, finding(diag.Error, "udf-syntax", "JavaScript syntax: "+lowerFirst(e.Message), "", diag.SpanOf(o, o+1)))
+			}
+			return ds
+		}
+		return []diag.Diagnostic{finding(diag.Error, "udf-syntax", "JavaScript syntax: "+lowerFirst(err.Error()), "", diag.Span{})}
+	}
+	in, ok := instrument(code, ast)
+	if !ok {
+		return []diag.Diagnostic{finding(diag.Error, "udf-nesting-too-deep", "the code nests too deeply to run", "flatten the code", diag.Span{})}
+	}
+	c.code = in
+	prog, err := goja.Compile("udf", in.text, false)
+	if err != nil {
+		// The user's code parsed; the instrumented code must too. Say so
+		// rather than blame the user.
+		return []diag.Diagnostic{finding(diag.Error, "udf-engine", "subplay could not prepare this code to run: "+err.Error(),
+			"this is a bug in subplay; the code itself parsed", diag.Span{})}
+	}
+	c.prog = prog
+	if ds := p.start(c); len(ds) > 0 {
+		return ds
+	}
+	c.ok = true
+	return nil
+}
+
+// start makes c's runtime and runs its top-level code, then finds its
+// function. It returns the findings when that fails.
+func (p *Program) start(c *compiled) []diag.Diagnostic {
+	vm := goja.New()
+	vm.SetMaxCallStackSize(limits.UDFCallStack)
+	now := p.opts.Now
+	vm.SetTimeSource(func() time.Time { return now })
+	var seed uint64 = 0x9E3779B97F4A7C15
+	vm.SetRandSource(func() float64 {
+		// A fixed sequence (splitmix64): deterministic across entries.
+		seed += 0x9E3779B97F4A7C15
+		z := seed
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+		z ^= z >> 31
+		return float64(z>>11) / (1 << 53)
+	})
+	c.vm = vm
+	sandbox(vm, func() { p.tick(c) })
+	c.freeze, _ = goja.AssertFunction(vm.GlobalObject().Get("Object").ToObject(vm).Get("freeze"))
+	cl := p.begin(c)
+	var ds []diag.Diagnostic
+	func() {
+		defer p.recoverCall(c, &ds, "its top-level code")
+		if _, err := vm.RunProgram(c.prog); err != nil {
+			ds = p.runError(c, err, "its top-level code")
+		}
+	}()
+	if len(ds) == 0 && cl.overtime() {
+		ds = []diag.Diagnostic{cl.overtimeFinding("its top-level code")}
+	}
+	p.end(cl)
+	if len(ds) > 0 {
+		c.vm = nil
+		return ds
+	}
+	if v := vm.GlobalObject().Get(c.udf.FunctionName); v == nil || goja.IsUndefined(v) {
+		if _, ok := lookup(vm, c.udf.FunctionName); !ok {
+			return []diag.Diagnostic{finding(diag.Error, "udf-function-missing",
+				"the code defines no function "+strconv.Quote(c.udf.FunctionName),
+				"functionName must name a function of the code: function "+c.udf.FunctionName+"(message, metadata) { ... }"+p.defined(vm),
+				diag.Span{})}
+		}
+	}
+	if _, ok := lookup(vm, c.udf.FunctionName); !ok {
+		return []diag.Diagnostic{finding(diag.Error, "udf-function-missing",
+			strconv.Quote(c.udf.FunctionName)+" is not a function", "define it with function "+c.udf.FunctionName+"(message, metadata) { ... }", diag.Span{})}
+	}
+	return nil
+}
+
+// lookup finds the function NAME, also when it is a top-level let, const
+// or class binding (which the global object does not hold).
+func lookup(vm *goja.Runtime, name string) (goja.Callable, bool) {
+	if !isIdent(name) {
+		return nil, false
+	}
+	var fn goja.Callable
+	ok := false
+	func() {
+		defer func() { _ = recover() }()
+		v, err := vm.RunString("typeof " + name + " === 'function' ? " + name + " : undefined")
+		if err == nil {
+			fn, ok = goja.AssertFunction(v)
+		}
+	}()
+	return fn, ok
+}
+
+// defined lists the functions the code does define, for the hint.
+func (p *Program) defined(vm *goja.Runtime) string {
+	var names []string
+	g := vm.GlobalObject()
+	for _, k := range g.Keys() {
+		if _, ok := goja.AssertFunction(g.Get(k)); ok && k != tickName {
+			names = append(names, k)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	sort.Strings(names)
+	if len(names) > 5 {
+		names = names[:5]
+	}
+	return "; the code defines " + strings.Join(names, ", ")
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		ok := r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' || r > 127
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sandbox takes out what could reach past the message: code made from
+// strings (eval, the Function constructors) would run uninstrumented, so
+// it is refused like V8 refuses it under a content security policy. It
+// installs the step counter and bounds the built-ins that can build a huge
+// value in one call.
+func sandbox(vm *goja.Runtime, step func()) {
+	g := vm.GlobalObject()
+	_ = g.DefineDataProperty(tickName, vm.ToValue(func(goja.FunctionCall) goja.Value { step(); return goja.Undefined() }),
+		goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	deny := vm.ToValue(func(goja.FunctionCall) goja.Value {
+		panic(vm.NewTypeError("code made from strings (eval, new Function) cannot run in a transform"))
+	}).(*goja.Object)
+	guard := func(what string, max func(goja.FunctionCall) float64) func(goja.FunctionCall) {
+		return func(fc goja.FunctionCall) {
+			if n := max(fc); n > limits.UDFStringBytes || math.IsNaN(n) {
+				ctor, _ := vm.GlobalObject().Get("RangeError").(*goja.Object)
+				e, err := vm.New(ctor, vm.ToValue(fmt.Sprintf("%s would build %s; subplay allows at most %d", what, size(n), limits.UDFStringBytes)))
+				if err != nil {
+					panic(err)
+				}
+				panic(e)
+			}
+		}
+	}
+	strLen := func(fc goja.FunctionCall) float64 { return float64(len(fc.This.String())) }
+	arg := func(fc goja.FunctionCall, i int) float64 {
+		if i >= len(fc.Arguments) || goja.IsUndefined(fc.Arguments[i]) {
+			return 0
+		}
+		return fc.Argument(i).ToFloat()
+	}
+	wrap(vm, "String.prototype", "repeat", guard("repeat", func(fc goja.FunctionCall) float64 { return strLen(fc) * arg(fc, 0) }))
+	wrap(vm, "String.prototype", "padStart", guard("padStart", func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
+	wrap(vm, "String.prototype", "padEnd", guard("padEnd", func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
+	wrap(vm, "Array.prototype", "join", guard("join", func(fc goja.FunctionCall) float64 {
+		n := fc.This.ToObject(vm).Get("length").ToFloat()
+		sep := 1.0
+		if len(fc.Arguments) > 0 && !goja.IsUndefined(fc.Arguments[0]) {
+			sep = float64(len(fc.Arguments[0].String()))
+		}
+		return n * sep
+	}))
+	wrap(vm, "Array.prototype", "fill", guard("fill", func(fc goja.FunctionCall) float64 {
+		return fc.This.ToObject(vm).Get("length").ToFloat()
+	}))
+	setup, err := vm.RunString(`(function (deny, g) {
+	"use strict";
+	var lock = function (o, k, v) { Object.defineProperty(o, k, { value: v, writable: false, configurable: false }); };
+	Object.defineProperty(deny, "prototype", { value: Function.prototype });
+	lock(g, "eval", deny);
+	lock(g, "Function", deny);
+	lock(Function.prototype, "constructor", deny);
+	[function* () {}, async function () {}].forEach(function (f) {
+		lock(Object.getPrototypeOf(f), "constructor", deny);
+	});
+})`)
+	if err != nil {
+		panic("transform: sandbox: " + err.Error())
+	}
+	f, _ := goja.AssertFunction(setup)
+	if _, err := f(goja.Undefined(), deny, g); err != nil {
+		panic("transform: sandbox: " + err.Error())
+	}
+}
+
+// wrap replaces obj[name] (obj named by a path from the global object)
+// with a function that first calls check, which panics to refuse.
+func wrap(vm *goja.Runtime, path, name string, check func(goja.FunctionCall)) {
+	obj := vm.GlobalObject()
+	for _, k := range strings.Split(path, ".") {
+		obj = obj.Get(k).ToObject(vm)
+	}
+	orig, ok := goja.AssertFunction(obj.Get(name))
+	if !ok {
+		return
+	}
+	_ = obj.Set(name, func(fc goja.FunctionCall) goja.Value {
+		check(fc)
+		v, err := orig(fc.This, fc.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
+}
+
+func size(n float64) string {
+	if math.IsNaN(n) || math.IsInf(n, 0) || n > 1e15 {
+		return "an unbounded value"
+	}
+	return fmt.Sprintf("%.0f bytes or items", n)
+}
+
+var allocSample = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+
+func allocated() uint64 {
+	metrics.Read(allocSample)
+	if allocSample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return allocSample[0].Value.Uint64()
+}
+
+func (p *Program) begin(c *compiled) *call {
+	cl := &call{p: p, c: c, start: time.Now(), alloc0: allocated()}
+	c.call = cl
+	c.vm.ClearInterrupt()
+	return cl
+}
+
+func (p *Program) end(cl *call) {
+	p.steps += cl.steps
+	cl.c.call = nil
+}
+
+// tick is called by the instrumented code at every step.
+func (p *Program) tick(c *compiled) {
+	cl := c.call
+	if cl == nil || cl.stopped != "" {
+		return
+	}
+	cl.steps++
+	switch {
+	case cl.steps > limits.UDFCallSteps:
+		cl.stop(fmt.Sprintf("it took more than %d steps (loop iterations and calls)", limits.UDFCallSteps))
+	case p.steps+cl.steps > limits.UDFRequestSteps:
+		cl.stop(fmt.Sprintf("the request's UDFs took more than %d steps together", limits.UDFRequestSteps))
+	case allocated()-cl.alloc0 > limits.UDFCallAllocBytes:
+		cl.stop(fmt.Sprintf("it allocated more than %d MiB", limits.UDFCallAllocBytes>>20))
+	case cl.steps%1024 == 0 && time.Since(cl.start) > limits.UDFCallSeconds*time.Second:
+		cl.stop(fmt.Sprintf("it ran longer than %d s on this machine", limits.UDFCallSeconds))
+	}
+}
+
+func (cl *call) overtime() bool {
+	return time.Since(cl.start) > limits.UDFCallSeconds*time.Second
+}
+
+func (cl *call) overtimeFinding(what string) diag.Diagnostic {
+	return finding(diag.Error, "udf-budget", fmt.Sprintf("%s ran longer than %d s on this machine", what, limits.UDFCallSeconds),
+		"look for a regular expression that backtracks (nested quantifiers such as (a+)+) or a built-in given a huge value", diag.Span{})
+}
+
+func (cl *call) stop(why string) {
+	cl.stopped = why
+	cl.c.vm.Interrupt(why)
+}
+
+// recoverCall turns a panic out of the engine (an interrupt or a Go error
+// raised while reading a result) into a finding.
+func (p *Program) recoverCall(c *compiled, ds *[]diag.Diagnostic, what string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if err, ok := r.(error); ok {
+		*ds = p.runError(c, err, what)
+		return
+	}
+	*ds = []diag.Diagnostic{finding(diag.Error, "udf-exception", fmt.Sprintf("%s failed: %v", what, r), "", diag.Span{})}
+}
+
+// runError describes an error of the engine as a finding at the place in
+// the code where it happened.
+func (p *Program) runError(c *compiled, err error, what string) []diag.Diagnostic {
+	var ie *goja.InterruptedError
+	var so *goja.StackOverflowError
+	var ex *goja.Exception
+	cl := c.call
+	switch {
+	case errors.As(err, &ie):
+		why := fmt.Sprint(ie.Value())
+		if cl != nil && cl.stopped != "" {
+			why = cl.stopped
+		}
+		c.vm = nil // its state is half-way: start afresh for the next message
+		return []diag.Diagnostic{finding(diag.Error, "udf-budget", what+" was stopped: "+why,
+			"look for a loop that never ends or a value that keeps growing", p.where(c, &ie.Exception))}
+	case errors.As(err, &so):
+		c.vm = nil
+		return []diag.Diagnostic{finding(diag.Error, "udf-recursion",
+			fmt.Sprintf("%s recursed deeper than %d calls", what, limits.UDFCallStack),
+			"look for a function that calls itself without an end", p.where(c, &so.Exception))}
+	case errors.As(err, &ex):
+		msg := "an exception"
+		func() {
+			defer func() { _ = recover() }()
+			if v := ex.Value(); v != nil {
+				msg = clip(v.String())
+			}
+		}()
+		return []diag.Diagnostic{finding(diag.Error, "udf-exception", what+" threw "+msg,
+			"the service does not deliver a message its transform fails on (it goes to the dead-letter topic when one is set)", p.where(c, ex))}
+	}
+	return []diag.Diagnostic{finding(diag.Error, "udf-exception", what+" failed: "+clip(err.Error()), "", diag.Span{})}
+}
+
+// where is the place in the user's code of the innermost frame of the
+// UDF's code in an exception's stack.
+func (p *Program) where(c *compiled, ex *goja.Exception) diag.Span {
+	if ex == nil || c.code == nil {
+		return diag.Span{}
+	}
+	for _, f := range ex.Stack() {
+		if f.SrcName() != "udf" {
+			continue
+		}
+		pos := f.Position()
+		if pos.Line == 0 {
+			continue
+		}
+		o := c.code.original(offsetOf(c.code.text, pos.Line, pos.Column))
+		return diag.SpanOf(o, o+1)
+	}
+	return diag.Span{}
+}
+
+// offsetOf turns goja's 1-based line and byte column into a byte offset,
+// with goja's line breaks (\n, \r\n, \r, U+2028, U+2029).
+func offsetOf(s string, line, col int) int {
+	o := 0
+	for l := 1; l < line && o < len(s); l++ {
+		i := o
+		for i < len(s) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' {
+				if r == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+					n = 2
+				}
+				i += n
+				break
+			}
+			i += n
+		}
+		o = i
+	}
+	return min(o+max(col-1, 0), len(s))
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func clip(s string) string {
+	const n = 200
+	if len(s) > n {
+		return strconv.Quote(s[:n]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+var stringType = reflect.TypeOf("")

@@ -1,0 +1,289 @@
+//go:build !noudf
+
+package transform
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/limits"
+	"github.com/subplay/subplay/core/message"
+)
+
+var sample = message.Message{
+	Data:        []byte(`{"name":"Ada","ssn":"123-45-6789","country":"DE","amount":12.5}`),
+	Attributes:  map[string]string{"source": "web"},
+	MessageID:   "42",
+	PublishTime: "2026-03-04T05:06:07.891Z",
+	OrderingKey: "customer-7",
+}
+
+type want struct {
+	outcome Outcome
+	data    string            // when the message comes through
+	attrs   map[string]string // when the message comes through (nil: none)
+	code    string            // the finding's code, compile or run
+	msg     string            // a part of the finding's message
+	at      string            // the code text the finding points at (its start)
+}
+
+// The UDF patterns of the documentation (convert a format, redact a field,
+// drop by content, add an attribute) and the contract's corners.
+func TestPatterns(t *testing.T) {
+	cases := []struct {
+		name string
+		code string
+		want want
+	}{
+		{"redact a field", `function f(message, metadata) {
+  const data = JSON.parse(message.data);
+  delete data['ssn'];
+  message.data = JSON.stringify(data);
+  return message;
+}`, want{outcome: Changed, data: `{"name":"Ada","country":"DE","amount":12.5}`, attrs: map[string]string{"source": "web"}}},
+		{"convert JSON to CSV", `function f(message, metadata) {
+  const d = JSON.parse(message.data);
+  return {data: [d.name, d.country, d.amount].join(','), attributes: message.attributes};
+}`, want{outcome: Changed, data: "Ada,DE,12.5", attrs: map[string]string{"source": "web"}}},
+		{"drop by content", `function f(message, metadata) {
+  if (JSON.parse(message.data).country === 'DE') return null;
+  return message;
+}`, want{outcome: Dropped}},
+		{"add an attribute", `function f(message, metadata) {
+  message.attributes['country'] = JSON.parse(message.data).country;
+  return message;
+}`, want{outcome: Changed, data: string(sample.Data), attrs: map[string]string{"source": "web", "country": "DE"}}},
+		{"metadata", `function f(message, metadata) {
+  return {data: [metadata.message_id, metadata.publish_time, metadata.ordering_key].join('|')};
+}`, want{outcome: Changed, data: "42|2026-03-04T05:06:07Z|customer-7", attrs: map[string]string{"source": "web"}}},
+		{"metadata is immutable", `function f(message, metadata) {
+  metadata.message_id = 'x';
+  return {data: metadata.message_id};
+}`, want{outcome: Changed, data: "42", attrs: map[string]string{"source": "web"}}},
+		{"empty attributes remove them all", `function f(message) { return {data: message.data, attributes: {}}; }`,
+			want{outcome: Changed, data: string(sample.Data)}},
+		{"absent attributes keep them", `function f(message) { return {data: 'x'}; }`,
+			want{outcome: Changed, data: "x", attrs: map[string]string{"source": "web"}}},
+		{"unchanged", `function f(message) { return message; }`,
+			want{outcome: Unchanged, data: string(sample.Data), attrs: map[string]string{"source": "web"}}},
+		{"a const arrow function", `const f = (m) => m;`,
+			want{outcome: Unchanged, data: string(sample.Data), attrs: map[string]string{"source": "web"}}},
+		{"clock and randomness are fixed", `function f(m) { return {data: new Date().toISOString() + ' ' + new Date().getHours() + ' ' + Math.random()}; }`,
+			want{outcome: Changed, data: "2026-03-04T05:06:07.891Z 5 0.43152799704850997", attrs: map[string]string{"source": "web"}}},
+
+		{"returns undefined", `function f(m) { m.data = 'x'; }`, want{outcome: Failed, code: "udf-result-shape", msg: "returned undefined"}},
+		{"returns a string", `function f(m) { return 'x'; }`, want{outcome: Failed, code: "udf-result-shape", msg: "a string, not an object"}},
+		{"returns an array", `function f(m) { return [m]; }`, want{outcome: Failed, code: "udf-result-shape", msg: "an array, not an object"}},
+		{"data not a string", `function f(m) { return {data: JSON.parse(m.data)}; }`, want{outcome: Failed, code: "udf-result-shape", msg: "data is an object"}},
+		{"data missing", `function f(m) { return {attributes: {}}; }`, want{outcome: Failed, code: "udf-result-shape", msg: "no data"}},
+		{"String object data", `function f(m) { return {data: new String('x')}; }`, want{outcome: Failed, code: "udf-result-shape", msg: "a String object"}},
+		{"attribute not a string", `function f(m) { m.attributes.n = 3; return m; }`, want{outcome: Failed, code: "udf-result-shape", msg: `attribute "n" is a number (3)`}},
+		{"attributes not an object", `function f(m) { return {data: m.data, attributes: 'a=b'}; }`, want{outcome: Failed, code: "udf-result-shape", msg: "attributes is a string"}},
+		{"extra key", `function f(m) { return {data: m.data, attributes: {}, orderingKey: 'k'}; }`, want{outcome: Failed, code: "udf-result-shape", msg: `key "orderingKey"`}},
+		{"too many attributes after", `function f(m) { for (var i = 0; i < 101; i++) m.attributes['k' + i] = 'v'; return m; }`,
+			want{outcome: Failed, code: "udf-result-limit", msg: "breaks a limit"}},
+
+		{"throw", "function f(m) {\n  throw new Error('bad');\n}", want{outcome: Failed, code: "udf-exception", msg: `threw "Error: bad"`, at: "new Error"}},
+		{"type error", "function f(m) {\n  return m.nothing.x;\n}", want{outcome: Failed, code: "udf-exception", msg: "TypeError", at: "x;"}},
+		{"syntax error", "function f(m) {\n  return {data: m.data +};\n}", want{outcome: NotRun, code: "udf-syntax", at: "};"}},
+		{"missing function", `function g(m) { return m; }`, want{outcome: NotRun, code: "udf-function-missing", msg: `no function "f"`}},
+		{"not a function", `var f = 3;`, want{outcome: NotRun, code: "udf-function-missing", msg: "is not a function"}},
+		{"top-level throw", "var x = 1;\nthrow 'early';\nfunction f(m) { return m; }", want{outcome: NotRun, code: "udf-exception", msg: "its top-level code threw", at: "throw 'early'"}},
+		{"top-level loop", "while (true) {}\nfunction f(m) { return m; }", want{outcome: NotRun, code: "udf-budget", msg: "top-level code was stopped"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, sample, tc.want) })
+	}
+}
+
+func check(t *testing.T, code string, m message.Message, w want) {
+	t.Helper()
+	p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := p.Run(m)
+	if len(steps) != 1 {
+		t.Fatalf("%d steps, want 1", len(steps))
+	}
+	st := steps[0]
+	ds := append(append([]diag.Diagnostic{}, p.Diagnostics[0]...), st.Diagnostics...)
+	if st.Outcome != w.outcome {
+		t.Fatalf("outcome %s, want %s; findings %v", st.Outcome, w.outcome, ds)
+	}
+	if w.outcome == Changed || w.outcome == Unchanged {
+		if got := string(st.Message.Data); got != w.data {
+			t.Errorf("data %q, want %q", got, w.data)
+		}
+		if !maps.Equal(st.Message.Attributes, w.attrs) {
+			t.Errorf("attributes %v, want %v", st.Message.Attributes, w.attrs)
+		}
+	}
+	if w.code == "" {
+		if len(ds) > 0 {
+			t.Errorf("unexpected findings %v", ds)
+		}
+		return
+	}
+	for _, d := range ds {
+		if d.Code != w.code {
+			continue
+		}
+		if !strings.Contains(d.Message, w.msg) {
+			t.Errorf("message %q does not say %q", d.Message, w.msg)
+		}
+		if w.at != "" {
+			if !d.Span.IsValid() || !strings.HasPrefix(code[d.Span.Start.Offset():], w.at) {
+				t.Errorf("finding at %v (%q), want at %q", d.Span, code[min(d.Span.Start.Offset(), len(code)):], w.at)
+			}
+		}
+		return
+	}
+	t.Errorf("no finding %s in %v", w.code, ds)
+}
+
+// Each of subplay's bounds, at and past it.
+func TestLimits(t *testing.T) {
+	ok := want{outcome: Unchanged, data: "x"}
+	body := "function f(m) { return m; }"
+	pad := func(n int) string { return body + strings.Repeat(" ", n-len(body)) }
+	nest := func(n int) string {
+		return "function f(m) { return " + strings.Repeat("(", n-1) + "m" + strings.Repeat(")", n-1) + "; }"
+	}
+	loop := func(n int) string {
+		// One step on entry and one per iteration.
+		return fmt.Sprintf("function f(m) { for (var i = 0; i < %d; i++) {} return m; }", n-1)
+	}
+	x := message.Message{Data: []byte("x")}
+	cases := []struct {
+		name string
+		code string
+		want want
+	}{
+		{"code at its bound", pad(limits.UDFCodeBytes), ok},
+		{"code past its bound", pad(limits.UDFCodeBytes + 1), want{outcome: NotRun, code: "udf-code-too-large"}},
+		{"nesting at its bound", nest(limits.UDFNesting), ok},
+		{"nesting past its bound", nest(limits.UDFNesting + 1), want{outcome: NotRun, code: "udf-nesting-too-deep"}},
+		{"steps at their bound", loop(limits.UDFCallSteps), ok},
+		{"steps past their bound", loop(limits.UDFCallSteps + 1), want{outcome: Failed, code: "udf-budget", msg: "steps", at: "} return"}},
+		{"recursion within the stack", "function r(n) { return n ? r(n - 1) : 0; }\nfunction f(m) { r(" + fmt.Sprint(limits.UDFCallStack-10) + "); return m; }", ok},
+		{"recursion past the stack", "function r(n) { return n ? r(n - 1) : 0; }\nfunction f(m) { r(" + fmt.Sprint(limits.UDFCallStack) + "); return m; }",
+			want{outcome: Failed, code: "udf-recursion"}},
+		{"repeat at its bound", fmt.Sprintf("function f(m) { 'x'.repeat(%d); return m; }", limits.UDFStringBytes), ok},
+		{"repeat past its bound", fmt.Sprintf("function f(m) { 'x'.repeat(%d); return m; }", limits.UDFStringBytes+1),
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: repeat would build"}},
+		{"padEnd past its bound", fmt.Sprintf("function f(m) { 'x'.padEnd(%d); return m; }", limits.UDFStringBytes+1),
+			want{outcome: Failed, code: "udf-exception", msg: "padEnd"}},
+		{"join past its bound", fmt.Sprintf("function f(m) { new Array(%d).join('ab'); return m; }", limits.UDFStringBytes/2+1),
+			want{outcome: Failed, code: "udf-exception", msg: "join"}},
+		{"fill past its bound", fmt.Sprintf("function f(m) { new Array(%d).fill(0); return m; }", limits.UDFStringBytes+1),
+			want{outcome: Failed, code: "udf-exception", msg: "fill"}},
+		{"allocation past its bound", "function f(m) { var s = 'x'; for (var i = 0; i < 40; i++) s = s + s; return m; }",
+			want{outcome: Failed, code: "udf-budget", msg: "allocated more than"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, x, tc.want) })
+	}
+}
+
+// Past the request's step budget, messages are not run.
+func TestRequestBudget(t *testing.T) {
+	p, _ := Compile([]UDF{{FunctionName: "f", Code: "function f(m) { return m; }"}}, Options{})
+	p.steps = limits.UDFRequestSteps
+	st := p.Run(message.Message{Data: []byte("x")})
+	if st[0].Outcome != NotRun || len(st[0].Diagnostics) != 1 || st[0].Diagnostics[0].Code != "udf-request-budget" {
+		t.Fatalf("got %+v", st[0])
+	}
+}
+
+// Transforms run in order; a drop stops the rest.
+func TestChain(t *testing.T) {
+	p, _ := Compile([]UDF{
+		{FunctionName: "a", Code: "function a(m) { m.attributes.a = '1'; return m; }"},
+		{FunctionName: "b", Code: "function b(m) { return m.attributes.a === '1' ? null : m; }"},
+		{FunctionName: "c", Code: "function c(m) { throw 'never'; }"},
+	}, Options{})
+	st := p.Run(message.Message{Data: []byte("x")})
+	got := []Outcome{st[0].Outcome, st[1].Outcome, st[2].Outcome}
+	if got[0] != Changed || got[1] != Dropped || got[2] != NotRun {
+		t.Fatalf("outcomes %v", got)
+	}
+}
+
+// Hostile UDFs end with a finding, never a hang or a crash.
+func TestHostile(t *testing.T) {
+	x := message.Message{Data: []byte(`{"a":1}`), Attributes: map[string]string{"k": "v"}}
+	cases := []struct {
+		name string
+		code string
+		want want
+	}{
+		{"endless loop", "function f(m) {\n  while (true) {}\n}", want{outcome: Failed, code: "udf-budget", msg: "steps"}},
+		{"endless loop that catches", "function f(m) { for (;;) { try { throw 1 } catch (e) {} } }", want{outcome: Failed, code: "udf-budget", msg: "steps"}},
+		{"endless do-while", "function f(m) { do ; while (1) }", want{outcome: Failed, code: "udf-budget"}},
+		{"endless arrow recursion in a loop", "const g = n => n > 0 ? g(n - 1) + g(n - 1) : 1;\nfunction f(m) { g(40); return m }", want{outcome: Failed, code: "udf-budget"}},
+		{"deep recursion", "function f(m) { return f(m) }", want{outcome: Failed, code: "udf-recursion"}},
+		{"recursion through a built-in", "function f(m) { return [m].map(f)[0] }", want{outcome: Failed, code: "udf-recursion"}},
+		{"string doubling", "function f(m) { var s = 'x'; for (;;) s += s; }", want{outcome: Failed, code: "udf-budget", msg: "allocated"}},
+		{"huge repeat", "function f(m) { return {data: 'x'.repeat(2147483647)} }", want{outcome: Failed, code: "udf-exception", msg: "RangeError"}},
+		{"tampered prototype getter", "Object.defineProperty(Object.prototype, 'data', {get: function () { for (;;) {} }});\nfunction f(m) { return {attributes: {}} }",
+			want{outcome: Failed, code: "udf-budget"}},
+		{"tampered JSON", "JSON.stringify = function () { return 1 };\nfunction f(m) { return {data: JSON.stringify(m)} }", want{outcome: Failed, code: "udf-result-shape", msg: "a number (1)"}},
+		{"getter in the result", "function f(m) { return {get data() { for (;;) {} }} }", want{outcome: Failed, code: "udf-budget"}},
+		{"proxy result", "function f(m) { return new Proxy({}, {ownKeys: function () { for (;;) {} }}) }", want{outcome: Failed, code: "udf-budget"}},
+		{"eval", "function f(m) { return eval('1') }", want{outcome: Failed, code: "udf-exception", msg: "code made from strings"}},
+		{"indirect eval", "function f(m) { return (0, globalThis.eval)('1') }", want{outcome: Failed, code: "udf-exception", msg: "code made from strings"}},
+		{"Function constructor", "function f(m) { return (function () {}).constructor('return 1')() }", want{outcome: Failed, code: "udf-exception", msg: "code made from strings"}},
+		{"generator constructor", "function f(m) { return (function* () {}).constructor('yield 1') }", want{outcome: Failed, code: "udf-exception", msg: "code made from strings"}},
+		{"step counter overwritten", "globalThis['__subplay' + '_step'] = function () {};\nfunction f(m) { for (;;) {} }", want{outcome: Failed, code: "udf-budget"}},
+		{"step counter named", "function f(m) { __subplay_step = 1; return m }", want{outcome: NotRun, code: "udf-reserved-name", at: "__subplay_step"}},
+		{"no real clock", "function f(m) { return {data: String(Date.now())} }", want{outcome: Changed, data: "1767225600000", attrs: map[string]string{"k": "v"}}},
+		{"no require", "function f(m) { return require('fs') }", want{outcome: Failed, code: "udf-exception", msg: "ReferenceError"}},
+		{"no fetch", "function f(m) { return fetch('http://x') }", want{outcome: Failed, code: "udf-exception", msg: "ReferenceError"}},
+		{"no import", "import fs from 'fs';\nfunction f(m) { return m }", want{outcome: NotRun, code: "udf-syntax"}},
+		{"state stays between messages", "var n = 0;\nfunction f(m) { n++; return {data: String(n)} }", want{outcome: Changed, data: "1", attrs: map[string]string{"k": "v"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, x, tc.want) })
+	}
+}
+
+// FuzzUDF runs arbitrary code on an arbitrary message: never a panic, and
+// every call ends (the budgets bound it).
+func FuzzUDF(f *testing.F) {
+	for _, s := range []string{
+		redact,
+		"function f(m) { while (true) {} }",
+		"function f(m) { return f(m) }",
+		"function f(m) { var s = 'x'; for (;;) s += s; }",
+		"function f(m) { return {data: 'x'.repeat(1e9)} }",
+		"Object.prototype.toString = function () { for (;;); };\nfunction f(m) { return {data: '' + {}} }",
+		"function f(m) { if (m) while (m) m = m.x; else do ; while (0); return m }",
+		"function f(m) { 'use strict'; return {data: m.data, attributes: {a: m.data}} }",
+		"const f = m => ({data: m.data.split('').reverse().join('')})",
+		"function f( {",
+	} {
+		f.Add(s, []byte(`{"a":1}`))
+	}
+	f.Fuzz(func(t *testing.T, code string, data []byte) {
+		p, err := Compile([]UDF{{FunctionName: "f", Code: code}, {FunctionName: "f", Code: code}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := p.Run(message.Message{Data: data, Attributes: map[string]string{"k": "v"}})
+		if len(steps) != 2 {
+			t.Fatalf("%d steps", len(steps))
+		}
+		for _, st := range steps {
+			for _, d := range st.Diagnostics {
+				if d.Span.IsValid() && d.Span.End.Offset() > len(code) {
+					t.Fatalf("finding %v past the code's end (%d bytes)", d, len(code))
+				}
+			}
+		}
+	})
+}

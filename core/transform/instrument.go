@@ -1,0 +1,247 @@
+//go:build !noudf
+
+package transform
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
+)
+
+// tickName is the global the instrumented code calls on every loop
+// iteration and function entry. Code that mentions it is refused, so a UDF
+// can neither shadow it nor call it; it is read-only on the global object.
+const tickName = "__subplay_step"
+
+const tickCall = tickName + "();"
+
+// insertion is text added to the code before the byte at offset at (in the
+// user's code).
+type insertion struct {
+	at   int
+	text string
+}
+
+// instrumented is the user's code with step calls added, and how to carry
+// an offset in it back to the user's code.
+type instrumented struct {
+	text string
+	ins  []insertion // sorted by at
+}
+
+// instrument adds a step call at the start of every loop body and every
+// function body (and around every arrow function's expression body), so
+// that the engine can count work and stop a UDF deterministically. goja
+// can be interrupted only from another goroutine, and js/wasm never
+// preempts a running goroutine, so a timer alone could not stop an endless
+// loop in the browser or the worker. The insertions add no line breaks.
+func instrument(code string, prog *ast.Program) (*instrumented, bool) {
+	var ins []insertion
+	add := func(at int, text string) {
+		if at >= 0 && at <= len(code) {
+			ins = append(ins, insertion{at, text})
+		}
+	}
+	off := func(i file.Idx) int { return int(i) - 1 }
+	wrapBody := func(body ast.Statement) {
+		if body == nil {
+			return
+		}
+		if b, ok := body.(*ast.BlockStatement); ok {
+			add(off(b.LeftBrace)+1, tickCall)
+			return
+		}
+		end := off(body.Idx1())
+		// A statement's end leaves out its semicolon: close the block after
+		// it, or "if (a) while (b) x++; else ..." would lose its else.
+		if j := skipSpace(code, end); j < len(code) && code[j] == ';' {
+			end = j + 1
+		}
+		add(off(body.Idx0()), "{"+tickCall)
+		add(end, "}")
+	}
+	funcBody := func(b *ast.BlockStatement) {
+		if b == nil {
+			return
+		}
+		// After the directive prologue, so "use strict" stays a directive.
+		at := off(b.RightBrace)
+		for _, s := range b.List {
+			if es, ok := s.(*ast.ExpressionStatement); ok {
+				if _, ok := es.Expression.(*ast.StringLiteral); ok {
+					continue
+				}
+			}
+			at = off(s.Idx0())
+			break
+		}
+		add(at, tickCall)
+	}
+	ok := walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(n any) {
+		switch n := n.(type) {
+		case *ast.ForStatement:
+			wrapBody(n.Body)
+		case *ast.ForInStatement:
+			wrapBody(n.Body)
+		case *ast.ForOfStatement:
+			wrapBody(n.Body)
+		case *ast.WhileStatement:
+			wrapBody(n.Body)
+		case *ast.DoWhileStatement:
+			wrapBody(n.Body)
+		case *ast.FunctionLiteral:
+			funcBody(n.Body)
+		case *ast.ArrowFunctionLiteral:
+			switch b := n.Body.(type) {
+			case *ast.BlockStatement:
+				funcBody(b)
+			case *ast.ExpressionBody:
+				add(off(b.Expression.Idx0()), "("+tickName+"(),")
+				add(off(b.Expression.Idx1()), ")")
+			}
+		}
+	})
+	if !ok {
+		return nil, false
+	}
+	// Stable: two insertions at one offset keep the order they were made in
+	// (an outer node before an inner one).
+	sort.SliceStable(ins, func(i, j int) bool { return ins[i].at < ins[j].at })
+	var b strings.Builder
+	prev := 0
+	for _, x := range ins {
+		b.WriteString(code[prev:x.at])
+		b.WriteString(x.text)
+		prev = x.at
+	}
+	b.WriteString(code[prev:])
+	return &instrumented{text: b.String(), ins: ins}, true
+}
+
+// original carries a byte offset in the instrumented text back to the
+// user's code; an offset inside added text maps to where it was added.
+func (in *instrumented) original(o int) int {
+	shift := 0
+	for _, x := range in.ins {
+		start := x.at + shift
+		if o < start {
+			break
+		}
+		if o < start+len(x.text) {
+			return x.at
+		}
+		shift += len(x.text)
+	}
+	return o - shift
+}
+
+// walkDepth bounds the walk's recursion; the nesting check before parsing
+// keeps real programs far below it.
+const walkDepth = 10000
+
+var (
+	nodeType = reflect.TypeOf((*ast.Node)(nil)).Elem()
+	astPkg   = reflect.TypeOf(ast.Program{}).PkgPath()
+)
+
+// walk calls f once on every AST node under v. The AST reaches some nodes
+// twice (a function's declaration list repeats its declarations): seen
+// keeps the walk linear. It returns false when the tree is deeper than
+// walkDepth (checked before recursing).
+func walk(v reflect.Value, depth int, seen map[uintptr]bool, f func(any)) bool {
+	if depth > walkDepth {
+		return false
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return true
+		}
+		return walk(v.Elem(), depth+1, seen, f)
+	case reflect.Pointer:
+		if v.IsNil() || v.Elem().Kind() != reflect.Struct || v.Elem().Type().PkgPath() != astPkg || seen[v.Pointer()] {
+			return true
+		}
+		seen[v.Pointer()] = true
+		if v.Type().Implements(nodeType) {
+			f(v.Interface())
+		}
+		return walk(v.Elem(), depth+1, seen, f)
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if !v.Type().Field(i).IsExported() {
+				continue
+			}
+			if !walk(v.Field(i), depth+1, seen, f) {
+				return false
+			}
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			if !walk(v.Index(i), depth+1, seen, f) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// skipSpace returns the offset of the first byte at or after i that is not
+// white space or inside a comment.
+func skipSpace(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r':
+			i++
+		case strings.HasPrefix(s[i:], "//"):
+			j := strings.IndexByte(s[i:], '\n')
+			if j < 0 {
+				return len(s)
+			}
+			i += j
+		case strings.HasPrefix(s[i:], "/*"):
+			j := strings.Index(s[i+2:], "*/")
+			if j < 0 {
+				return len(s)
+			}
+			i += j + 4
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// nesting returns the offset of the first bracket nested deeper than max,
+// or -1. It skips strings, template literals and comments roughly (a
+// regular expression with brackets can only make it count deeper, which
+// errs on the safe side).
+func nesting(code string, max int) int {
+	depth := 0
+	for i := 0; i < len(code); i++ {
+		switch c := code[i]; c {
+		case '(', '[', '{':
+			if depth++; depth > max {
+				return i
+			}
+		case ')', ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		case '"', '\'', '`':
+			for i++; i < len(code) && code[i] != c; i++ {
+				if code[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			if j := skipSpace(code, i); j > i {
+				i = j - 1
+			}
+		}
+	}
+	return -1
+}
