@@ -25,12 +25,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
 
 function args() {
-  const a = { stage: "", out: "", version: "dev", brotli: "11" };
+  const a = { stage: "", out: "", version: "dev", brotli: "11", gzip: "9" };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i].replace(/^--/, "");
     if (!(k in a) || argv[i + 1] === undefined) {
-      console.error("usage: node site/build.mjs --stage DIR --out DIR --version V [--brotli QUALITY]");
+      console.error("usage: node site/build.mjs --stage DIR --out DIR --version V [--brotli QUALITY] [--gzip LEVEL]");
       process.exit(2);
     }
     a[k] = argv[i + 1];
@@ -197,10 +197,10 @@ function compressible(name) {
   return /\.(html|js|css|wasm|json|svg|txt)$/.test(name);
 }
 
-// brotliQuality is 11 for what we ship; scripts/test-site asks for a
-// quick build (--brotli 5), since quality 11 costs about 20 s a megabyte
-// and the tests do not measure sizes.
-async function writeCompressed(file, quality) {
+// The quality is brotli 11 and gzip 9 for what we ship; scripts/serve and
+// scripts/test-site ask for a quick build (brotli 4, gzip 6: a second for
+// a module, instead of a minute at brotli 11), since they measure no sizes.
+async function writeCompressed(file, quality, level) {
   const buf = await fs.promises.readFile(file);
   const [br, gz] = await Promise.all([
     promisify(zlib.brotliCompress)(buf, {
@@ -209,7 +209,7 @@ async function writeCompressed(file, quality) {
         [zlib.constants.BROTLI_PARAM_SIZE_HINT]: buf.length,
       },
     }),
-    promisify(zlib.gzip)(buf, { level: 9 }),
+    promisify(zlib.gzip)(buf, { level }),
   ]);
   await Promise.all([fs.promises.writeFile(file + ".br", br), fs.promises.writeFile(file + ".gz", gz)]);
   return { raw: buf.length, gzip: gz.length, br: br.length };
@@ -344,11 +344,12 @@ async function main() {
   }
   fs.writeFileSync(path.join(out, "_headers"), lines.join("\n"));
 
-  // Compressed two at a time: zlib's async calls run on libuv's threads.
+  // Compressed all at once: zlib's async calls run on libuv's threads.
   const sizes = {};
   const quality = Number(a.brotli);
+  const gzipLevel = Number(a.gzip);
   await Promise.all([...new Set(Object.values(files))].filter(compressible).map(async (name) => {
-    sizes[name] = await writeCompressed(path.join(out, name), quality);
+    sizes[name] = await writeCompressed(path.join(out, name), quality, gzipLevel);
   }));
   // What each page downloads, for scripts/bench-site and the tests.
   const pageFiles = {};
@@ -362,10 +363,16 @@ async function main() {
     pageFiles[`embed.html#widget=${widget}`] = ["embed.html", ...chunkFiles["embed.js"], ...common, wasm[w.module].file];
   }
   fs.writeFileSync(path.join(out, "manifest.json"), JSON.stringify({
-    ...manifest, brotliQuality: quality, files, sizes, pages: pageFiles,
+    ...manifest, brotliQuality: quality, gzipLevel, files, sizes, pages: pageFiles,
     pageModules: PAGE_MODULES, widgetModules: Object.fromEntries(Object.entries(WIDGETS).map(([k, w]) => [k, w.module])),
   }, null, 2));
 
+  // Every module, the lazily loaded ones (extra) included: what a page
+  // pays when it fetches that build.
+  for (const [name, w] of Object.entries(wasm)) {
+    const z = sizes[w.file];
+    console.log(`${("module " + name).padEnd(32)} raw ${kb(z.raw)}  gzip ${kb(z.gzip)}  br ${kb(z.br)}`);
+  }
   for (const [page, list] of Object.entries(pageFiles)) {
     const sum = { raw: 0, gzip: 0, br: 0 };
     for (const f of list) for (const k of Object.keys(sum)) sum[k] += sizes[f][k];

@@ -16,6 +16,13 @@ import (
 var celExtras = []string{"github.com/google/cel-go/cel", "github.com/google/cel-go/common/stdlib",
 	"google.golang.org/protobuf/reflect/protodesc", "text/template"}
 
+// engines are the heavy engines only the extra build links: the
+// JavaScript engine of UDFs (tag noudf leaves it out) and Terraform's HCL
+// (tag nohcl). They are left out of every other build, and the extra build
+// must link each one the module requires (go.mod), so the table holds
+// before and after they arrive.
+var engines = []string{"github.com/dop251/goja", "github.com/hashicorp/hcl/v2"}
+
 // builds are the modules the site ships (scripts/build-wasm --list), with
 // import path prefixes each must leave out and some it must have.
 var builds = []struct {
@@ -24,14 +31,30 @@ var builds = []struct {
 	banned []string
 	needed []string
 }{
-	{"full", "", append([]string{"net/http"}, celExtras...), []string{"github.com/google/cel-go/", "github.com/hamba/avro/"}},
-	{"cel", "noavro",
-		append([]string{"net/http", "github.com/hamba/avro/", "github.com/json-iterator/", "github.com/modern-go/reflect2"}, celExtras...),
+	{"full", "noudf,nohcl", slices.Concat([]string{"net/http"}, celExtras, engines),
+		[]string{"github.com/google/cel-go/", "github.com/hamba/avro/"}},
+	{"cel", "noavro,noudf,nohcl",
+		slices.Concat([]string{"net/http", "github.com/hamba/avro/", "github.com/json-iterator/", "github.com/modern-go/reflect2"}, celExtras, engines),
 		[]string{"github.com/google/cel-go/"}},
-	{"avro", "nocel", []string{"net/http", "github.com/google/cel-go/", "google.golang.org/protobuf/"}, []string{"github.com/hamba/avro/"}},
-	{"min", "nocel,noavro",
-		[]string{"net/http", "github.com/google/cel-go/", "google.golang.org/protobuf/", "github.com/hamba/avro/", "github.com/json-iterator/"},
+	{"avro", "nocel,noudf,nohcl", slices.Concat([]string{"net/http", "github.com/google/cel-go/", "google.golang.org/protobuf/"}, engines),
+		[]string{"github.com/hamba/avro/"}},
+	{"min", "nocel,noavro,noudf,nohcl",
+		slices.Concat([]string{"net/http", "github.com/google/cel-go/", "google.golang.org/protobuf/", "github.com/hamba/avro/", "github.com/json-iterator/"}, engines),
 		nil},
+	{"extra", "", slices.Concat([]string{"net/http"}, celExtras),
+		slices.Concat([]string{"github.com/google/cel-go/", "github.com/hamba/avro/"}, required(engines))},
+}
+
+// required returns the module paths of mods that go.mod requires.
+func required(mods []string) []string {
+	var out []string
+	for _, m := range mods {
+		// go list -m fails for a module the build list does not hold.
+		if exec.Command("go", "list", "-m", m).Run() == nil {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // TestBuildsLeaveOutHeavyPackages checks what each build of the module

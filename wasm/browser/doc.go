@@ -9,13 +9,21 @@
 // escapes a js.FuncOf callback ends the Go program and every later call
 // would fail with "Go program has already exited".
 //
-// It is built four times (scripts/build-wasm --list), because the docs
-// embeds should not download what they never run:
+// It is built five times (scripts/build-wasm --list), because the docs
+// embeds should not download what they never run, and the page should not
+// download the heavy engines before a request needs them:
 //
-//	full (no tags)             every operation; the playground page
-//	cel  (-tags noavro)        no "schema" operation and no hamba/avro; the filter embed
-//	avro (-tags nocel)         no cel-go, so filters are checked but not run; the schema embed
-//	min  (-tags nocel,noavro)  neither; the object-names and settings embeds
+//	full  (-tags noudf,nohcl)              every operation but JavaScript UDFs and
+//	                                       Terraform input; the page's first module
+//	cel   (-tags noavro,noudf,nohcl)       no "schema" operation and no hamba/avro; the filter embed
+//	avro  (-tags nocel,noudf,nohcl)        no cel-go, so filters are checked but not run; the schema embed
+//	min   (-tags nocel,noavro,noudf,nohcl) neither; the object-names and settings embeds
+//	extra (no tags)                        everything, with the JavaScript engine (goja) and
+//	                                       HCL; fetched by the page when full answers needs-module
+//
+// noudf leaves out goja (core/transform) and nohcl leaves out
+// github.com/hashicorp/hcl/v2 (core/terraform); a build without one answers
+// a request that needs it with the error code needs-module.
 //
 // scripts/build-wasm builds every one with patch/reflect2_methods.go.txt
 // added to hamba/avro's dependency reflect2: without it, linking cel-go
