@@ -43,8 +43,15 @@ func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic
 // parseYAMLFull reads text with yaml.v3 and walks its nodes into the tree:
 // any YAML, with a positioned finding for each problem.
 func parseYAMLFull(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
-	if at := yamlTooDeep(src.Text, maxDepth*limits.YAMLScanDepthFactor); at >= 0 {
-		return nil, []diag.Diagnostic{tooDeep(maxDepth, at)}, 0
+	deep, many := scanYAML(src.Text, maxDepth*limits.YAMLScanDepthFactor, maxYAMLNodes)
+	if deep >= 0 {
+		return nil, []diag.Diagnostic{tooDeep(maxDepth, deep)}, 0
+	}
+	if many >= 0 {
+		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "too-large",
+			Message: "the document holds more than " + strconv.Itoa(maxYAMLNodes) + " values",
+			Hint:    "a subscription has a few dozen values and a file of sample messages a few thousand; check that this is the right file",
+			Span:    diag.SpanOf(many, many+1)}}, 0
 	}
 	var first yaml.Node
 	dec := yaml.NewDecoder(strings.NewReader(src.Text))

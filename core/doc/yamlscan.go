@@ -1,6 +1,9 @@
 package doc
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // yamlTooDeep estimates how deep a YAML text nests, in one pass and without
 // recursion, and returns the offset where the estimate first passes limit,
@@ -13,7 +16,22 @@ import "strings"
 // of two of the real depth (see limits.YAMLScanDepthFactor), which is why
 // the caller passes a limit above the real one.
 func yamlTooDeep(s string, limit int) int {
+	at, _ := scanYAML(s, limit, math.MaxInt)
+	return at
+}
+
+// scanYAML is yamlTooDeep's pass, which also counts the entries of flow
+// collections: every comma outside a quoted scalar separates two entries
+// (a trailing comma, at most one per collection, separates none), so
+// commas minus open brackets is a lower bound on the values the document
+// holds. A one-line flow mapping of a megabyte holds a hundred thousand
+// values, which yaml.v3 would build in full before the walker's own count
+// (limits.YAMLNodes) could stop it: manyAt is the offset where the bound
+// first passes entryLimit, or -1, and the scan stops at the first of the
+// two.
+func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
 	var (
+		entries int   // commas in flow collections, minus the brackets opened
 		indents []int // columns of the open block collections
 		flow    int   // open flow brackets
 		quote   byte  // the quote of a scalar still open at a line end
@@ -49,7 +67,7 @@ func yamlTooDeep(s string, limit int) int {
 			if len(indents) == 0 || indents[len(indents)-1] < indent {
 				indents = append(indents, indent)
 				if len(indents)+flow > limit {
-					return j
+					return j, -1
 				}
 			}
 			// "- - x" and "- a: 1" open a collection after each dash.
@@ -61,7 +79,7 @@ func yamlTooDeep(s string, limit int) int {
 				if j < lineEnd && s[j] != '#' && s[j] != '\r' {
 					indents = append(indents, j-lineStart)
 					if len(indents)+flow > limit {
-						return j
+						return j, -1
 					}
 				}
 			}
@@ -91,14 +109,18 @@ func yamlTooDeep(s string, limit int) int {
 				quote = c
 			case (c == '[' || c == '{') && (nodeStart || flow > 0):
 				flow++
+				entries--
 				nodeStart = true
 				if len(indents)+flow > limit {
-					return j
+					return j, -1
 				}
 			case (c == ']' || c == '}') && flow > 0:
 				flow--
 			case c == ',' && flow > 0:
 				nodeStart = true
+				if entries++; entries > entryLimit {
+					return -1, j
+				}
 			case c == ':' && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r' || (flow > 0 && j+1 < lineEnd && strings.IndexByte(",[]{}", s[j+1]) >= 0)):
 				nodeStart = true
 			case (c == '&' || c == '!') && nodeStart:
@@ -117,7 +139,7 @@ func yamlTooDeep(s string, limit int) int {
 			}
 		}
 	}
-	return -1
+	return -1, -1
 }
 
 // skipBlockScalar returns the offset of the first line at or after i that

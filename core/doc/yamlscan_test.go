@@ -1,6 +1,7 @@
 package doc
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -85,4 +86,40 @@ func indentLines(s, by string) string {
 		}
 	}
 	return strings.Join(lines, "")
+}
+
+// TestYAMLManyFlowEntries checks that the scan refuses a flow collection
+// with more entries than a document may hold before yaml.v3 builds it, and
+// counts only the commas that separate entries.
+func TestYAMLManyFlowEntries(t *testing.T) {
+	n := limits.YAMLNodes
+	cases := []struct {
+		name    string
+		in      string
+		refused bool
+	}{
+		{"one-line mapping past the bound", "{a: 1" + strings.Repeat(", a: 1", n+2) + "}\n", true},
+		{"sequence past the bound", "a: [1" + strings.Repeat(",1", n+2) + "]\n", true},
+		{"sequence under the bound", "a: [1" + strings.Repeat(",1", n/2) + "]\n", false},
+		{"commas in a quoted scalar", "a: \"" + strings.Repeat(",", 2*n) + "\"\n", false},
+		{"commas in a single-quoted flow scalar", "a: ['" + strings.Repeat(",", 2*n) + "']\n", false},
+		{"commas in a block plain scalar", "a: " + strings.Repeat("x,", 2*n) + "\n", false},
+		{"commas in a comment", "a: [1] # " + strings.Repeat(",", 2*n) + "\n", false},
+		{"commas in a block scalar", "a: |\n  " + strings.Repeat(",", 2*n) + "\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, many := scanYAML(c.in, math.MaxInt, n)
+			if got := many >= 0; got != c.refused {
+				t.Fatalf("refused by the scan: %v (at %d), want %v", got, many, c.refused)
+			}
+			if !c.refused {
+				return
+			}
+			_, ds := Parse("t", c.in, YAML)
+			if len(ds) != 1 || ds[0].Code != "too-large" || ds[0].Line != 1 || ds[0].Column < 2 {
+				t.Errorf("findings %+v, want one positioned too-large", ds)
+			}
+		})
+	}
 }
