@@ -31,7 +31,9 @@ const UDFRequestSteps = 250_000
 
 // UDFCallSeconds is the time-out of a backtracking regular expression
 // (regexp2's, which fires natively but not in js/wasm), and a call that runs
-// longer than it gets a warning that its result may be wrong. Steps, not
+// longer than it gets a warning that its result may be wrong, is stopped at
+// its next step, and ends the request's calls (later ones are not run), so
+// a request costs about one time-out however many messages it has. Steps, not
 // time, stop a UDF, so that every entry gives one verdict; this is the net
 // for work without steps, generous because a loaded machine is slow.
 const UDFCallSeconds = 10

@@ -5,10 +5,13 @@ package transform
 import (
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dlclark/regexp2/v2"
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/limits"
@@ -289,4 +292,35 @@ func FuzzUDF(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLateRequest checks the net under the steps: a regular expression that
+// backtracks runs without steps until regexp2's time-out (natively), and
+// after one such call the request runs no more, so its cost stays about
+// one time-out however many messages it has.
+func TestLateRequest(t *testing.T) {
+	if runtime.GOOS == "js" {
+		t.Skip("regexp2's time-out needs a clock goroutine, which js/wasm does not run during a match")
+	}
+	defer func(c, r time.Duration) { callTime, regexp2.DefaultMatchTimeout = c, r }(callTime, regexp2.DefaultMatchTimeout)
+	callTime, regexp2.DefaultMatchTimeout = 50*time.Millisecond, 50*time.Millisecond
+	// The lookahead sends the pattern to regexp2, whose nested quantifier
+	// backtracks exponentially on a run of a's with no b after it.
+	code := "function f(m) { /(a*)*(?=b)/.test(m.data); return m }"
+	p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds := p.Diagnostics[0]; len(ds) > 0 {
+		t.Fatalf("compile findings %v", ds)
+	}
+	slow := message.Message{Data: []byte(strings.Repeat("a", 40) + "!")}
+	first := p.Run(slow)
+	if !slices.ContainsFunc(first[0].Diagnostics, func(d diag.Diagnostic) bool { return d.Code == "udf-slow" }) {
+		t.Errorf("the slow call's findings %v lack udf-slow", first[0].Diagnostics)
+	}
+	second := p.Run(message.Message{Data: []byte("b")})
+	if second[0].Outcome != NotRun || len(second[0].Diagnostics) != 1 || second[0].Diagnostics[0].Code != "udf-request-time" {
+		t.Errorf("the call after it: %v %v, want not run with udf-request-time", second[0].Outcome, second[0].Diagnostics)
+	}
 }

@@ -50,6 +50,11 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 			fmt.Sprintf("not run: the request's UDFs already took %d steps together", limits.UDFRequestSteps),
 			"send fewer messages at a time", diag.Span{})}}
 	}
+	if p.late {
+		return Step{Outcome: NotRun, Diagnostics: []diag.Diagnostic{finding(diag.Warning, "udf-request-time",
+			fmt.Sprintf("not run: an earlier call in this request ran longer than %d s", limits.UDFCallSeconds),
+			"look for a regular expression that backtracks (nested quantifiers such as (a+)+ with a lookahead or a backreference)", diag.Span{})}}
+	}
 	if c.vm == nil {
 		// The previous call was stopped half-way: start from the top-level
 		// code again, as a fresh instance of the service would.
@@ -130,6 +135,7 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 		// backtracking regular expression whose time-out reads as "no
 		// match"): say so beside the verdict, which stays as it came.
 		notes = append(notes, cl.overtimeFinding("the function"))
+		p.late = true
 	}
 	if dropped && len(ds) == 0 {
 		return Step{Outcome: Dropped, Diagnostics: notes}
