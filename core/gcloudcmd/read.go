@@ -501,7 +501,7 @@ func suggestFlag(name string) string {
 		if strings.ReplaceAll(norm, "-", "") == cand {
 			return f.name
 		}
-		d := editDistance(norm, f.name)
+		d := diag.EditDistance(norm, f.name)
 		if strings.HasPrefix(f.name, norm) && len(norm) >= 3 {
 			d = min(d, 2)
 		}
@@ -510,26 +510,6 @@ func suggestFlag(name string) string {
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func lineOf(src *diag.Source, sp diag.Span) int {

@@ -711,7 +711,7 @@ func suggest(name string, candidates []string) string {
 		case len(lname) >= 5 && (strings.Contains(lc, lname) || strings.Contains(lname, lc)):
 			score = 2
 		default:
-			if d := editDistance(lname, lc); d <= max(1, min(3, len(lname)/4)) {
+			if d := diag.EditDistance(lname, lc); d <= max(1, min(3, len(lname)/4)) {
 				score = 2 + d
 			}
 		}
@@ -720,32 +720,4 @@ func suggest(name string, candidates []string) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the optimal-string-alignment distance: insertions,
-// deletions, substitutions and swaps of neighbours ("fitler") cost one.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return math.MaxInt
-	}
-	rows := [3][]int{make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)}
-	for j := range rows[1] {
-		rows[1][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		pp, prev, cur := rows[0], rows[1], rows[2]
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], pp[j-2]+1)
-			}
-		}
-		rows[0], rows[1], rows[2] = prev, cur, pp
-	}
-	return rows[1][len(b)]
 }

@@ -374,7 +374,7 @@ func (r *reader) where(path string) string {
 func (r *reader) suggest(name string, list []*attr) string {
 	best, bestD := "", 4
 	for _, s := range list {
-		if d := editDistance(name, s.tf); d < bestD {
+		if d := diag.EditDistance(name, s.tf); d < bestD {
 			best, bestD = s.tf, d
 		}
 	}
@@ -805,27 +805,4 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 {
-		return len(a)
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
