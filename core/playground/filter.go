@@ -184,20 +184,35 @@ func testFilter(req *FilterRequest, evaluate func(*filter.Filter, *filterSource,
 // diagnostics and the service-limit checks; what belongs to no message
 // goes to MessageDiagnostics.
 func attachMessages(resp *FilterResponse, d *message.Decoded, ds []diag.Diagnostic) {
+	per, rest := byMessage(d, ds)
+	resp.MessageDiagnostics = rest
 	if d == nil {
-		resp.MessageDiagnostics = ds
 		return
 	}
-	resp.Results = make([]FilterResult, len(d.Messages))
+	resp.Results = make([]FilterResult, len(per))
+	for i := range per {
+		resp.Results[i].Index, resp.Results[i].Diagnostics = i, per[i]
+	}
+}
+
+// byMessage splits findings about sample messages by the message they
+// point at, each message's own list finished with its service-limit
+// checks (d.Check); rest is what belongs to no message. With no messages
+// (d nil) every finding is in rest.
+func byMessage(d *message.Decoded, ds []diag.Diagnostic) (per [][]diag.Diagnostic, rest []diag.Diagnostic) {
+	if d == nil {
+		return nil, ds
+	}
+	per = make([][]diag.Diagnostic, len(d.Messages))
 	for _, x := range ds {
-		if i := x.MessageIndex; i != nil && *i < len(resp.Results) {
-			resp.Results[*i].Diagnostics = append(resp.Results[*i].Diagnostics, x)
+		if i := x.MessageIndex; i != nil && *i < len(per) {
+			per[*i] = append(per[*i], x)
 			continue
 		}
-		resp.MessageDiagnostics = append(resp.MessageDiagnostics, x)
+		rest = append(rest, x)
 	}
-	for i := range d.Messages {
-		resp.Results[i].Index = i
-		resp.Results[i].Diagnostics = diag.Finish(append(resp.Results[i].Diagnostics, d.Check(i)...))
+	for i := range per {
+		per[i] = diag.Finish(append(per[i], d.Check(i)...))
 	}
+	return per, rest
 }

@@ -382,22 +382,15 @@ func changes(a, b *message.Message) []Change {
 // attachTransformMessages makes one result per message holding its own
 // diagnostics; what belongs to no message goes to MessageDiagnostics.
 func attachTransformMessages(resp *TransformResponse, d *message.Decoded, ds []diag.Diagnostic) {
+	per, rest := byMessage(d, ds)
+	resp.MessageDiagnostics = rest
 	if d == nil {
-		resp.MessageDiagnostics = ds
 		return
 	}
-	resp.Results = make([]TransformResult, len(d.Messages))
-	for _, x := range ds {
-		if i := x.MessageIndex; i != nil && *i < len(resp.Results) {
-			resp.Results[*i].Diagnostics = append(resp.Results[*i].Diagnostics, x)
-			continue
-		}
-		resp.MessageDiagnostics = append(resp.MessageDiagnostics, x)
-	}
-	for i := range d.Messages {
-		resp.Results[i].Index = i
+	resp.Results = make([]TransformResult, len(per))
+	for i := range per {
+		resp.Results[i].Index, resp.Results[i].Diagnostics = i, per[i]
 		resp.Results[i].Steps = []TransformStep{}
-		resp.Results[i].Diagnostics = diag.Finish(append(resp.Results[i].Diagnostics, d.Check(i)...))
 	}
 }
 
