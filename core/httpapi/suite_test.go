@@ -258,6 +258,7 @@ func testErrors(t *testing.T, tg *target) {
 		{"unknown op wins over method", "GET", "/v1/no-such-op", nil, "", 404, "unknown-operation", ""},
 		// Only the test bundle of TestWorkerdCrash answers this path.
 		{"no test hook in a real build", "POST", "/__test/exit", jsonCT, `{}`, 404, "not-found", ""},
+		{"no extra test hook in a real build", "POST", "/__test/exit-extra", jsonCT, `{}`, 404, "not-found", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -305,7 +305,7 @@ type filterVerdict struct {
 }
 
 func needsUDF() error {
-	return &Error{Code: "needs-module", Message: "this build has no JavaScript engine to run the configuration's UDFs; the full module has one"}
+	return &Error{Code: CodeNeedsModule, Message: "this build has no JavaScript engine to run the configuration's UDFs; the full module has one"}
 }
 
 func ptr[T any](v T) *T { return &v }

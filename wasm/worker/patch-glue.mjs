@@ -110,11 +110,37 @@ async function drain(body, limit) {
 // panic is recovered and never gets here). The request is not replayed:
 // whatever killed one instance would kill the next. The next request
 // starts a fresh instance.
-function failed() {
-  return new Response(JSON.stringify({ error: { code: "internal",
-    message: "the worker failed while answering this request and was restarted; the failure was logged" } }),
+function failed(message = "the worker failed while answering this request and was restarted; the failure was logged") {
+  return new Response(JSON.stringify({ error: { code: "internal", message } }),
     { status: 500, headers: { "content-type": "application/json", "access-control-allow-origin": "*",
       "cache-control": "no-store", "x-content-type-options": "nosniff" } });
+}
+
+// How many requests wait for the extra worker: they compete for nothing here.
+let forwarding = 0;
+
+// forward sends a request that this worker's build answered needs-module
+// (it has no JavaScript engine for UDFs, no Terraform reader) to the extra
+// worker, built with everything, through the service binding extra, and
+// answers with its answer as it is: the one a single worker would give.
+// The extra worker runs the same glue and guards (its own share, busy
+// answers, memory limit); if its Go instance dies, its glue answers 500
+// in JSON. If the extra worker itself fails (its isolate ended, an answer
+// that is not the API's JSON), the client gets a JSON 500 from here, and
+// this worker goes on serving.
+async function forward(extra, req, body) {
+  forwarding++;
+  try {
+    const res = await extra.fetch(req.url, { method: req.method, headers: req.headers, body });
+    if ((res.headers.get("content-type") || "").startsWith("application/json")) return res;
+    console.error("subplay: the extra worker answered", res.status, "with", res.headers.get("content-type"));
+    if (res.body !== null) await res.body.cancel();
+  } catch (e) {
+    console.error("subplay: the extra worker failed:", e);
+  } finally {
+    forwarding--;
+  }
+  return failed("the worker that runs UDFs and reads Terraform failed while answering this request; the failure was logged");
 }
 
 // Requests reach Go one at a time: subplayServe is synchronous, and an
@@ -134,7 +160,7 @@ async function serve(req, env, ctx) {
   const instance = liveBinding(env, ctx);
   const binding = await instance;
   const competing = () => {
-    const n = Math.max(inside - uploading - 1, arrived - arrivedAtCall - (seq > arrivedAtCall ? 1 : 0));
+    const n = Math.max(inside - uploading - forwarding - 1, arrived - arrivedAtCall - (seq > arrivedAtCall ? 1 : 0));
     arrivedAtCall = arrived;
     return n;
   };
@@ -172,6 +198,10 @@ async function serve(req, env, ctx) {
     if (live === instance) live = undefined; // unless another request already replaced it
     return failed();
   }
+  // Only the main worker has the binding: the extra one, built with
+  // everything, never answers needs-module, and if it did the client
+  // would get that answer, never a loop.
+  if (res.needsModule === true && env.EXTRA !== undefined) return forward(env.EXTRA, req, body);
   const noBody = res.status === 204 || res.status === 304 || req.method === "HEAD";
   return new Response(noBody ? null : res.body, { status: res.status, headers: res.headers });
 }`;

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/subplay/subplay/core/httpapi"
 	"github.com/subplay/subplay/core/limits"
+	"github.com/subplay/subplay/core/playground"
 )
 
 // exposeSync puts these entries on the binding object of the instance's
@@ -24,7 +26,12 @@ import (
 //	subplayRefuse(method, url, headers, others) -> {status, headers, body} or null
 //	                                             the 503 "busy" a large declared body gets now,
 //	                                             asked before the body is read
-//	subplayServe(method, url, headers, body, others)  -> {status, headers, body}
+//	subplayServe(method, url, headers, body, others)  -> {status, headers, body, needsModule}
+//
+// needsModule is true when this build answered the request with the
+// playground's needs-module error: the glue then sends the request to the
+// worker built with everything (its service binding), whose answer is the
+// one a single worker would give.
 //
 // The call is synchronous: the handler is pure computation and never waits
 // for JavaScript, so it needs none of the promise and stream plumbing of
@@ -85,8 +92,22 @@ func exposeSync(h, api http.Handler) {
 		if w.status == 0 {
 			w.status = http.StatusOK
 		}
-		return jsResponse(w.status, w.header, w.body.Bytes())
+		res := jsResponse(w.status, w.header, w.body.Bytes())
+		if needsModule(w.status, w.body.Bytes()) {
+			res.Set("needsModule", true)
+		}
+		return res
 	}))
+}
+
+// needsModule says whether an answer is the playground's needs-module
+// error (an internal error as HTTP sees it: statusOf knows no such code).
+func needsModule(status int, body []byte) bool {
+	if status != http.StatusInternalServerError || !bytes.Contains(body, []byte(playground.CodeNeedsModule)) {
+		return false
+	}
+	var e playground.ErrorResponse
+	return json.Unmarshal(body, &e) == nil && e.Error != nil && e.Error.Code == playground.CodeNeedsModule
 }
 
 // toRequest builds the request the handler sees from what the glue passes:
