@@ -219,7 +219,18 @@ class Subplay extends EventTarget {
   // it and it settles as usual. Taken this way, the answer is drawn in
   // the task of the edit that asked for it, before the next frame.
   collectShared(id) {
-    const m = collect(this.slot, id, this.spin);
+    let m;
+    try {
+      m = collect(this.slot, id, this.spin);
+    } catch (e) {
+      // An answer taken but unreadable: the call fails now rather than at
+      // its time-out.
+      const p = this.pending.get(id);
+      this.pending.delete(id);
+      clearTimeout(p.timer);
+      p.reject(new SubplayError("internal", "the core's answer could not be read: " + e.message));
+      return;
+    }
     if (!m) return;
     this.answered.shared++;
     this.settle({ ...m, id });
