@@ -67,6 +67,12 @@ const securityHeaders = {
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "no-referrer",
   "Cross-Origin-Opener-Policy": "same-origin",
+  // With the opener policy, this makes the page cross-origin isolated, so
+  // the loader can take an edit's answer from memory shared with the
+  // core's worker in the same frame (src/lib/slot.js). Everything a page
+  // loads is its own, so nothing else changes; an embed in a docs page is
+  // not isolated (its parent is not) and gets its answers by message.
+  "Cross-Origin-Embedder-Policy": "require-corp",
   "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 };
 

@@ -10,6 +10,7 @@
 // build (their names carry content hashes).
 
 import { toWire } from "./calls.js";
+import { canShare, newSlot, expect, collect } from "./lib/slot.js";
 
 /* global __SUBPLAY_MANIFEST__ */
 const MANIFEST = __SUBPLAY_MANIFEST__;
@@ -44,6 +45,11 @@ export class SubplayError extends Error {
  * @param {(loaded: number, total: number) => void} [options.onProgress]
  * @param {number} [options.timeout] milliseconds one call may take before
  *   the worker is stopped and restarted (default 10000).
+ * @param {number} [options.spin] milliseconds the page may wait, blocked,
+ *   for a quick answer right after sending a call (default SPIN_MS; 0:
+ *   never), so that an edit's answer is drawn before the next frame. Only
+ *   a cross-origin isolated page can (SharedArrayBuffer); elsewhere
+ *   answers always come by message.
  * @returns {Promise<Subplay>} an EventTarget too: "crash" when the core
  *   died (detail.message) and a fresh worker is starting, "recover" when it
  *   is ready (detail.ms since the crash). Calls in flight at a crash are
@@ -51,11 +57,28 @@ export class SubplayError extends Error {
  */
 export async function load(options = {}) {
   const sp = new Subplay(options);
+  if (options.spin !== undefined) sp.spin = options.spin;
   await sp.ready;
   return sp;
 }
 
+/** SPIN_MS is how long, at most, the page's main thread watches the shared
+ * answer slot after posting a call (lib/slot.js) before it leaves the
+ * answer to the worker's message: about half a frame. */
+export const SPIN_MS = 8;
+
 class Subplay extends EventTarget {
+  // The request/answer path's shared slot (expectShared, collectShared):
+  // load's options.spin (ms; 0 turns it off), the worker's time for the
+  // last call, the slot's buffer (null where the page is not
+  // cross-origin isolated) and the worker that has it.
+  spin = SPIN_MS;
+  lastWorkerMs = 0;
+  slot = undefined;
+  slotWorker = null;
+  /** How the answers came: taken from the shared slot, or by message. */
+  answered = { shared: 0, posted: 0 };
+
   constructor({ module = "full", base, onProgress, timeout = 10000 } = {}) {
     super();
     if (!MANIFEST.wasm[module]) {
@@ -103,6 +126,7 @@ class Subplay extends EventTarget {
             this.replay();
             break;
           case "result":
+            this.answered.posted++;
             this.settle(m);
             break;
           case "crashed":
@@ -167,7 +191,49 @@ class Subplay extends EventTarget {
     p.sent = true;
     p.sentAt = performance.now();
     p.timer = setTimeout(() => this.restart(id), this.timeout);
+    const watch = this.expectShared(id);
     this.worker.postMessage({ type: "call", id, calls: p.wire });
+    if (watch) this.collectShared(id);
+  }
+
+  // expectShared prepares the shared answer slot (lib/slot.js) for call
+  // id, when the page is cross-origin isolated and waiting is likely to
+  // pay: no other call is in flight (the worker would first finish it) and
+  // the worker answered the last call within the watch time. Each worker
+  // gets the slot once, before its first call that uses it.
+  expectShared(id) {
+    if (!this.spin || this.pending.size !== 1 || this.lastWorkerMs > this.spin) return false;
+    if (this.slot === undefined) this.slot = canShare() ? newSlot() : null;
+    if (!this.slot) return false;
+    if (this.slotWorker !== this.worker) {
+      this.worker.postMessage({ type: "slot", buffer: this.slot });
+      this.slotWorker = this.worker;
+    }
+    expect(this.slot, id);
+    return true;
+  }
+
+  // collectShared watches the slot for the answer to call id for at most
+  // this.spin ms, blocking the page's main thread that long at most, and
+  // settles the call when the answer is there; otherwise the worker posts
+  // it and it settles as usual. Taken this way, the answer is drawn in
+  // the task of the edit that asked for it, before the next frame.
+  collectShared(id) {
+    let m;
+    try {
+      m = collect(this.slot, id, this.spin);
+    } catch (e) {
+      // An answer taken but unreadable: the call fails now rather than at
+      // its time-out.
+      const p = this.pending.get(id);
+      this.pending.delete(id);
+      clearTimeout(p.timer);
+      p.reject(new SubplayError("internal", "the core's answer could not be read: " + e.message));
+      return;
+    }
+    if (!m) return;
+    this.answered.shared++;
+    this.settle({ ...m, id });
   }
 
   /** kill makes the core exit as a fatal error would: for tests of the
@@ -213,6 +279,7 @@ class Subplay extends EventTarget {
     if (!p) return;
     this.pending.delete(m.id);
     clearTimeout(p.timer);
+    this.lastWorkerMs = m.ms;
     const results = m.results.map(parseResult);
     // Where a call's time went, for the page's benchmarks: when it was
     // posted, how long the worker ran it, when the answer was handled.

@@ -417,6 +417,10 @@ window.subplayPage = {
   firstPaint: FIRST,
   // For the recovery test: the core exits as on a fatal error.
   killCore: () => sp.kill(),
+  // For the tests of the shared answer slot (loader.js, lib/slot.js): how
+  // the first build's answers came, and how long the page may wait for one.
+  get answered() { return sp && { ...sp.answered, isolated: window.crossOriginIsolated }; },
+  setSpin: (ms) => { sp.spin = ms; },
 };
 
 // yieldTask lets the browser paint and handle input between the steps of

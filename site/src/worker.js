@@ -4,9 +4,12 @@
 //
 //   in:  {type: "init", wasm: URL, size: bytes, module?: WebAssembly.Module}
 //        {type: "call", id, calls: [[op, requestJSON], ...]}
+//        {type: "slot", buffer: SharedArrayBuffer}   the shared answer slot
 //   out: {type: "progress", loaded, total}
 //        {type: "ready", version, operations, timing: {fetch, compile, start}, transferred, module}
 //        {type: "result", id, results: [{ok, body, ms}], ms}   body: the response JSON
+//             (unless the page took the answer from the shared slot:
+//             lib/slot.js)
 //        {type: "fatal", message}       loading failed
 //        {type: "crashed", message}     the Go instance died after it was
 //                                       ready; the worker is of no more use
@@ -15,10 +18,12 @@
 // runtime error (stack overflow, out of memory) makes it exit, so the
 // browser tests can check that the loader recovers.
 import "go:wasm_exec";
+import { offer } from "./lib/slot.js";
 
 let api = null;
 let go = null;
 let dead = false;
+let slot = null; // the shared answer slot, when the page is isolated
 
 self.onmessage = (e) => {
   const m = e.data;
@@ -26,6 +31,8 @@ self.onmessage = (e) => {
     init(m).catch((err) => self.postMessage({ type: "fatal", message: String(err && err.message || err) }));
   } else if (m.type === "call") {
     run(m);
+  } else if (m.type === "slot") {
+    slot = m.buffer;
   } else if (m.type === "kill") {
     kill();
   }
@@ -184,6 +191,17 @@ function run({ id, calls }) {
     // can tell an unchanged answer by the text alone.
     results.push({ ok: r.ok, body: String(r.body), ms: performance.now() - s });
   }
-  self.postMessage({ type: "result", id, results, ms: performance.now() - t0 });
+  answer(id, { results, ms: performance.now() - t0 });
+}
+
+// answer hands the page a call's answer: through the shared slot when the
+// page is watching it for this call, else as a message.
+function answer(id, a) {
+  try {
+    if (slot && offer(slot, id, a)) return;
+  } catch {
+    // The slot refused (offer gave it up): the message still goes.
+  }
+  self.postMessage({ type: "result", id, ...a });
 }
 

@@ -4,6 +4,7 @@ package sitetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -18,10 +19,49 @@ import (
 // two updates of it in Chromium, in tasks of their own, and each text is
 // asked for), and after each the page shows the core's answer for exactly the
 // editor's text: the same as asking the core directly.
+//
+// It types twice: with the answers taken from the slot the page shares
+// with the core's worker (loader.js, lib/slot.js; the page is
+// cross-origin isolated, and may wait for an answer far longer than it
+// does, so that every answer comes that way however loaded the machine
+// is), and with the answers by message only, as in an embed.
 func TestTypingSendsOneRequestPerKey(t *testing.T) {
-	tb := newTab(t)
-	tb.open("")
-	tb.setConfig(validConfig)
+	modes := []struct {
+		name   string
+		spin   int  // how long the page may wait for an answer, ms
+		shared bool // every answer from the slot, else every one by message
+	}{
+		{"answers from the shared slot", 20000, true},
+		{"answers by message", 0, false},
+	}
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.open("")
+			tb.setConfig(validConfig)
+			var isolated bool
+			tb.eval(fmt.Sprintf(`(() => { window.subplayPage.setSpin(%d); return window.crossOriginIsolated; })()`, m.spin), &isolated)
+			if !isolated {
+				t.Fatalf("the page is not cross-origin isolated: no shared slot")
+			}
+			var before answered
+			tb.eval(`window.subplayPage.answered`, &before)
+			typeKeys(t, tb)
+			var after answered
+			tb.eval(`window.subplayPage.answered`, &after)
+			shared, posted := after.Shared-before.Shared, after.Posted-before.Posted
+			if m.shared && (shared == 0 || posted != 0) || !m.shared && (shared != 0 || posted == 0) {
+				t.Errorf("%d answers from the shared slot, %d by message", shared, posted)
+			}
+		})
+	}
+}
+
+// answered is how the page's first build got its answers (loader.js).
+type answered struct{ Shared, Posted int }
+
+func typeKeys(t *testing.T, tb *tab) {
+	t.Helper()
 	tb.eval(`(() => { const v = window.subplayPage.editor.view; const at = v.state.doc.toString().indexOf("30\n") + 2; v.dispatch({selection: {anchor: at}}); v.focus(); return true; })()`, nil)
 	keys := []struct {
 		name     string

@@ -136,6 +136,13 @@ func TestSecurityHeaders(t *testing.T) {
 			if cc := res.Header.Get("Cache-Control"); cc != "no-cache" {
 				t.Errorf("HTML Cache-Control %q", cc)
 			}
+			// Cross-origin isolation (the page shares memory with the core's
+			// worker; an embed gets it only inside an isolated parent).
+			for h, want := range map[string]string{"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"} {
+				if got := res.Header.Get(h); got != want {
+					t.Errorf("%s %q, want %q", h, got, want)
+				}
+			}
 		})
 	}
 }
