@@ -140,6 +140,11 @@ type Change struct {
 // a reader sees when the order matters.
 const transformOrder = "transforms run first, in order, then the filter on the transformed message; the docs do not say which comes first, so the verdict on the message as published is shown beside it"
 
+// pipelineOrder is the same rule as the downstream previews (names,
+// schema) follow it: they write only what comes through both, as the
+// transforms left it.
+const pipelineOrder = "transforms run first, in order, then the filter on the transformed message (the docs do not say which comes first); the preview writes only the messages that come through, as transformed"
+
 // Transform runs the request.
 func Transform(req *TransformRequest) (*TransformResponse, error) {
 	cfg, err := req.ConfigInput.Load()

@@ -14,7 +14,7 @@ import (
 // the subscription's transforms ran on them, then its filter, and the
 // preview writes only what came through, as the transforms left it.
 type Pipeline struct {
-	// Order is the rule the preview follows (the transform operation's).
+	// Order is the rule the preview follows (pipelineOrder).
 	Order string `json:"order"`
 	// Transforms is how many JavaScript UDFs ran; Filter is the filter
 	// applied, in canonical form ("" when there is none or it is invalid).
@@ -75,7 +75,7 @@ func downstream(cfg *subscription.Config, decoded *message.Decoded, msgDs []diag
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	p := &Pipeline{Order: transformOrder, Filter: tr.Filter, Messages: make([]PipelineMessage, len(tr.Results)), Written: []int{},
+	p := &Pipeline{Order: pipelineOrder, Filter: tr.Filter, Messages: make([]PipelineMessage, len(tr.Results)), Written: []int{},
 		Delivered: tr.Delivered, Dropped: tr.Dropped, Failed: tr.Failed, Acked: tr.Acked}
 	for _, t := range tr.Transforms {
 		if t.Runs {
