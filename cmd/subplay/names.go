@@ -87,7 +87,7 @@ func runNames(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	code := exitOK
-	if !resp.Valid {
+	if !resp.Valid || pipelineFailed(resp.Pipeline) {
 		code = exitFound
 	}
 	if fs.json() {
@@ -98,6 +98,7 @@ func runNames(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(resp.MessageDiagnostics) > 0 {
 		fmt.Fprint(stdout, diag.Render(diag.NewSource(displayName(*messages), msgText), resp.MessageDiagnostics))
 	}
+	writePipeline(stdout, resp.Pipeline, diag.NewSource(name, text))
 	writeNames(stdout, resp)
 	return code
 }

@@ -95,7 +95,7 @@ func runSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	if diag.HasErrors(resp.Diagnostics) || diag.HasErrors(resp.MessageDiagnostics) ||
-		(resp.BigQuery != nil && resp.BigQuery.Checked && !resp.BigQuery.Compatible) {
+		(resp.BigQuery != nil && resp.BigQuery.Checked && !resp.BigQuery.Compatible) || pipelineFailed(resp.Pipeline) {
 		code = exitFound
 	}
 	ocfMissing := *ocfOut != "" && resp.OCF == nil
@@ -133,6 +133,7 @@ func (s sources) render(ds []diag.Diagnostic) string {
 func writeSchemaText(w io.Writer, resp *playground.SchemaResponse, srcs sources, ocfOut string, ocfSize int) {
 	fmt.Fprint(w, srcs.render(resp.Diagnostics))
 	fmt.Fprint(w, srcs.render(resp.MessageDiagnostics))
+	writePipeline(w, resp.Pipeline, srcs[diag.InputConfig])
 	if resp.Avro != nil {
 		fmt.Fprintln(w, "Avro schema of the files:")
 		fmt.Fprintln(w, indentJSON(resp.Avro))

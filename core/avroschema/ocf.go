@@ -24,6 +24,18 @@ type Sample struct {
 	Subscription string
 	// Now is the publish time of messages that have none.
 	Now time.Time
+	// Origin, when set, is the sample message each of msgs comes from
+	// (msgs are then what came through the subscription's transforms and
+	// filter): diagnostics and made-up message ids name it.
+	Origin []int
+}
+
+// index is the sample message msgs[i] comes from.
+func (s Sample) index(i int) int {
+	if i < len(s.Origin) {
+		return s.Origin[i]
+	}
+	return i
 }
 
 // Block limits: a container file is written in blocks, each ending in the
@@ -47,9 +59,10 @@ func (o *Output) records(msgs []message.Message, s Sample) ([]any, []int, []diag
 	var ds []diag.Diagnostic
 	out := make([]any, 0, len(msgs))
 	from := make([]int, 0, len(msgs))
-	for i := range msgs {
+	for j := range msgs {
+		i := s.index(j)
 		from = append(from, i)
-		m := &msgs[i]
+		m := &msgs[j]
 		switch {
 		case o.Shape == ShapePlain:
 			out = append(out, plainRecord{m.Data})

@@ -40,6 +40,18 @@ type Row struct {
 type Sample struct {
 	Subscription string    // the subscription's full name
 	Now          time.Time // publish time of messages that have none
+	// Origin, when set, is the sample message each of msgs comes from
+	// (msgs are then what came through the subscription's transforms and
+	// filter): rows, diagnostics and made-up message ids name it.
+	Origin []int
+}
+
+// index is the sample message msgs[i] comes from.
+func (s Sample) index(i int) int {
+	if i < len(s.Origin) {
+		return s.Origin[i]
+	}
+	return i
 }
 
 // Preview returns the row each message becomes, for a subscription without
@@ -52,8 +64,9 @@ func Preview(opts Options, table *Table, msgs []message.Message, s Sample) ([]Ro
 	}
 	var rows []Row
 	var ds []diag.Diagnostic
-	for i := range msgs {
-		r := previewOne(opts, table, &msgs[i], i, s)
+	for j := range msgs {
+		i := s.index(j)
+		r := previewOne(opts, table, &msgs[j], i, s)
 		if !r.Written {
 			ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "bq-row-rejected",
 				Input: diag.InputMessages, MessageIndex: &i, Path: MessagePath + "/" + strconv.Itoa(i) + "/data",

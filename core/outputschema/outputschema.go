@@ -37,6 +37,23 @@ type Input struct {
 	// time are published at Now.
 	Messages *message.Decoded
 	Now      time.Time
+	// Through, when not nil, are the messages that come through the
+	// subscription's transforms and filter, what it writes, and Origin the
+	// sample message each comes from: the previews write them instead of
+	// Messages.Messages and name the sample message in rows and findings.
+	Through []message.Message
+	Origin  []int
+}
+
+// written returns the messages the previews write.
+func (in *Input) written() []message.Message {
+	switch {
+	case in.Through != nil:
+		return in.Through
+	case in.Messages != nil:
+		return in.Messages.Messages
+	}
+	return nil
 }
 
 // Result is what a check finds.
@@ -191,10 +208,11 @@ func (s *schemaRun) cloudStorage() {
 		return
 	}
 	s.res.Avro = json.RawMessage(out.JSON)
-	if s.decoded == nil || len(s.decoded.Messages) == 0 {
+	msgs := s.in.written()
+	if len(msgs) == 0 {
 		return
 	}
-	file, mds := out.EncodeOCF(s.decoded.Messages, avroschema.Sample{Subscription: s.name(), Now: s.now})
+	file, mds := out.EncodeOCF(msgs, avroschema.Sample{Subscription: s.name(), Now: s.now, Origin: s.in.Origin})
 	s.res.OCF = file
 	s.messages(mds)
 }
@@ -272,10 +290,7 @@ func (s *schemaRun) bigQuery() {
 			}
 		}
 	}
-	var msgs []message.Message
-	if s.decoded != nil {
-		msgs = s.decoded.Messages
-	}
+	msgs := s.in.written()
 	generated, ds := bigquery.Generate(opts, topic, dataTypeFor(msgs))
 	s.ds = append(s.ds, diag.In(diag.InputTopicSchema, ds)...)
 	result.TableSchema = generated
@@ -284,7 +299,7 @@ func (s *schemaRun) bigQuery() {
 	}
 	rowErrors := false
 	if table != nil && len(msgs) > 0 {
-		rows, rds := bigquery.Preview(opts, table, msgs, bigquery.Sample{Subscription: s.name(), Now: s.now})
+		rows, rds := bigquery.Preview(opts, table, msgs, bigquery.Sample{Subscription: s.name(), Now: s.now, Origin: s.in.Origin})
 		result.Rows = rows
 		rowErrors = diag.HasErrors(rds)
 		s.messages(rds)

@@ -62,6 +62,12 @@ type NamesResponse struct {
 	Files    []storage.File   `json:"files"`
 	Summary  *storage.Summary `json:"summary,omitempty"`
 	Contents *FileContents    `json:"contents,omitempty"`
+	// Pipeline, present when the configuration has enabled JavaScript UDFs
+	// or a filter and the request sample messages, says what they did: the
+	// files hold only the messages that came through, as the transforms
+	// left them, and Pipeline.Written names the sample message at each
+	// position of the batched stream.
+	Pipeline *Pipeline `json:"pipeline,omitempty"`
 	// Diagnostics are the configuration's Cloud Storage findings (all of
 	// its findings when it cannot be decoded).
 	Diagnostics []diag.Diagnostic `json:"diagnostics"`
@@ -135,15 +141,26 @@ func ObjectNames(req *NamesRequest) (*NamesResponse, error) {
 
 	uuids := storage.NewUUIDs(req.UUID)
 	var res *storage.Result
+	var written []message.Message
+	if decoded != nil {
+		p, through, _, err := downstream(cfg, decoded, msgDs, udfClock(req.Time, in.start))
+		if err != nil {
+			return nil, err
+		}
+		resp.Pipeline, written = p, decoded.Messages
+		if p != nil {
+			written = through
+		}
+	}
 	switch {
 	case decoded != nil:
 		bt := storage.NewBatcher(lim, b.Output, MaxPreviewFiles)
 		at := in.start
-		for i := range decoded.Messages {
-			if t, ok := decoded.Messages[i].Time(); ok {
+		for i := range written {
+			if t, ok := written[i].Time(); ok {
 				at = t
 			}
-			bt.Add(at, int64(len(decoded.Messages[i].Data)))
+			bt.Add(at, int64(len(written[i].Data)))
 		}
 		r := bt.Result()
 		res = &r
@@ -166,7 +183,7 @@ func ObjectNames(req *NamesRequest) (*NamesResponse, error) {
 			first = res.Files[0].FirstMessage
 		}
 		if decoded != nil {
-			resp.Contents = contentsOf(res.Files, decoded.Messages, b)
+			resp.Contents = contentsOf(res.Files, written, b)
 		}
 	}
 	resp.Folders = append(resp.Folders, layout.Folders(first, uuids.At(0))...)

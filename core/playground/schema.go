@@ -48,8 +48,13 @@ type SchemaResponse struct {
 	Avro json.RawMessage `json:"avro,omitempty"`
 	// OCF is the Avro object container file of the sample messages (base64
 	// in JSON), byte for byte what the subscription would write.
-	OCF                []byte            `json:"ocf,omitempty"`
-	BigQuery           *BigQueryResult   `json:"bigquery,omitempty"`
+	OCF      []byte          `json:"ocf,omitempty"`
+	BigQuery *BigQueryResult `json:"bigquery,omitempty"`
+	// Pipeline, present when the configuration has enabled JavaScript UDFs
+	// or a filter and the request sample messages, says what they did: the
+	// sample file and the rows hold only the messages that came through,
+	// as the transforms left them (rows name their sample message).
+	Pipeline           *Pipeline         `json:"pipeline,omitempty"`
 	Diagnostics        []diag.Diagnostic `json:"diagnostics"`
 	MessageDiagnostics []diag.Diagnostic `json:"messageDiagnostics,omitempty"`
 }
@@ -83,8 +88,13 @@ func Schema(req *SchemaRequest) (*SchemaResponse, error) {
 		resp.Diagnostics = cfg.Validate()
 		return resp, nil
 	}
+	p, through, origin, err := downstream(cfg, decoded, msgDs, udfClock(req.Time, now))
+	if err != nil {
+		return nil, err
+	}
+	resp.Pipeline = p
 	r := outputschema.Check(outputschema.Input{Config: cfg, TopicSchema: req.TopicSchema, TopicSchemaType: req.TopicSchemaType,
-		TableSchema: req.TableSchema, Messages: decoded, Now: now})
+		TableSchema: req.TableSchema, Messages: decoded, Now: now, Through: through, Origin: origin})
 	resp.DeliveryType, resp.Avro, resp.OCF, resp.BigQuery = r.DeliveryType, r.Avro, r.OCF, r.BigQuery
 	resp.Diagnostics = diag.Finish(append(resp.Diagnostics, r.Diagnostics...))
 	resp.MessageDiagnostics = diag.Finish(append(resp.MessageDiagnostics, r.MessageDiagnostics...))

@@ -140,6 +140,11 @@ type Change struct {
 // a reader sees when the order matters.
 const transformOrder = "transforms run first, in order, then the filter on the transformed message; the docs do not say which comes first, so the verdict on the message as published is shown beside it"
 
+// pipelineOrder is the same rule as the downstream previews (names,
+// schema) follow it: they write only what comes through both, as the
+// transforms left it.
+const pipelineOrder = "transforms run first, in order, then the filter on the transformed message (the docs do not say which comes first); the preview writes only the messages that come through, as transformed"
+
 // Transform runs the request.
 func Transform(req *TransformRequest) (*TransformResponse, error) {
 	cfg, err := req.ConfigInput.Load()
@@ -156,11 +161,22 @@ func Transform(req *TransformRequest) (*TransformResponse, error) {
 			return nil, &Error{Code: "bad-request", Message: `"time" must be RFC 3339, such as 2026-01-02T15:04:05Z, not ` + quote(req.Time)}
 		}
 	}
+	resp, _, err := runTransforms(cfg, decoded, msgDs, now)
+	return resp, err
+}
+
+// runTransforms runs the sample messages through the configuration's
+// transforms and filter. Besides the response it returns, for each
+// message whose outcome is "delivered" or "acked", the message the
+// transforms produced, with the original's id, publish time and ordering
+// key (transforms change only data and attributes).
+func runTransforms(cfg *subscription.Config, decoded *message.Decoded, msgDs []diag.Diagnostic, now time.Time) (*TransformResponse, []message.Message, error) {
+	var err error
 	resp := &TransformResponse{Diagnostics: []diag.Diagnostic{}, Transforms: []TransformInfo{}, Results: []TransformResult{}, Order: transformOrder}
 	if cfg.Sub == nil {
 		resp.Diagnostics = cfg.Validate()
 		resp.MessageDiagnostics = msgDs
-		return resp, nil
+		return resp, nil, nil
 	}
 	var udfs []transform.UDF
 	var runIdx []int // Transforms index of each UDF
@@ -192,14 +208,14 @@ func Transform(req *TransformRequest) (*TransformResponse, error) {
 		resp.Transforms = append(resp.Transforms, info)
 	}
 	if len(udfs) > 0 && !transform.Available {
-		return nil, needsUDF()
+		return nil, nil, needsUDF()
 	}
 	// The configuration's own findings about what this preview runs.
 	resp.Diagnostics = append(resp.Diagnostics, cfg.FindingsUnder("/messageTransforms", "/filter")...)
 	var prog *transform.Program
 	if len(udfs) > 0 {
 		if prog, err = transform.Compile(udfs, transform.Options{Now: now}); err != nil {
-			return nil, needsUDF()
+			return nil, nil, needsUDF()
 		}
 		for k, ds := range prog.Diagnostics {
 			resp.Diagnostics = append(resp.Diagnostics, locateCode(cfg, runIdx[k], ds)...)
@@ -207,10 +223,8 @@ func Transform(req *TransformRequest) (*TransformResponse, error) {
 	}
 	var flt *filter.Filter
 	if cfg.Sub.Filter != nil && *cfg.Sub.Filter != "" {
-		f, ds := filter.Parse(*cfg.Sub.Filter)
-		if f != nil && !diag.HasErrors(ds) {
-			flt = f
-			resp.Filter = f.String()
+		if flt = parsedFilter(*cfg.Sub.Filter); flt != nil {
+			resp.Filter = flt.String()
 		}
 	}
 	var msgs []message.Message
@@ -220,11 +234,12 @@ func Transform(req *TransformRequest) (*TransformResponse, error) {
 	var verdicts func(attrs []map[string]string) ([]filterVerdict, error)
 	if flt != nil {
 		if verdicts, err = transformFilter(flt); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		resp.FilterEvaluated = true
 	}
 	attachTransformMessages(resp, decoded, msgDs)
+	finalMsgs := make([]message.Message, len(msgs))
 	var finals []map[string]string
 	var originals []map[string]string
 	var through []int
@@ -263,6 +278,8 @@ func Transform(req *TransformRequest) (*TransformResponse, error) {
 			}
 			continue
 		}
+		cur.MessageID, cur.PublishTime, cur.OrderingKey = m.MessageID, m.PublishTime, m.OrderingKey
+		finalMsgs[i] = cur
 		r.Final = preview(&cur)
 		r.Outcome = "delivered"
 		finals = append(finals, cur.Attributes)
@@ -272,11 +289,11 @@ func Transform(req *TransformRequest) (*TransformResponse, error) {
 	if verdicts != nil && len(through) > 0 {
 		after, err := verdicts(finals)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		before, err := verdicts(originals)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for j, i := range through {
 			r := &resp.Results[i]
@@ -295,7 +312,17 @@ func Transform(req *TransformRequest) (*TransformResponse, error) {
 		}
 	}
 	resp.Diagnostics = diag.Finish(resp.Diagnostics)
-	return resp, nil
+	return resp, finalMsgs, nil
+}
+
+// parsedFilter returns the filter, or nil when it has errors (they are
+// the configuration's findings).
+func parsedFilter(text string) *filter.Filter {
+	f, ds := filter.Parse(text)
+	if f == nil || diag.HasErrors(ds) {
+		return nil
+	}
+	return f
 }
 
 // filterVerdict is the filter's answer for one message.

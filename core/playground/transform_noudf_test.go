@@ -19,10 +19,17 @@ func TestNoUDF(t *testing.T) {
 		{"validate", "validate", `{"config":` + udf + `}`, "needs-module"},
 		{"effective", "effective", `{"config":` + udf + `}`, "needs-module"},
 		{"disabled udf", "validate", `{"config":` + off + `}`, ""},
+		// The downstream previews run the transforms first: without the
+		// engine they refuse rather than preview the untransformed messages.
+		{"schema", "schema", `{"config":` + udf + `,"messages":[{"text":"x"}]}`, "needs-module"},
+		{"names", "names", `{"config":` + udf + `,"messages":[{"text":"x"}],"time":"2024-01-01T00:00:00Z"}`, "needs-module"},
 		{"transform without udfs", "transform", `{"config":` + off + `,"messages":[{"text":"x"}]}`, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if Lookup(tc.op) == nil {
+				t.Skip("this build has no " + tc.op + " operation")
+			}
 			out, ok := Call(tc.op, []byte(tc.body))
 			var e ErrorResponse
 			_ = json.Unmarshal(out, &e)

@@ -373,3 +373,66 @@ func TestExportUpdate(t *testing.T) {
 	}
 	tb.screenshot("page-export-update")
 }
+
+// TestStoragePipeline batches the default sample messages under a UDF
+// that drops refunds and upper-cases the rest: the Cloud Storage panel
+// says the transforms ran first, which messages the files hold, and shows
+// the files' contents as transformed.
+func TestStoragePipeline(t *testing.T) {
+	const config = `name: projects/my-project/subscriptions/archive
+topic: projects/my-project/topics/orders
+cloudStorageConfig:
+  bucket: my-archive-bucket
+  maxDuration: 300s
+messageTransforms:
+  - javascriptUdf:
+      functionName: dropRefunds
+      code: |
+        function dropRefunds(message, metadata) {
+          if (message.attributes.kind === "refund") return null;
+          message.data = message.data.toUpperCase();
+          return message;
+        }
+`
+	tb := newTab(t)
+	tb.open("")
+	tb.setConfig(config)
+	tb.clickTab("storage")
+	n := tb.rendered()
+	tb.run(chromedp.Click(chromedp.CSS(`#panel-storage input[type=radio][value=messages]`)))
+	tb.waitRender(n)
+	var got struct {
+		Written  string   `json:"written"`
+		Heading  string   `json:"heading"`
+		Outcomes []string `json:"outcomes"`
+		Held     []string `json:"held"`
+		Contents []string `json:"contents"`
+	}
+	tb.eval(`(() => {
+		const p = document.querySelector("#panel-storage");
+		const pipe = p.querySelector(".pipeline");
+		return {
+			written: pipe ? pipe.dataset.written : "",
+			heading: pipe ? pipe.querySelector("h4, h3, h5").textContent : "",
+			outcomes: pipe ? [...pipe.querySelectorAll("li")].map((li) => li.dataset.outcome) : [],
+			held: [...p.querySelectorAll("table.files td[data-messages]")].map((td) => td.dataset.messages),
+			contents: [...p.querySelectorAll(".contents pre")].map((x) => x.textContent),
+		};
+	})()`, &got)
+	tb.screenshot("page-storage-pipeline")
+	if got.Written != "0,1,3" {
+		t.Fatalf("written %q, want 0,1,3 (the refund dropped): %s", got.Written, tb.text("#panel-storage .summary"))
+	}
+	if !strings.Contains(strings.ToLower(got.Heading), "transforms") {
+		t.Errorf("the note's heading %q does not say the transforms ran first", got.Heading)
+	}
+	if want := []string{"delivered", "delivered", "dropped", "delivered"}; !slices.Equal(got.Outcomes, want) {
+		t.Errorf("outcomes %v, want %v", got.Outcomes, want)
+	}
+	if !slices.Equal(got.Held, []string{"1, 2, 4"}) {
+		t.Errorf("the files hold sample messages %v, want [1, 2, 4]", got.Held)
+	}
+	if len(got.Contents) != 1 || got.Contents[0] != "ORDER 1\nORDER 2\nNO ATTRIBUTES" {
+		t.Errorf("file contents %q, want the transformed messages", got.Contents)
+	}
+}

@@ -7,6 +7,7 @@
 import { h, replace } from "../lib/dom.js";
 import { createEditor } from "../lib/editor.js";
 import { renderDiagnostics, notIn, inputOf, messageIndex, counts } from "../lib/diaglist.js";
+import { pipelineNote } from "./transforms-pipeline.js";
 import { jsonBlock, bytes } from "../lib/format.js";
 
 export function schemaPanel(root, { getState, onChange, onJump, onJumpMessage, level = 3 }) {
@@ -24,6 +25,7 @@ export function schemaPanel(root, { getState, onChange, onJump, onJumpMessage, l
   const avro = h("div");
   const bq = h("div");
   const download = h("p");
+  const pipe = h("div");
 
   replace(root,
     summary,
@@ -35,6 +37,7 @@ export function schemaPanel(root, { getState, onChange, onJump, onJumpMessage, l
     tableHost,
     diags,
     msgBox,
+    pipe,
     avro,
     download,
     bq);
@@ -142,7 +145,7 @@ export function schemaPanel(root, { getState, onChange, onJump, onJumpMessage, l
     if (!r.ok) {
       summary.textContent = r.value.error ? r.value.error.message : "No schema preview.";
       summary.className = "summary" + (r.value.error && r.value.error.code === "loading" ? "" : " bad");
-      replace(avro); replace(bq); replace(download);
+      replace(avro); replace(bq); replace(download); replace(pipe);
       button = null;
       return;
     }
@@ -171,6 +174,7 @@ export function schemaPanel(root, { getState, onChange, onJump, onJumpMessage, l
           : `Does not apply: only Cloud Storage and BigQuery subscriptions write with a schema; this one delivers by ${dt || "pull"}. A topic schema pasted above is still checked.`;
     summary.className = "summary " + (dt === "cloudStorage" || dt === "bigquery" ? "" : errs ? "blocked" : "na");
 
+    replace(pipe, pipelineNote(v.pipeline, H3));
     replace(avro, v.avro ? [h(H3, null, "Avro schema of the files"), jsonBlock(v.avro, "Avro schema of the files")] : []);
     const b = v.bigquery;
     if (!b) {
@@ -184,6 +188,6 @@ export function schemaPanel(root, { getState, onChange, onJump, onJumpMessage, l
           b.compatible ? "The table fits: the subscription can write these messages to it." : "The table does not fit; see the findings above.")
         : h("p", { class: "muted" }, "Paste the table's schema above to check it."),
       b.tableSchema && b.tableSchema.length ? [h(H4, null, "A table schema that fits (for bq mk --schema)"), jsonBlock(b.tableSchema, "Generated BigQuery table schema")] : null,
-      b.rows && b.rows.length ? [h(H4, null, "Rows the sample messages become"), jsonBlock(b.rows, "Rows written")] : null);
+      b.rows && b.rows.length ? [h(H4, null, v.pipeline ? "Rows the transformed messages become (\"message\" is the sample message's index, from 0)" : "Rows the sample messages become"), jsonBlock(b.rows, "Rows written")] : null);
   }
 }

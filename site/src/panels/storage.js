@@ -6,6 +6,7 @@
 import { h, replace, field, id } from "../lib/dom.js";
 import { renderDiagnostics, notIn, counts } from "../lib/diaglist.js";
 import { bytes, breakable } from "../lib/format.js";
+import { pipelineNote, writtenBy } from "./transforms-pipeline.js";
 
 const closedByText = {
   maxDuration: "time limit", maxBytes: "size limit", maxMessages: "message limit",
@@ -48,12 +49,14 @@ export function storagePanel(root, { getState, onChange, onJump, level = 3 }) {
   const batchSummary = h("p", { class: "batch-summary" });
   const files = h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Files, scrollable" });
   const contents = h("div", { class: "contents" });
+  const pipe = h("div");
   const batchBox = h("div", null,
     h(H3, null, "Batching into files"),
     h("fieldset", { class: "modes" }, h("legend", null, "Messages to batch"),
       h("label", { for: modes[0].id }, modes[0], " a synthetic stream"),
       h("label", { for: modes[1].id }, modes[1], " the sample messages")),
     streamFields,
+    pipe,
     batchSummary,
     files,
     h(H3, null, "File contents"),
@@ -139,6 +142,9 @@ export function storagePanel(root, { getState, onChange, onJump, level = 3 }) {
   };
 
   function renderSimulation(sim, state) {
+    // The sample messages went through the transforms and the filter
+    // first: the note says so, and which ones the files hold.
+    replace(pipe, sim && sim.ok ? pipelineNote(sim.value.pipeline, H4) : null);
     if (!sim || !sim.ok) {
       replace(batchSummary, sim && sim.value.error ? h("span", { class: "error-text" }, sim.value.error.message) : "");
       replace(files);
@@ -160,7 +166,7 @@ export function storagePanel(root, { getState, onChange, onJump, level = 3 }) {
       by ? ` (closed: ${by})` : "",
       v.limits ? ` · limits: ${v.limits.maxDuration}${v.limits.maxBytes ? ", " + bytes(v.limits.maxBytes) : ""}${v.limits.maxMessages ? ", " + v.limits.maxMessages + " messages" : ""}, ${v.limits.output}` : "",
       s.truncated ? ` · showing the first ${v.files.length}` : "");
-    replace(files, fileTable(v.files.slice(0, 200), v.files[0] && v.files[0].firstMessage));
+    replace(files, fileTable(v.files.slice(0, 200), v.files[0] && v.files[0].firstMessage, v.pipeline));
     renderContents(v.contents, state);
   }
 
@@ -186,7 +192,7 @@ export function storagePanel(root, { getState, onChange, onJump, level = 3 }) {
   }
 }
 
-function fileTable(list, start) {
+function fileTable(list, start, pipeline) {
   if (!list.length) return h("p", { class: "muted" }, "No files.");
   const t0 = start ? Date.parse(start) : 0;
   const rel = (t) => (t0 ? `+${((Date.parse(t) - t0) / 1000).toFixed(1)} s` : t);
@@ -197,7 +203,8 @@ function fileTable(list, start) {
     h("tbody", null, list.map((f) => h("tr", { class: f.oversized ? "oversized" : "" },
       h("td", { class: "num" }, String(f.index + 1)),
       h("td", { class: "mono name" }, breakable(f.name || "")),
-      h("td", { class: "num" }, String(f.messages)),
+      h("td", { class: "num", "data-messages": pipeline ? writtenBy(pipeline, f.firstIndex, f.messages) : null },
+        String(f.messages), pipeline ? ` (message ${writtenBy(pipeline, f.firstIndex, f.messages)})` : ""),
       h("td", { class: "num" }, bytes(f.bytes)),
       h("td", { class: "num" }, rel(f.firstMessage)),
       h("td", { class: "num" }, rel(f.closed)),
