@@ -36,7 +36,7 @@ var builds = []struct {
 	{"cel", "noavro,noudf,nohcl",
 		slices.Concat([]string{"net/http", "github.com/hamba/avro/", "github.com/json-iterator/", "github.com/modern-go/reflect2"}, celExtras, engines),
 		[]string{"github.com/google/cel-go/"}},
-	{"avro", "nocel,noudf,nohcl", slices.Concat([]string{"net/http", "github.com/google/cel-go/", "google.golang.org/protobuf/"}, engines),
+	{"avro", "nocel,noudf,nohcl", slices.Concat([]string{"net/http", "github.com/google/cel-go/", "google.golang.org/protobuf/", "regexp"}, engines),
 		[]string{"github.com/hamba/avro/"}},
 	{"min", "nocel,noavro,noudf,nohcl",
 		// regexp: only go-yaml's initialiser used it, and the patch
