@@ -8,7 +8,6 @@ import (
 	"maps"
 	"math"
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -361,8 +360,6 @@ func (c *converter) single(n *doc.Node, col *Column, at string, drop bool, b *st
 	return nil
 }
 
-var readableNumber = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
-
 // Integer digits NUMERIC and BIGNUMERIC hold: precision minus scale.
 var integerDigits = map[string]int{Numeric: 29, BigNumeric: 38}
 
@@ -377,7 +374,7 @@ func (c *converter) numeric(n *doc.Node, col *Column, at string, bad func(string
 			return bad("a number within range")
 		}
 	case doc.String:
-		if !readableNumber.MatchString(strings.TrimSpace(n.Value)) {
+		if !readableNumber(strings.TrimSpace(n.Value)) {
 			c.note(at + ": the string is not a readable number, so it is read as bytes encoded by BigDecimalByteStringEncoder")
 			doc.QuoteJSON(b, n.Value)
 			return nil
