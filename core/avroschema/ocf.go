@@ -2,6 +2,7 @@ package avroschema
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/stop"
 )
 
 // Sample holds what the service knows that a sample message may not say.
@@ -50,16 +52,20 @@ const (
 // WriteOCF encodes, and a diagnostic for each message that cannot be
 // written (its path is "/<index>/data"); those are left out.
 func (o *Output) Records(msgs []message.Message, s Sample) ([]any, []diag.Diagnostic) {
-	out, _, ds := o.records(msgs, s)
+	out, _, ds, _ := o.records(context.Background(), msgs, s)
 	return out, ds
 }
 
 // records is Records with the index of the message each record came from.
-func (o *Output) records(msgs []message.Message, s Sample) ([]any, []int, []diag.Diagnostic) {
+// Once ctx is done it stops with ctx's error.
+func (o *Output) records(ctx context.Context, msgs []message.Message, s Sample) ([]any, []int, []diag.Diagnostic, error) {
 	var ds []diag.Diagnostic
 	out := make([]any, 0, len(msgs))
 	from := make([]int, 0, len(msgs))
 	for j := range msgs {
+		if err := stop.Check(ctx, j); err != nil {
+			return nil, nil, nil, err
+		}
 		i := s.index(j)
 		from = append(from, i)
 		m := &msgs[j]
@@ -97,7 +103,7 @@ func (o *Output) records(msgs []message.Message, s Sample) ([]any, []int, []diag
 			out = append(out, v)
 		}
 	}
-	return out, from, ds
+	return out, from, ds, nil
 }
 
 type constError string
@@ -139,19 +145,38 @@ func (s Sample) metadata(m *message.Message, i int) (string, string, int64, map[
 // rather than drawn at random, so the same input gives the same bytes.
 // Messages that cannot be written are left out, each with a diagnostic.
 func (o *Output) EncodeOCF(msgs []message.Message, s Sample) ([]byte, []diag.Diagnostic) {
-	recs, from, ds := o.records(msgs, s)
-	b := o.WriteOCF(recs, s.Subscription, func(i int, err error) {
+	b, ds, _ := o.EncodeOCFContext(context.Background(), msgs, s)
+	return b, ds
+}
+
+// EncodeOCFContext is EncodeOCF for a caller that may stop waiting: once
+// ctx is done it returns ctx's error and no file.
+func (o *Output) EncodeOCFContext(ctx context.Context, msgs []message.Message, s Sample) ([]byte, []diag.Diagnostic, error) {
+	recs, from, ds, err := o.records(ctx, msgs, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := o.writeOCF(ctx, recs, s.Subscription, func(i int, err error) {
 		n := strconv.Itoa(from[i])
 		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "avro-encode", Input: diag.InputMessages, MessageIndex: &from[i], Path: "/" + n + "/data",
 			Message: "message " + n + " could not be encoded: " + strings.TrimPrefix(err.Error(), "avro: ")})
 	})
-	return b, ds
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, ds, nil
 }
 
 // WriteOCF encodes records (values for o.Schema) into a container file;
 // salt varies the sync marker. A record that does not encode is skipped
 // and reported to fail with its index.
 func (o *Output) WriteOCF(records []any, salt string, fail func(i int, err error)) []byte {
+	b, _ := o.writeOCF(context.Background(), records, salt, fail)
+	return b
+}
+
+// writeOCF is WriteOCF that stops, with ctx's error, once ctx is done.
+func (o *Output) writeOCF(ctx context.Context, records []any, salt string, fail func(i int, err error)) ([]byte, error) {
 	sum := sha256.Sum256([]byte(o.JSON + "\x00" + salt))
 	var sync [16]byte
 	copy(sync[:], sum[:])
@@ -182,6 +207,9 @@ func (o *Output) WriteOCF(records []any, salt string, fail func(i int, err error
 	w := avro.NewWriter(&block, 512)
 	enc := &encoder{}
 	for i, r := range records {
+		if err := stop.Check(ctx, i); err != nil {
+			return nil, err
+		}
 		mark := block.Len()
 		var err error
 		if f, ok := r.(fastRecord); ok {
@@ -208,7 +236,7 @@ func (o *Output) WriteOCF(records []any, salt string, fail func(i int, err error
 		}
 	}
 	flush()
-	return out.Bytes()
+	return out.Bytes(), nil
 }
 
 // writeLong writes an Avro long: zig-zag, then base-128 varint.

@@ -1,6 +1,7 @@
 package bigquery
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/stop"
 )
 
 // Row is what one sample message becomes in the table.
@@ -58,12 +60,22 @@ func (s Sample) index(i int) int {
 // previewed: the result is nil). A message that would not be written gets
 // an error diagnostic at "/messages/<i>/data".
 func Preview(opts Options, table *Table, msgs []message.Message, s Sample) ([]Row, []diag.Diagnostic) {
+	rows, ds, _ := PreviewContext(context.Background(), opts, table, msgs, s)
+	return rows, ds
+}
+
+// PreviewContext is Preview for a caller that may stop waiting: once ctx
+// is done it returns ctx's error and no rows.
+func PreviewContext(ctx context.Context, opts Options, table *Table, msgs []message.Message, s Sample) ([]Row, []diag.Diagnostic, error) {
 	if table == nil || opts.UseTopicSchema || (opts.UseTopicSchema && opts.UseTableSchema) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var rows []Row
 	var ds []diag.Diagnostic
 	for j := range msgs {
+		if err := stop.Check(ctx, j); err != nil {
+			return nil, nil, err
+		}
 		i := s.index(j)
 		r := previewOne(opts, table, &msgs[j], i, s)
 		if !r.Written {
@@ -74,7 +86,7 @@ func Preview(opts Options, table *Table, msgs []message.Message, s Sample) ([]Ro
 		}
 		rows = append(rows, r)
 	}
-	return rows, ds
+	return rows, ds, nil
 }
 
 func previewOne(opts Options, table *Table, m *message.Message, i int, s Sample) Row {

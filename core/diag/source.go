@@ -174,6 +174,17 @@ func (s *Source) Locate(ds []Diagnostic) {
 	}
 }
 
+// Finish is Finish for findings about s's text that have no line yet: it
+// caps them before locating them, because locating costs up to the length
+// of a line and a hostile one-line text can hold thousands of findings,
+// then sorts the located ones again, by line and column too.
+func (s *Source) Finish(ds []Diagnostic) []Diagnostic {
+	ds = Finish(ds)
+	s.Locate(ds)
+	Sort(ds)
+	return ds
+}
+
 // maxShownLine bounds how much of one source line Render prints, so a
 // minified megabyte on one line does not flood a terminal.
 const maxShownLine = 160

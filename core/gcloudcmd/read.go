@@ -151,11 +151,7 @@ func Read(req Request) *Result {
 		res.Unknown = append(res.Unknown, p)
 	}
 	sort.Strings(res.Unknown)
-	// Cap before locating: locating costs the length of a line, and a
-	// hostile one-line command can hold thousands of findings.
-	res.Diagnostics = diag.Finish(r.ds)
-	r.src.Locate(res.Diagnostics)
-	diag.Sort(res.Diagnostics)
+	res.Diagnostics = r.src.Finish(r.ds)
 	return res
 }
 

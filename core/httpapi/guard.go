@@ -103,7 +103,7 @@ func (h *handler) runGuarded(ctx context.Context, op *playground.Op, body []byte
 				done <- outcome{panic: v, stack: debug.Stack()}
 			}
 		}()
-		out, err := h.run(op, body)
+		out, err := h.run(ctx, op, body)
 		done <- outcome{out: out, err: err}
 	}()
 	timer := time.NewTimer(h.opTimeout)

@@ -29,7 +29,7 @@ func newBlockingRun() *blockingRun {
 	return &blockingRun{started: make(chan struct{}, 16), release: make(chan struct{})}
 }
 
-func (b *blockingRun) run(_ *playground.Op, body []byte) ([]byte, error) {
+func (b *blockingRun) run(_ context.Context, _ *playground.Op, body []byte) ([]byte, error) {
 	if len(body) >= limits.HTTPLargeBody {
 		b.started <- struct{}{}
 		<-b.release
@@ -158,7 +158,7 @@ func TestGuardedPanic(t *testing.T) {
 	var logs bytes.Buffer
 	h := Handler(WithLogger(log.New(&logs, "", 0))).(*handler)
 	skipInline(t, h)
-	h.run = func(*playground.Op, []byte) ([]byte, error) { panic("boom in a guarded operation") }
+	h.run = func(context.Context, *playground.Op, []byte) ([]byte, error) { panic("boom in a guarded operation") }
 	rec := post(h, context.Background(), `{}`)
 	if rec.Code != http.StatusInternalServerError || errorCode(t, rec) != codeInternal {
 		t.Errorf("status %d, body %s; want 500 internal", rec.Code, rec.Body)
@@ -231,7 +231,7 @@ func TestSlowBody(t *testing.T) {
 func TestReadTimeoutSparesTheOperation(t *testing.T) {
 	h := Handler().(*handler)
 	skipInline(t, h)
-	h.run = func(*playground.Op, []byte) ([]byte, error) {
+	h.run = func(context.Context, *playground.Op, []byte) ([]byte, error) {
 		time.Sleep(500 * time.Millisecond) // five read time-outs
 		return []byte(`{}`), nil
 	}

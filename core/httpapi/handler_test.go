@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"log"
@@ -17,7 +18,7 @@ import (
 
 // serve runs one request through a handler whose operations are run by
 // run, and returns the recorded response and what was logged.
-func serve(t *testing.T, run func(*playground.Op, []byte) ([]byte, error), method, path, body string) (*httptest.ResponseRecorder, string) {
+func serve(t *testing.T, run func(context.Context, *playground.Op, []byte) ([]byte, error), method, path, body string) (*httptest.ResponseRecorder, string) {
 	t.Helper()
 	var logs bytes.Buffer
 	h := Handler(WithLogger(log.New(&logs, "", 0))).(*handler)
@@ -34,27 +35,27 @@ func serve(t *testing.T, run func(*playground.Op, []byte) ([]byte, error), metho
 func TestFailures(t *testing.T) {
 	tests := []struct {
 		name     string
-		run      func(*playground.Op, []byte) ([]byte, error)
+		run      func(context.Context, *playground.Op, []byte) ([]byte, error)
 		status   int
 		code     string
 		logged   string // a substring the log must hold; "" means nothing logged
 		leakFree string // a substring the body must not hold
 	}{
-		{"a panic in the handler", func(*playground.Op, []byte) ([]byte, error) { panic("boom in the handler") },
+		{"a panic in the handler", func(context.Context, *playground.Op, []byte) ([]byte, error) { panic("boom in the handler") },
 			500, "internal", "boom in the handler", "boom"},
-		{"an internal error", func(*playground.Op, []byte) ([]byte, error) {
+		{"an internal error", func(context.Context, *playground.Op, []byte) ([]byte, error) {
 			return nil, &playground.Error{Code: "internal", Message: "operation failed: index out of range"}
 		}, 500, "internal", "index out of range", ""},
-		{"an error that is not a playground error", func(*playground.Op, []byte) ([]byte, error) {
+		{"an error that is not a playground error", func(context.Context, *playground.Op, []byte) ([]byte, error) {
 			return nil, errors.New("disk on fire")
 		}, 500, "internal", "disk on fire", ""},
-		{"an unknown playground code", func(*playground.Op, []byte) ([]byte, error) {
+		{"an unknown playground code", func(context.Context, *playground.Op, []byte) ([]byte, error) {
 			return nil, &playground.Error{Code: "teapot", Message: "short and stout"}
 		}, 500, "teapot", "short and stout", ""},
-		{"a bad request", func(*playground.Op, []byte) ([]byte, error) {
+		{"a bad request", func(context.Context, *playground.Op, []byte) ([]byte, error) {
 			return nil, &playground.Error{Code: "bad-request", Message: "field \"x\" must be a string"}
 		}, 400, "bad-request", "", ""},
-		{"an unknown operation from the playground", func(*playground.Op, []byte) ([]byte, error) {
+		{"an unknown operation from the playground", func(context.Context, *playground.Op, []byte) ([]byte, error) {
 			return nil, &playground.Error{Code: "unknown-operation", Message: "gone"}
 		}, 404, "unknown-operation", "", ""},
 	}
@@ -92,7 +93,7 @@ func TestFailures(t *testing.T) {
 func TestPanicAfterWrite(t *testing.T) {
 	var logs bytes.Buffer
 	h := Handler(WithLogger(log.New(&logs, "", 0))).(*handler)
-	h.run = func(*playground.Op, []byte) ([]byte, error) { return []byte(`{}`), nil }
+	h.run = func(context.Context, *playground.Op, []byte) ([]byte, error) { return []byte(`{}`), nil }
 	rec := httptest.NewRecorder()
 	w := &panickyWriter{ResponseRecorder: rec}
 	req := httptest.NewRequest("POST", "/v1/version", strings.NewReader("{}"))

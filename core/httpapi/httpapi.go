@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,7 +30,7 @@ import (
 const MaxBody = limits.RequestBytes
 
 // Error codes of the HTTP layer, beside the playground's own
-// ("bad-request", "unknown-operation", "internal").
+// ("bad-request", "unknown-operation", "cancelled", "internal").
 const (
 	codeNotFound         = "not-found"
 	codeMethodNotAllowed = "method-not-allowed"
@@ -41,6 +42,7 @@ const (
 	codeBusy             = "busy"
 	codeTimeout          = "timeout"
 	codeRequestTimeout   = "request-timeout"
+	codeCancelled        = playground.CodeCancelled
 )
 
 // Option configures a Handler.
@@ -74,7 +76,10 @@ func WithTimeLimits(queueWait, operation time.Duration) Option {
 //
 // Natively it bounds the operations running at once (the rest wait
 // briefly, then get 503 "busy") and the time each may take (503
-// "timeout"), and stops waiting for one whose client has gone. Under
+// "timeout"), and stops waiting for one whose client has gone. The
+// operation runs with the request's context, so it stops too, at its
+// next check (core/stop), once the client has gone or the handler has
+// answered "timeout" and returned (the server then ends the context). Under
 // js/wasm (the worker) an operation runs inline instead: the instance has
 // one thread and answers one request at a time, and a timer could not fire
 // while the operation runs anyway; there, while other requests compete,
@@ -83,7 +88,7 @@ func WithTimeLimits(queueWait, operation time.Duration) Option {
 func Handler(opts ...Option) http.Handler {
 	h := &handler{
 		log:       stderrLog,
-		run:       (*playground.Op).Run,
+		run:       runOp,
 		queueWait: limits.HTTPQueueWaitMillis * time.Millisecond,
 		opTimeout: limits.HTTPOperationMillis * time.Millisecond,
 	}
@@ -97,6 +102,10 @@ func Handler(opts ...Option) http.Handler {
 	}
 	installPanicHook()
 	return h
+}
+
+func runOp(ctx context.Context, op *playground.Op, body []byte) ([]byte, error) {
+	return op.RunContext(ctx, body)
 }
 
 var stderrLog = log.New(os.Stderr, "subplay api: ", log.LstdFlags)
@@ -118,7 +127,7 @@ type handler struct {
 	log *log.Logger
 	// run runs an operation; tests replace it to reach the paths that real
 	// operations never take (a panic, an internal error).
-	run func(op *playground.Op, body []byte) ([]byte, error)
+	run func(ctx context.Context, op *playground.Op, body []byte) ([]byte, error)
 	// gate bounds the operations running at once; nil runs them inline.
 	gate *gate
 	// share bounds the time costly requests take when operations run
@@ -274,7 +283,7 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, op *playground.
 	case h.share != nil && !h.share.admit(op.Name, len(body), time.Now()):
 		err = errServerBusy
 	case h.gate == nil:
-		out, err = h.run(op, body)
+		out, err = h.run(r.Context(), op, body)
 		if h.share != nil {
 			h.share.end(time.Now())
 		}
@@ -319,7 +328,7 @@ func statusOf(code string) int {
 		return http.StatusBadRequest
 	case codeUnknownOp:
 		return http.StatusNotFound
-	case codeBusy, codeTimeout:
+	case codeBusy, codeTimeout, codeCancelled:
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError

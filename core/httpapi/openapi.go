@@ -86,7 +86,7 @@ func OpenAPI() map[string]any {
 		"type": "object", "required": []string{"code", "message"}, "additionalProperties": false,
 		"properties": Schema{
 			"code": Schema{"type": "string", "enum": []string{
-				codeBadRequest, codeBusy, codeInternal, codeMediaType, codeMethodNotAllowed,
+				codeBadRequest, codeBusy, codeCancelled, codeInternal, codeMediaType, codeMethodNotAllowed,
 				codeNotFound, codeRequestTimeout, codeTimeout, codeTooLarge, codeUnknownOp,
 			}},
 			"message": Schema{"type": "string"},
@@ -132,7 +132,8 @@ var errorText = map[int]string{
 	http.StatusUnsupportedMediaType:  "the body is not declared as application/json",
 	http.StatusInternalServerError:   "a failure of the service (logged); not the caller's fault",
 	http.StatusServiceUnavailable: "code \"busy\": every slot for running operations is taken, retry after Retry-After seconds; " +
-		"code \"timeout\": the operation passed its time limit (the native server only)",
+		"code \"timeout\": the operation passed its time limit (the native server only); " +
+		"code \"cancelled\": the request was cancelled before its answer was ready, so the operation stopped (seen only by a client that stays to read it)",
 }
 
 func errorName(status int) string { return "Error" + strconv.Itoa(status) }

@@ -5,6 +5,7 @@
 package message
 
 import (
+	"context"
 	"encoding/base64"
 	"sort"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/limits"
+	"github.com/subplay/subplay/core/stop"
 )
 
 // Message is a Pub/Sub message as the REST API writes it.
@@ -77,10 +79,17 @@ func (d *Decoded) Node(i int) *doc.Node {
 // single message, or an object {"messages": [...]} as a pull response
 // prints. Diagnostics are located in text; paths are "/<i>/<field>".
 func Parse(name, text string, f doc.Format) (*Decoded, []diag.Diagnostic) {
+	out, ds, _ := ParseContext(context.Background(), name, text, f)
+	return out, ds
+}
+
+// ParseContext is Parse for a caller that may stop waiting: once ctx is
+// done it returns ctx's error and nothing else.
+func ParseContext(ctx context.Context, name, text string, f doc.Format) (*Decoded, []diag.Diagnostic, error) {
 	d, ds := doc.Parse(name, text, f)
 	out := &Decoded{Doc: d}
 	if d.Root == nil {
-		return out, ds
+		return out, ds, nil
 	}
 	root := d.Root
 	prefix := ""
@@ -110,6 +119,9 @@ func Parse(name, text string, f doc.Format) (*Decoded, []diag.Diagnostic) {
 		items = items[:MaxSampleMessages]
 	}
 	for i, n := range items {
+		if err := stop.Check(ctx, i); err != nil {
+			return nil, nil, err
+		}
 		path := prefix + "/" + strconv.Itoa(i)
 		if prefix == "-" {
 			path = ""
@@ -127,7 +139,7 @@ func Parse(name, text string, f doc.Format) (*Decoded, []diag.Diagnostic) {
 		out.paths = append(out.paths, path)
 	}
 	d.Source.Locate(ds)
-	return out, diag.Finish(diag.In(diag.InputMessages, ds))
+	return out, diag.Finish(diag.In(diag.InputMessages, ds)), nil
 }
 
 // Check runs the publish limits of Check on message i, located in the

@@ -8,6 +8,7 @@
 package outputschema
 
 import (
+	"context"
 	"encoding/json"
 	"strconv"
 	"time"
@@ -89,8 +90,15 @@ type BigQueryResult struct {
 // Check checks the configuration's output schemas. The configuration must
 // have been decoded (Config.Sub is not nil).
 func Check(in Input) *Result {
+	res, _ := CheckContext(context.Background(), in)
+	return res
+}
+
+// CheckContext is Check for a caller that may stop waiting: once ctx is
+// done it returns ctx's error and no result.
+func CheckContext(ctx context.Context, in Input) (*Result, error) {
 	res := &Result{}
-	s := &schemaRun{in: in, cfg: in.Config, res: res, decoded: in.Messages, now: in.Now}
+	s := &schemaRun{ctx: ctx, in: in, cfg: in.Config, res: res, decoded: in.Messages, now: in.Now}
 	if e := in.Config.Effective(); e != nil {
 		res.DeliveryType = e.DeliveryType
 	}
@@ -106,12 +114,17 @@ func Check(in Input) *Result {
 			Message: "this subscription delivers by " + string(res.DeliveryType) + "; output schemas belong to BigQuery and Cloud Storage subscriptions",
 			Hint:    `add "bigqueryConfig" or "cloudStorageConfig" to preview their schemas`})
 	}
+	if s.err != nil {
+		return nil, s.err
+	}
 	res.Diagnostics = s.ds
-	return res
+	return res, nil
 }
 
 // schemaRun carries one request through.
 type schemaRun struct {
+	ctx     context.Context
+	err     error // ctx's, when a loop stopped early
 	in      Input
 	cfg     *subscription.Config
 	res     *Result
@@ -212,7 +225,11 @@ func (s *schemaRun) cloudStorage() {
 	if len(msgs) == 0 {
 		return
 	}
-	file, mds := out.EncodeOCF(msgs, avroschema.Sample{Subscription: s.name(), Now: s.now, Origin: s.in.Origin})
+	file, mds, err := out.EncodeOCFContext(s.ctx, msgs, avroschema.Sample{Subscription: s.name(), Now: s.now, Origin: s.in.Origin})
+	if err != nil {
+		s.err = err
+		return
+	}
 	s.res.OCF = file
 	s.messages(mds)
 }
@@ -299,7 +316,11 @@ func (s *schemaRun) bigQuery() {
 	}
 	rowErrors := false
 	if table != nil && len(msgs) > 0 {
-		rows, rds := bigquery.Preview(opts, table, msgs, bigquery.Sample{Subscription: s.name(), Now: s.now, Origin: s.in.Origin})
+		rows, rds, err := bigquery.PreviewContext(s.ctx, opts, table, msgs, bigquery.Sample{Subscription: s.name(), Now: s.now, Origin: s.in.Origin})
+		if err != nil {
+			s.err = err
+			return
+		}
 		result.Rows = rows
 		rowErrors = diag.HasErrors(rds)
 		s.messages(rds)

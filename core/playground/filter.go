@@ -1,10 +1,13 @@
 package playground
 
 import (
+	"context"
+
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/stop"
 )
 
 // FilterRequest tests a filter against sample messages. The filter comes
@@ -131,20 +134,20 @@ func loadFilter(req *FilterRequest) (fs *filterSource, ds []diag.Diagnostic, err
 // testFilter runs the parts of the operation every build has: the filter
 // is read, checked and printed, the messages decoded and checked. evaluate
 // (nil in a build without an evaluator) runs the filter on the messages.
-func testFilter(req *FilterRequest, evaluate func(*filter.Filter, *filterSource, []message.Message, *FilterResponse) error) (*FilterResponse, error) {
+// Once ctx is done it stops with ctx's error.
+func testFilter(ctx context.Context, req *FilterRequest, evaluate func(context.Context, *filter.Filter, *filterSource, []message.Message, *FilterResponse) error) (*FilterResponse, error) {
 	resp := &FilterResponse{Diagnostics: []diag.Diagnostic{}, Results: []FilterResult{}}
 	fs, cfgDs, err := loadFilter(req)
 	if err != nil {
 		return nil, err
 	}
-	decoded, msgDs, err := req.MessagesInput.Load()
+	decoded, msgDs, err := req.MessagesInput.LoadContext(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if fs == nil {
 		resp.Diagnostics = cfgDs
-		attachMessages(resp, decoded, msgDs)
-		return resp, nil
+		return resp, attachMessages(ctx, resp, decoded, msgDs)
 	}
 	f, ds := filter.Parse(fs.text)
 	fs.locate(ds)
@@ -153,7 +156,9 @@ func testFilter(req *FilterRequest, evaluate func(*filter.Filter, *filterSource,
 	if f != nil {
 		resp.Canonical = f.String()
 	}
-	attachMessages(resp, decoded, msgDs)
+	if err := attachMessages(ctx, resp, decoded, msgDs); err != nil {
+		return nil, err
+	}
 	if f == nil {
 		return resp, nil
 	}
@@ -166,7 +171,7 @@ func testFilter(req *FilterRequest, evaluate func(*filter.Filter, *filterSource,
 	if decoded != nil {
 		msgs = decoded.Messages
 	}
-	if err := evaluate(f, fs, msgs, resp); err != nil {
+	if err := evaluate(ctx, f, fs, msgs, resp); err != nil {
 		return nil, err
 	}
 	resp.Evaluated = true
@@ -183,25 +188,30 @@ func testFilter(req *FilterRequest, evaluate func(*filter.Filter, *filterSource,
 // attachMessages makes one result per message, holding the message's own
 // diagnostics and the service-limit checks; what belongs to no message
 // goes to MessageDiagnostics.
-func attachMessages(resp *FilterResponse, d *message.Decoded, ds []diag.Diagnostic) {
-	per, rest := byMessage(d, ds)
+func attachMessages(ctx context.Context, resp *FilterResponse, d *message.Decoded, ds []diag.Diagnostic) error {
+	per, rest, err := byMessage(ctx, d, ds)
+	if err != nil {
+		return err
+	}
 	resp.MessageDiagnostics = rest
 	if d == nil {
-		return
+		return nil
 	}
 	resp.Results = make([]FilterResult, len(per))
 	for i := range per {
 		resp.Results[i].Index, resp.Results[i].Diagnostics = i, per[i]
 	}
+	return nil
 }
 
 // byMessage splits findings about sample messages by the message they
 // point at, each message's own list finished with its service-limit
 // checks (d.Check); rest is what belongs to no message. With no messages
-// (d nil) every finding is in rest.
-func byMessage(d *message.Decoded, ds []diag.Diagnostic) (per [][]diag.Diagnostic, rest []diag.Diagnostic) {
+// (d nil) every finding is in rest. Once ctx is done it stops with ctx's
+// error.
+func byMessage(ctx context.Context, d *message.Decoded, ds []diag.Diagnostic) (per [][]diag.Diagnostic, rest []diag.Diagnostic, err error) {
 	if d == nil {
-		return nil, ds
+		return nil, ds, nil
 	}
 	per = make([][]diag.Diagnostic, len(d.Messages))
 	for _, x := range ds {
@@ -212,7 +222,10 @@ func byMessage(d *message.Decoded, ds []diag.Diagnostic) (per [][]diag.Diagnosti
 		rest = append(rest, x)
 	}
 	for i := range per {
+		if err := stop.Check(ctx, i); err != nil {
+			return nil, nil, err
+		}
 		per[i] = diag.Finish(append(per[i], d.Check(i)...))
 	}
-	return per, rest
+	return per, rest, nil
 }

@@ -3,16 +3,26 @@
 package playground
 
 import (
+	"context"
+
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/filter/celfilter"
 	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/stop"
 )
 
 // Filter checks a filter and runs it on sample messages with cel-go.
-func Filter(req *FilterRequest) (*FilterResponse, error) { return testFilter(req, evaluate) }
+func Filter(req *FilterRequest) (*FilterResponse, error) {
+	return FilterContext(context.Background(), req)
+}
 
-func evaluate(f *filter.Filter, fs *filterSource, msgs []message.Message, resp *FilterResponse) error {
+// FilterContext is Filter that stops, with ctx's error, once ctx is done.
+func FilterContext(ctx context.Context, req *FilterRequest) (*FilterResponse, error) {
+	return testFilter(ctx, req, evaluate)
+}
+
+func evaluate(ctx context.Context, f *filter.Filter, fs *filterSource, msgs []message.Message, resp *FilterResponse) error {
 	prog, err := celfilter.Compile(f)
 	if err != nil {
 		return &Error{Code: "internal", Message: err.Error()}
@@ -21,6 +31,9 @@ func evaluate(f *filter.Filter, fs *filterSource, msgs []message.Message, resp *
 		return &Error{Code: "internal", Message: err.Error()}
 	}
 	for i := range msgs {
+		if err := stop.Check(ctx, i); err != nil {
+			return err
+		}
 		r, err := prog.Explain(msgs[i].Attributes)
 		if err != nil {
 			return &Error{Code: "internal", Message: err.Error()}
@@ -38,5 +51,5 @@ func evaluate(f *filter.Filter, fs *filterSource, msgs []message.Message, resp *
 }
 
 func init() {
-	register("filter", "check a subscription filter, show its canonical and CEL forms, and say which sample messages it delivers and why", Filter)
+	registerContext("filter", "check a subscription filter, show its canonical and CEL forms, and say which sample messages it delivers and why", FilterContext)
 }

@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/subplay/subplay/core/diag"
@@ -111,20 +112,23 @@ func (in *MessagesInput) Has() bool {
 // messages are diagnostics; only a request naming them twice, or in an
 // unknown format, is an error.
 func (in *MessagesInput) Load() (*message.Decoded, []diag.Diagnostic, error) {
+	return in.LoadContext(context.Background())
+}
+
+// LoadContext is Load that stops, with ctx's error, once ctx is done.
+func (in *MessagesInput) LoadContext(ctx context.Context) (*message.Decoded, []diag.Diagnostic, error) {
 	hasArray := len(in.Messages) > 0 && string(in.Messages) != "null"
 	switch {
 	case hasArray && in.MessagesText != nil:
 		return nil, nil, &Error{Code: "bad-request", Message: `give the messages as "messages" or as "messagesText", not both`}
 	case hasArray:
-		d, ds := message.Parse("messages", string(in.Messages), doc.JSON)
-		return d, ds, nil
+		return message.ParseContext(ctx, "messages", string(in.Messages), doc.JSON)
 	case in.MessagesText != nil:
 		f := doc.Format(in.MessagesFormat)
 		if f != "" && f != doc.JSON && f != doc.YAML {
 			return nil, nil, &Error{Code: "bad-request", Message: `"messagesFormat" must be "json", "yaml" or empty, not ` + quote(in.MessagesFormat)}
 		}
-		d, ds := message.Parse("messages", *in.MessagesText, f)
-		return d, ds, nil
+		return message.ParseContext(ctx, "messages", *in.MessagesText, f)
 	}
 	return nil, nil, nil
 }

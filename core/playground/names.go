@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"context"
 	"encoding/base64"
 	"math"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/stop"
 	"github.com/subplay/subplay/core/storage"
 	"github.com/subplay/subplay/core/subscription"
 )
@@ -114,6 +116,12 @@ const (
 
 // ObjectNames previews object names and simulates batching.
 func ObjectNames(req *NamesRequest) (*NamesResponse, error) {
+	return ObjectNamesContext(context.Background(), req)
+}
+
+// ObjectNamesContext is ObjectNames that stops, with ctx's error, once ctx
+// is done.
+func ObjectNamesContext(ctx context.Context, req *NamesRequest) (*NamesResponse, error) {
 	in, err := readNamesInput(req)
 	if err != nil {
 		return nil, err
@@ -122,12 +130,16 @@ func ObjectNames(req *NamesRequest) (*NamesResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	decoded, msgDs, err := req.MessagesInput.Load()
+	decoded, msgDs, err := req.MessagesInput.LoadContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	msgDs, err = checkMessages(ctx, decoded, msgDs)
 	if err != nil {
 		return nil, err
 	}
 	resp := &NamesResponse{Names: []string{}, Folders: []storage.Folder{}, Files: []storage.File{},
-		MessageDiagnostics: checkMessages(decoded, msgDs)}
+		MessageDiagnostics: msgDs}
 	layout, ds := cfg.StorageLayout()
 	resp.Diagnostics, resp.Valid = ds, layout != nil && !diag.HasErrors(ds)
 	if layout == nil {
@@ -143,7 +155,7 @@ func ObjectNames(req *NamesRequest) (*NamesResponse, error) {
 	var res *storage.Result
 	var written []message.Message
 	if decoded != nil {
-		p, through, _, err := downstream(cfg, decoded, msgDs, udfClock(req.Time, in.start))
+		p, through, _, err := downstream(ctx, cfg, decoded, msgDs, udfClock(req.Time, in.start))
 		if err != nil {
 			return nil, err
 		}
@@ -157,6 +169,9 @@ func ObjectNames(req *NamesRequest) (*NamesResponse, error) {
 		bt := storage.NewBatcher(lim, b.Output, MaxPreviewFiles)
 		at := in.start
 		for i := range written {
+			if err := stop.Check(ctx, i); err != nil {
+				return nil, err
+			}
 			if t, ok := written[i].Time(); ok {
 				at = t
 			}
@@ -165,7 +180,10 @@ func ObjectNames(req *NamesRequest) (*NamesResponse, error) {
 		r := bt.Result()
 		res = &r
 	case in.stream != nil:
-		r := in.stream.Simulate(in.start, lim, b.Output, MaxPreviewFiles)
+		r, err := in.stream.SimulateContext(ctx, in.start, lim, b.Output, MaxPreviewFiles)
+		if err != nil {
+			return nil, err
+		}
 		res = &r
 	default:
 		for i := 0; i < in.count; i++ {
@@ -246,15 +264,19 @@ func readNamesInput(req *NamesRequest) (namesInput, error) {
 }
 
 // checkMessages gathers the problems of the sample messages, including
-// the limits the service enforces on publish.
-func checkMessages(d *message.Decoded, ds []diag.Diagnostic) []diag.Diagnostic {
+// the limits the service enforces on publish. Once ctx is done it stops
+// with ctx's error.
+func checkMessages(ctx context.Context, d *message.Decoded, ds []diag.Diagnostic) ([]diag.Diagnostic, error) {
 	if d == nil {
-		return ds
+		return ds, nil
 	}
 	for i := range d.Messages {
+		if err := stop.Check(ctx, i); err != nil {
+			return nil, err
+		}
 		ds = append(ds, d.Check(i)...)
 	}
-	return diag.Finish(ds)
+	return diag.Finish(ds), nil
 }
 
 // contentsOf shows the files of sample messages, within maxContentBytes.
@@ -287,5 +309,5 @@ func contentsOf(files []storage.File, msgs []message.Message, b *subscription.Ba
 }
 
 func init() {
-	register("names", "preview the object names of a Cloud Storage subscription, its folders, and how messages are batched into files", ObjectNames)
+	registerContext("names", "preview the object names of a Cloud Storage subscription, its folders, and how messages are batched into files", ObjectNamesContext)
 }

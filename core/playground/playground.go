@@ -1,7 +1,9 @@
 // Package playground is the contract every entry point speaks: one function
 // per operation, each taking a JSON request and returning a JSON response.
 // The WebAssembly bridge (call(op, json)), the HTTP API (POST /v1/<op>) and
-// the CLI's --format json all go through Call, so the three cannot drift.
+// the CLI's --format json all go through Call (the HTTP API through
+// CallContext, so that a request whose client has gone stops), so the
+// three cannot drift.
 //
 // Operations register themselves from their own files (validate.go,
 // filter.go, names.go, schema.go, ...), each with typed request and
@@ -10,7 +12,9 @@
 package playground
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime/debug"
@@ -26,7 +30,9 @@ var Version = "dev"
 
 // Error is the body of a failed call: {"error": {"code": ..., "message": ...}}.
 // Codes are stable: "bad-request" (the request JSON is malformed or has the
-// wrong shape), "unknown-operation", "internal" (a bug: a recovered panic).
+// wrong shape), "unknown-operation", "cancelled" (the caller's context
+// ended before the answer was ready; see CallContext), "internal" (a bug:
+// a recovered panic).
 // Findings about the user's configuration are never an Error: they are
 // diagnostics inside a normal response.
 type Error struct {
@@ -47,14 +53,22 @@ type Op struct {
 	Summary  string
 	Request  reflect.Type // the request struct
 	Response reflect.Type // the response struct
-	run      func([]byte) (any, error)
+	run      func(context.Context, []byte) (any, error)
 }
 
 var ops = map[string]*Op{}
 
-// register adds an operation. f receives the decoded request; an error it
-// returns should be an *Error (anything else is reported as internal).
+// register adds an operation that runs briefly whatever its input, so
+// never looks at its context; see registerContext.
 func register[Req, Resp any](name, summary string, f func(*Req) (*Resp, error)) {
+	registerContext(name, summary, func(_ context.Context, req *Req) (*Resp, error) { return f(req) })
+}
+
+// registerContext adds an operation. f receives the decoded request and
+// the call's context, which its loops over user input check (core/stop);
+// an error it returns should be an *Error, or the context's error when it
+// stopped early (anything else is reported as internal).
+func registerContext[Req, Resp any](name, summary string, f func(context.Context, *Req) (*Resp, error)) {
 	if _, dup := ops[name]; dup {
 		panic("playground: operation registered twice: " + name)
 	}
@@ -63,12 +77,12 @@ func register[Req, Resp any](name, summary string, f func(*Req) (*Resp, error)) 
 		Summary:  summary,
 		Request:  reflect.TypeFor[Req](),
 		Response: reflect.TypeFor[Resp](),
-		run: func(body []byte) (any, error) {
+		run: func(ctx context.Context, body []byte) (any, error) {
 			req := new(Req)
 			if err := decodeRequest(body, req); err != nil {
 				return nil, err
 			}
-			return f(req)
+			return f(ctx, req)
 		},
 	}
 }
@@ -91,12 +105,19 @@ func Lookup(name string) *Op { return ops[name] }
 // operation is recovered into an "internal" error, because the WebAssembly
 // instance that runs this must never exit.
 func Call(op string, body []byte) (out []byte, ok bool) {
+	return CallContext(context.Background(), op, body)
+}
+
+// CallContext is Call for a caller that may stop waiting: once ctx is done
+// the operation stops at its next check (core/stop) and the call answers
+// the error "cancelled", never part of an answer.
+func CallContext(ctx context.Context, op string, body []byte) (out []byte, ok bool) {
 	o := ops[op]
 	if o == nil {
 		return encodeError(&Error{Code: "unknown-operation",
 			Message: fmt.Sprintf("there is no operation %q; the operations are %s", op, strings.Join(Names(), ", "))}), false
 	}
-	resp, err := o.Run(body)
+	resp, err := o.RunContext(ctx, body)
 	if err != nil {
 		return encodeError(err), false
 	}
@@ -105,6 +126,18 @@ func Call(op string, body []byte) (out []byte, ok bool) {
 
 // Run runs the operation on a JSON request and returns the JSON response.
 func (o *Op) Run(body []byte) (out []byte, err error) {
+	return o.RunContext(context.Background(), body)
+}
+
+// CodeCancelled is the code of the error a call answers when its context
+// ended before the answer was ready.
+const CodeCancelled = "cancelled"
+
+// RunContext is Run for a caller that may stop waiting. When ctx is done
+// before the answer is ready (at the start, at one of the operation's
+// checks, or at the end) the error is an *Error with code CodeCancelled
+// and there is no response: an answer cut short is never returned.
+func (o *Op) RunContext(ctx context.Context, body []byte) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, &Error{Code: "internal", Message: fmt.Sprintf("operation %q failed: %v", o.Name, r)}
@@ -113,7 +146,13 @@ func (o *Op) Run(body []byte) (out []byte, err error) {
 			}
 		}
 	}()
-	resp, err := o.run(body)
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled(err)
+	}
+	resp, err := o.run(ctx, body)
+	if err := ctx.Err(); err != nil {
+		return nil, cancelled(err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +161,14 @@ func (o *Op) Run(body []byte) (out []byte, err error) {
 		return nil, &Error{Code: "internal", Message: "encoding the response: " + err.Error()}
 	}
 	return b, nil
+}
+
+// cancelled is the error of a call whose context ended with err.
+func cancelled(err error) *Error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeCancelled, Message: "the call passed its deadline before it finished, so it was stopped and nothing is answered"}
+	}
+	return &Error{Code: CodeCancelled, Message: "the call was cancelled before it finished (its caller stopped waiting), so nothing is answered"}
 }
 
 // PanicHook, when set, is told about every recovered panic with its stack,

@@ -6,6 +6,7 @@
 package playground
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"time"
@@ -64,6 +65,11 @@ type BigQueryResult = outputschema.BigQueryResult
 
 // Schema answers a SchemaRequest.
 func Schema(req *SchemaRequest) (*SchemaResponse, error) {
+	return SchemaContext(context.Background(), req)
+}
+
+// SchemaContext is Schema that stops, with ctx's error, once ctx is done.
+func SchemaContext(ctx context.Context, req *SchemaRequest) (*SchemaResponse, error) {
 	cfg, err := req.ConfigInput.Load()
 	if err != nil {
 		return nil, err
@@ -79,22 +85,28 @@ func Schema(req *SchemaRequest) (*SchemaResponse, error) {
 	default:
 		return nil, &Error{Code: "bad-request", Message: `"topicSchemaType" must be "AVRO", "PROTOCOL_BUFFER" or empty, not ` + quote(req.TopicSchemaType)}
 	}
-	decoded, msgDs, err := req.MessagesInput.Load()
+	decoded, msgDs, err := req.MessagesInput.LoadContext(ctx)
 	if err != nil {
 		return nil, err
 	}
-	resp := &SchemaResponse{MessageDiagnostics: checkMessages(decoded, msgDs), Diagnostics: []diag.Diagnostic{}}
+	if msgDs, err = checkMessages(ctx, decoded, msgDs); err != nil {
+		return nil, err
+	}
+	resp := &SchemaResponse{MessageDiagnostics: msgDs, Diagnostics: []diag.Diagnostic{}}
 	if cfg.Sub == nil {
 		resp.Diagnostics = cfg.Validate()
 		return resp, nil
 	}
-	p, through, origin, err := downstream(cfg, decoded, msgDs, udfClock(req.Time, now))
+	p, through, origin, err := downstream(ctx, cfg, decoded, msgDs, udfClock(req.Time, now))
 	if err != nil {
 		return nil, err
 	}
 	resp.Pipeline = p
-	r := outputschema.Check(outputschema.Input{Config: cfg, TopicSchema: req.TopicSchema, TopicSchemaType: req.TopicSchemaType,
+	r, err := outputschema.CheckContext(ctx, outputschema.Input{Config: cfg, TopicSchema: req.TopicSchema, TopicSchemaType: req.TopicSchemaType,
 		TableSchema: req.TableSchema, Messages: decoded, Now: now, Through: through, Origin: origin})
+	if err != nil {
+		return nil, err
+	}
 	resp.DeliveryType, resp.Avro, resp.OCF, resp.BigQuery = r.DeliveryType, r.Avro, r.OCF, r.BigQuery
 	resp.Diagnostics = diag.Finish(append(resp.Diagnostics, r.Diagnostics...))
 	resp.MessageDiagnostics = diag.Finish(append(resp.MessageDiagnostics, r.MessageDiagnostics...))
@@ -102,5 +114,5 @@ func Schema(req *SchemaRequest) (*SchemaResponse, error) {
 }
 
 func init() {
-	register("schema", "the Avro output schema and sample file of a Cloud Storage subscription, or the BigQuery table check, generated table and row preview", Schema)
+	registerContext("schema", "the Avro output schema and sample file of a Cloud Storage subscription, or the BigQuery table check, generated table and row preview", SchemaContext)
 }

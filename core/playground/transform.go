@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/stop"
 	"github.com/subplay/subplay/core/subscription"
 	"github.com/subplay/subplay/core/transform"
 )
@@ -147,11 +149,17 @@ const pipelineOrder = "transforms run first, in order, then the filter on the tr
 
 // Transform runs the request.
 func Transform(req *TransformRequest) (*TransformResponse, error) {
+	return TransformContext(context.Background(), req)
+}
+
+// TransformContext is Transform that stops, with ctx's error, once ctx is
+// done.
+func TransformContext(ctx context.Context, req *TransformRequest) (*TransformResponse, error) {
 	cfg, err := req.ConfigInput.Load()
 	if err != nil {
 		return nil, err
 	}
-	decoded, msgDs, err := req.MessagesInput.Load()
+	decoded, msgDs, err := req.MessagesInput.LoadContext(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +169,7 @@ func Transform(req *TransformRequest) (*TransformResponse, error) {
 			return nil, &Error{Code: "bad-request", Message: `"time" must be RFC 3339, such as 2026-01-02T15:04:05Z, not ` + quote(req.Time)}
 		}
 	}
-	resp, _, err := runTransforms(cfg, decoded, msgDs, now)
+	resp, _, err := runTransforms(ctx, cfg, decoded, msgDs, now)
 	return resp, err
 }
 
@@ -170,7 +178,7 @@ func Transform(req *TransformRequest) (*TransformResponse, error) {
 // message whose outcome is "delivered" or "acked", the message the
 // transforms produced, with the original's id, publish time and ordering
 // key (transforms change only data and attributes).
-func runTransforms(cfg *subscription.Config, decoded *message.Decoded, msgDs []diag.Diagnostic, now time.Time) (*TransformResponse, []message.Message, error) {
+func runTransforms(ctx context.Context, cfg *subscription.Config, decoded *message.Decoded, msgDs []diag.Diagnostic, now time.Time) (*TransformResponse, []message.Message, error) {
 	var err error
 	resp := &TransformResponse{Diagnostics: []diag.Diagnostic{}, Transforms: []TransformInfo{}, Results: []TransformResult{}, Order: transformOrder}
 	if cfg.Sub == nil {
@@ -238,12 +246,17 @@ func runTransforms(cfg *subscription.Config, decoded *message.Decoded, msgDs []d
 		}
 		resp.FilterEvaluated = true
 	}
-	attachTransformMessages(resp, decoded, msgDs)
+	if err := attachTransformMessages(ctx, resp, decoded, msgDs); err != nil {
+		return nil, nil, err
+	}
 	finalMsgs := make([]message.Message, len(msgs))
 	var finals []map[string]string
 	var originals []map[string]string
 	var through []int
 	for i, m := range msgs {
+		if err := stop.Check(ctx, i); err != nil {
+			return nil, nil, err
+		}
 		r := &resp.Results[i]
 		cur := m
 		failed := false
@@ -408,21 +421,25 @@ func changes(a, b *message.Message) []Change {
 
 // attachTransformMessages makes one result per message holding its own
 // diagnostics; what belongs to no message goes to MessageDiagnostics.
-func attachTransformMessages(resp *TransformResponse, d *message.Decoded, ds []diag.Diagnostic) {
-	per, rest := byMessage(d, ds)
+func attachTransformMessages(ctx context.Context, resp *TransformResponse, d *message.Decoded, ds []diag.Diagnostic) error {
+	per, rest, err := byMessage(ctx, d, ds)
+	if err != nil {
+		return err
+	}
 	resp.MessageDiagnostics = rest
 	if d == nil {
-		return
+		return nil
 	}
 	resp.Results = make([]TransformResult, len(per))
 	for i := range per {
 		resp.Results[i].Index, resp.Results[i].Diagnostics = i, per[i]
 		resp.Results[i].Steps = []TransformStep{}
 	}
+	return nil
 }
 
 func init() {
-	register("transform", "run the subscription's JavaScript transforms (UDFs) on sample messages: each message after each transform, which transform dropped or failed it, and the filter's verdict on what they produce", Transform)
+	registerContext("transform", "run the subscription's JavaScript transforms (UDFs) on sample messages: each message after each transform, which transform dropped or failed it, and the filter's verdict on what they produce", TransformContext)
 }
 
 // withEngines refuses a configuration this build cannot fully answer for:

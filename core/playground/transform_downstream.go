@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -67,11 +68,11 @@ type PipelineMessage struct {
 // With neither an enabled UDF nor a valid filter, or without sample
 // messages, nothing selects or changes the messages: the Pipeline is nil
 // and the previews write the samples as published.
-func downstream(cfg *subscription.Config, decoded *message.Decoded, msgDs []diag.Diagnostic, clock time.Time) (*Pipeline, []message.Message, []int, error) {
+func downstream(ctx context.Context, cfg *subscription.Config, decoded *message.Decoded, msgDs []diag.Diagnostic, clock time.Time) (*Pipeline, []message.Message, []int, error) {
 	if decoded == nil || cfg == nil || cfg.Sub == nil || (len(enabledUDFs(cfg)) == 0 && !hasValidFilter(cfg)) {
 		return nil, nil, nil, nil
 	}
-	tr, finals, err := runTransforms(cfg, decoded, msgDs, clock)
+	tr, finals, err := runTransforms(ctx, cfg, decoded, msgDs, clock)
 	if err != nil {
 		return nil, nil, nil, err
 	}

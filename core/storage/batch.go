@@ -1,8 +1,11 @@
 package storage
 
 import (
+	"context"
 	"math"
 	"time"
+
+	"github.com/subplay/subplay/core/stop"
 )
 
 // Limit names the batching setting that closed a file.
@@ -240,16 +243,28 @@ func (s Stream) Count() int64 {
 // skip), so it costs time per file rather than per message, and memory
 // only for the kept files: the playground runs it on every edit.
 func (s Stream) Simulate(start time.Time, lim Limits, out Output, keep int) Result {
+	r, _ := s.SimulateContext(context.Background(), start, lim, out, keep)
+	return r
+}
+
+// SimulateContext is Simulate for a caller that may stop waiting: once ctx
+// is done it returns ctx's error and no result.
+func (s Stream) SimulateContext(ctx context.Context, start time.Time, lim Limits, out Output, keep int) (Result, error) {
 	b := NewBatcher(lim, out, keep)
 	b.base, b.hasBase = start, true
 	n := s.Count()
 	interval := 1e9 / s.Rate
 	at := func(i int64) int64 { return int64(float64(i) * interval) }
-	for i := int64(0); i < n; {
+	// step counts the loop's turns, one per file or less: the message
+	// index jumps and would rarely land on a multiple of stop.Every.
+	for i, step := int64(0), int64(0); i < n; step++ {
+		if err := stop.Check(ctx, step); err != nil {
+			return Result{}, err
+		}
 		b.add(at(i), s.Size)
 		i = b.skip(i+1, n, at, s.Size)
 	}
-	return b.Result()
+	return b.Result(), nil
 }
 
 // skip adds, in one step, the messages from index i on (of n, message j

@@ -78,9 +78,7 @@ func Read(req Request) *Result {
 		res.Unknown = append(res.Unknown, p)
 	}
 	sort.Strings(res.Unknown)
-	res.Diagnostics = diag.Finish(r.ds)
-	r.src.Locate(res.Diagnostics)
-	diag.Sort(res.Diagnostics)
+	res.Diagnostics = r.src.Finish(r.ds)
 	return res
 }
 
