@@ -67,3 +67,12 @@ const UDFBacktrackPaths = 10_000_000
 // UDFSplitPieces bounds the pieces of one split: each is a value of its
 // own, many times the size of a one-character piece of the text.
 const UDFSplitPieces = 1 << 20
+
+// UDFCacheEntries and UDFCacheBytes bound the cache of compiled UDFs (the
+// page validates on every keystroke; unchanged code is not compiled
+// again): at most this many UDFs, holding at most this many bytes of code
+// together (a compiled program takes several times its code).
+const (
+	UDFCacheEntries = 32
+	UDFCacheBytes   = 256 << 10
+)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"runtime/metrics"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,6 +68,14 @@ type compiled struct {
 	fn   goja.Callable
 	ok   bool
 	call *call
+	// topSteps are the steps the top-level code took when it last ran, and
+	// stopped says whether a budget stopped it: only a result no budget
+	// cut short is the same every time, and may be cached.
+	topSteps int
+	stopped  bool
+	// lazy: the UDF came from the cache, its steps counted, its runtime not
+	// yet made.
+	lazy bool
 }
 
 // call is the budget of one call.
@@ -93,7 +102,24 @@ func Compile(udfs []UDF, opts Options) (*Program, error) {
 	for i, u := range udfs {
 		c := &compiled{udf: u}
 		p.udfs = append(p.udfs, c)
-		p.Diagnostics[i] = p.compile(c)
+		key := cacheKey(u, opts)
+		if e := cacheGet(key); e != nil {
+			c.prog, c.code = e.prog, e.code
+			p.Diagnostics[i] = slices.Clone(e.diags)
+			if len(e.diags) == 0 {
+				// Ready to run: its runtime is made when a message first
+				// needs it, and its top-level steps count now, as they
+				// would have had it run here.
+				c.ok, c.lazy = true, true
+				p.steps += e.steps
+			}
+			continue
+		}
+		ds := p.compile(c)
+		p.Diagnostics[i] = ds
+		if !c.stopped {
+			cachePut(&cached{key: key, prog: c.prog, code: c.code, diags: slices.Clone(ds), steps: c.topSteps})
+		}
 	}
 	return p, nil
 }
@@ -204,6 +230,7 @@ func (p *Program) start(c *compiled) []diag.Diagnostic {
 		}
 	}()
 	p.end(cl)
+	c.topSteps, c.stopped = cl.steps, cl.stopped != ""
 	if len(ds) > 0 {
 		c.vm = nil
 		return ds
@@ -318,7 +345,19 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		return fc.This.ToObject(vm).Get("length").ToFloat()
 	}))
 	newGuards(vm, p, c).install()
-	setup, err := vm.RunString(`(function (deny, g) {
+	setup, err := vm.RunProgram(lockdown)
+	if err != nil {
+		panic("transform: sandbox: " + err.Error())
+	}
+	f, _ := goja.AssertFunction(setup)
+	if _, err := f(goja.Undefined(), deny, g); err != nil {
+		panic("transform: sandbox: " + err.Error())
+	}
+}
+
+// lockdown takes away the ways to make code from strings; compiled once,
+// run in every runtime.
+var lockdown = goja.MustCompile("sandbox", `(function (deny, g) {
 	"use strict";
 	var lock = function (o, k, v) { Object.defineProperty(o, k, { value: v, writable: false, configurable: false }); };
 	Object.defineProperty(deny, "prototype", { value: Function.prototype });
@@ -328,15 +367,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	[function* () {}, async function () {}].forEach(function (f) {
 		lock(Object.getPrototypeOf(f), "constructor", deny);
 	});
-})`)
-	if err != nil {
-		panic("transform: sandbox: " + err.Error())
-	}
-	f, _ := goja.AssertFunction(setup)
-	if _, err := f(goja.Undefined(), deny, g); err != nil {
-		panic("transform: sandbox: " + err.Error())
-	}
-}
+})`, true)
 
 // wrap replaces obj[name] (obj named by a path from the global object)
 // with a function that first calls check, which panics to refuse.
