@@ -269,6 +269,13 @@ func FuzzUDF(f *testing.F) {
 		"function f(m) { 'use strict'; return {data: m.data, attributes: {a: m.data}} }",
 		"const f = m => ({data: m.data.split('').reverse().join('')})",
 		"function f( {",
+		"function f(m) { return /(a+)+(?=b)/.test(m.data) ? m : null }",
+		"function f(m) { return {data: m.data.replace(new RegExp('(a|a)*$', 'g'), '$`$\\'')} }",
+		"function f(m) { var r = /(\\d+)/g, x; while ((x = r.exec(m.data + '1 22 333')) !== null) m.data += x[1]; return m }",
+		"function f(m) { return {data: [...(m.data + '\u00e9').matchAll(/\\w+/g)].join(m.data.split('').join(','))} }",
+		"var s = 'x'.repeat(1e6);\nfunction f(m) { return {data: `${s}${s}${m.data}` + s + s.concat(s, s) + [s, s].join(s)} }",
+		"function f(m) { while (true) m.data = `${m.data}${m.data}` }",
+		"function f(m) { return {data: 'ab'.repeat(1e5).replaceAll('', m.data).split(/b/u, 10).join()} }",
 	} {
 		f.Add(s, []byte(`{"a":1}`))
 	}

@@ -493,7 +493,7 @@ func (g *guards) boundJoin() {
 		}
 		g.joining = append(g.joining, o)
 		defer func() { g.joining = g.joining[:len(g.joining)-1] }()
-		n := o.Get("length").ToNumber().ToFloat()
+		n := math.Min(math.Floor(o.Get("length").ToNumber().ToFloat()), 1<<53-1) // ToLength
 		sep := g.str(g.vm.ToValue(","))
 		if s := fc.Argument(0); !goja.IsUndefined(s) {
 			sep = g.str(s)

@@ -157,7 +157,7 @@ func TestBuilders(t *testing.T) {
 			want{outcome: Failed, code: "udf-budget", msg: "allocated more than"}},
 
 		// Semantics kept.
-		{"join", "function f(m) { var a = [1, null, undefined, 'a', [2, 3]]; a.push(a); return {data: a.join('-') + '|' + String([1, 2]) + '|' + [].join()} }", data("1---a-2,3-|1,2|")},
+		{"join", "function f(m) { var a = [1, null, undefined, 'a', [2, 3]]; a.push(a); return {data: a.join('-') + '|' + String([1, 2]) + '|' + [].join() + Array.prototype.join.call({length: 2.5, 0: 'x', 1: 'y', 2: 'z'})} }", data("1---a-2,3-|1,2|x,y")},
 		{"join reads each element once", "function f(m) { var n = 0, a = [{toString: function () { n++; return 'o' }}]; return {data: a.join() + n} }", data("o1")},
 		{"replace patterns", "function f(m) { return {data: 'abc'.replace(/(b)/, '[$1$&$$]') + 'abab'.replaceAll('b', '$`') + 'x'.replace('x', function (s) { return s + 1 })} }",
 			data("a[bb$]caaaabax1")},
