@@ -167,6 +167,9 @@ func TestBuilders(t *testing.T) {
 		{"template and +", "function f(m) { var o = {n: 0, toString: function () { this.n++; return 'o' }}; var s = `${o}-${1 + 2}-${`${o}`}`; s += 1 + 1; return {data: s + o.n + (1 + '2')} }",
 			data("o-3-o2212")},
 		{"+ in a loop body without braces or semicolon", "function f(m) { var s = '', i = 0\nwhile (i < 3) s = s + i++\nreturn {data: s} }", data("012")},
+		{"+ of a tagged template", "function f(m) { return {data: String.raw`a${1 + 1}b` + tag`${'q' + 'r'}`.length + tag`x`.length} }\nfunction tag(s, v) { return String(v) }",
+			data("a2b29")},
+		{"a loop whose body is an if without braces", "function f(m) { var s = ''\nfor (var i = 0; i < 3; i++) if (i) s += i; else continue\nreturn {data: s} }", data("12")},
 		{"+ of a comma expression", "function f(m) { var a = 1; return {data: 'x' + (a, 2) + (() => 'y' + 1)()} }", data("x2y1")},
 	}
 	for _, tc := range cases {

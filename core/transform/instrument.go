@@ -75,9 +75,10 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		if e == nil {
 			return
 		}
-		add(off(e.Idx0()), name+"((")
+		add(off(exprStart(e)), name+"((")
 		closeAt(off(e.Idx1()), "))")
 	}
+	bad := false
 	wrapBody := func(body ast.Statement) {
 		if body == nil {
 			return
@@ -92,7 +93,12 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		if j := skipSpace(code, end); j < len(code) && code[j] == ';' {
 			end = j + 1
 		}
-		add(off(body.Idx0()), "{"+tickCall)
+		start := stmtStart(code, body)
+		if start < 1 {
+			bad = true // a loop without its step would be unbounded
+			return
+		}
+		add(off(start), "{"+tickCall)
 		closeAt(end, "}")
 	}
 	funcBody := func(b *ast.BlockStatement) {
@@ -131,7 +137,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			case *ast.BlockStatement:
 				funcBody(b)
 			case *ast.ExpressionBody:
-				add(off(b.Expression.Idx0()), "("+tickName+"(),")
+				add(off(exprStart(b.Expression)), "("+tickName+"(),")
 				closeAt(off(b.Expression.Idx1()), ")")
 			}
 		case *ast.BinaryExpression:
@@ -152,7 +158,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			regexps = append(regexps, n)
 		}
 	})
-	if !ok {
+	if !ok || bad {
 		return nil, false
 	}
 	// At one offset, what closes comes before what opens (a node that ends
@@ -180,6 +186,74 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	}
 	b.WriteString(code[prev:])
 	return &instrumented{text: b.String(), ins: ins, regexps: regexps}, true
+}
+
+// exprStart is where an expression begins in the code. goja's Idx0 of a
+// tagged template is its backtick, not its tag, and of an expression that
+// starts with one (a call, a member, an operator) the same.
+func exprStart(e ast.Expression) file.Idx {
+	for {
+		switch n := e.(type) {
+		case *ast.TemplateLiteral:
+			if n.Tag == nil {
+				return n.Idx0()
+			}
+			e = n.Tag
+		case *ast.BinaryExpression:
+			e = n.Left
+		case *ast.AssignExpression:
+			e = n.Left
+		case *ast.CallExpression:
+			e = n.Callee
+		case *ast.DotExpression:
+			e = n.Left
+		case *ast.PrivateDotExpression:
+			e = n.Left
+		case *ast.BracketExpression:
+			e = n.Left
+		case *ast.ConditionalExpression:
+			e = n.Test
+		case *ast.SequenceExpression:
+			if len(n.Sequence) == 0 {
+				return n.Idx0()
+			}
+			e = n.Sequence[0]
+		case *ast.OptionalChain:
+			e = n.Expression
+		case *ast.Optional:
+			e = n.Expression
+		case *ast.UnaryExpression:
+			if !n.Postfix {
+				return n.Idx0()
+			}
+			e = n.Operand
+		default:
+			return e.Idx0()
+		}
+	}
+}
+
+// stmtStart is where a statement begins in the code: goja's parser leaves
+// an if statement's position unset, so it is found before its test, past
+// white space and opening parentheses. 0 when it cannot be found.
+func stmtStart(code string, s ast.Statement) file.Idx {
+	switch n := s.(type) {
+	case *ast.IfStatement:
+		if n.If > 0 {
+			return n.If
+		}
+		i := int(exprStart(n.Test)) - 2 // the byte before the test
+		for i >= 0 && (code[i] == '(' || code[i] == ' ' || code[i] == '\t' || code[i] == '\n' || code[i] == '\r') {
+			i--
+		}
+		if i >= 1 && code[i-1:i+1] == "if" {
+			return file.Idx(i)
+		}
+		return 0
+	case *ast.ExpressionStatement:
+		return exprStart(n.Expression)
+	}
+	return s.Idx0()
 }
 
 // original carries a byte offset in the instrumented text back to the
