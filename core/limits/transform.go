@@ -54,3 +54,25 @@ const UDFCallAllocBytes = 64 << 20
 // allocates: a single call could otherwise ask for gigabytes at once. It is
 // the service's largest message (10 MB) plus room.
 const UDFStringBytes = 16 << 20
+
+// UDFBacktrackPaths bounds a call of a regular expression that goja would
+// run on its backtracking engine (regexp2, whose only bound is a time-out
+// that js/wasm cannot fire): the number of paths that engine could try,
+// counted as (n+1)^(q+1) times the alternatives for q quantifiers on a
+// text of n characters. Past it, or for a quantifier over a group with a
+// quantifier or an alternation in it, the call is refused; a pattern only
+// that engine runs (lookarounds, backreferences) is refused always.
+const UDFBacktrackPaths = 10_000_000
+
+// UDFSplitPieces bounds the pieces of one split: each is a value of its
+// own, many times the size of a one-character piece of the text.
+const UDFSplitPieces = 1 << 20
+
+// UDFCacheEntries and UDFCacheBytes bound the cache of compiled UDFs (the
+// page validates on every keystroke; unchanged code is not compiled
+// again): at most this many UDFs, holding at most this many bytes of code
+// together (a compiled program takes several times its code).
+const (
+	UDFCacheEntries = 32
+	UDFCacheBytes   = 256 << 10
+)

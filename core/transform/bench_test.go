@@ -16,14 +16,16 @@ const redact = `function f(message, metadata) {
 }`
 
 // BenchmarkStart is the engine's start-up: a runtime made, sandboxed, and
-// one small UDF compiled and its top-level code run.
+// one small UDF compiled and its top-level code run (the cache off).
 func BenchmarkStart(b *testing.B) {
-	for b.Loop() {
-		p, _ := Compile([]UDF{{FunctionName: "f", Code: redact}}, Options{})
-		if len(p.Diagnostics[0]) > 0 {
-			b.Fatal(p.Diagnostics[0])
+	withCache(false, func() {
+		for b.Loop() {
+			p, _ := Compile([]UDF{{FunctionName: "f", Code: redact}}, Options{})
+			if len(p.Diagnostics[0]) > 0 {
+				b.Fatal(p.Diagnostics[0])
+			}
 		}
-	}
+	})
 }
 
 // BenchmarkCall is one call of the documentation's redact pattern.
@@ -46,5 +48,30 @@ func BenchmarkSteps(b *testing.B) {
 		if st := p.Run(m); st[0].Outcome != Unchanged {
 			b.Fatal(st[0])
 		}
+	}
+}
+
+// BenchmarkValidate is what validate does on each keystroke of a
+// configuration with two UDFs whose code did not change: compile them and
+// read their findings. "compile" has the cache off (every call compiles),
+// "cached" on.
+func BenchmarkValidate(b *testing.B) {
+	udfs := []UDF{
+		{FunctionName: "f", Code: redact},
+		{FunctionName: "g", Code: "const seen = {};\nfunction g(message, metadata) {\n  const d = JSON.parse(message.data);\n  if (/^\\d{3}-\\d{2}-\\d{4}$/.test(d.ssn || '')) d.ssn = '***';\n  message.attributes.kind = `${d.country || 'none'}-${Object.keys(d).length}`;\n  return {data: JSON.stringify(d), attributes: message.attributes};\n}"},
+	}
+	for _, on := range []bool{false, true} {
+		name := map[bool]string{false: "compile", true: "cached"}[on]
+		b.Run(name, func(b *testing.B) {
+			withCache(on, func() {
+				b.ReportAllocs()
+				for b.Loop() {
+					p, _ := Compile(udfs, Options{})
+					if len(p.Diagnostics[0])+len(p.Diagnostics[1]) > 0 {
+						b.Fatal(p.Diagnostics)
+					}
+				}
+			})
+		})
 	}
 }

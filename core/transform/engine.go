@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"runtime/metrics"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
 
 	"github.com/subplay/subplay/core/diag"
@@ -31,11 +33,10 @@ func init() {
 	// in any zone) must give one answer, so the engine's process keeps UTC
 	// as its local zone. subplay prints no local times elsewhere.
 	time.Local = time.UTC
-	// A regular expression goja cannot hand to Go's linear-time regexp runs
-	// on a backtracking engine; its time-out is the engine's only bound on
-	// it. The time-out needs a clock goroutine, which js/wasm cannot run
-	// while the match holds the thread: there it does not fire (README's
-	// Limits says so).
+	// The guards (regexp.go) let a call reach goja's backtracking engine
+	// only when its work is bounded; natively its time-out stays as a net
+	// under that bound (it needs a clock goroutine, which js/wasm does not
+	// run during a match).
 	regexp2.DefaultMatchTimeout = limits.UDFCallSeconds * time.Second
 }
 
@@ -67,6 +68,14 @@ type compiled struct {
 	fn   goja.Callable
 	ok   bool
 	call *call
+	// topSteps are the steps the top-level code took when it last ran, and
+	// stopped says whether a budget stopped it: only a result no budget
+	// cut short is the same every time, and may be cached.
+	topSteps int
+	stopped  bool
+	// lazy: the UDF came from the cache, its steps counted, its runtime not
+	// yet made.
+	lazy bool
 }
 
 // call is the budget of one call.
@@ -77,6 +86,13 @@ type call struct {
 	start   time.Time
 	alloc0  uint64
 	stopped string // why the call was stopped, "" while it runs
+	// code and hint are the finding of a stop that is not the budget's
+	// (a refused regular expression); "" for the budget's.
+	code, hint string
+	// pending is the length of the strings handed to template literals'
+	// placeholders in this call: each template allocates their sum when it
+	// ends, after the last check, so the checks count it in advance.
+	pending uint64
 }
 
 // Compile checks and compiles the UDFs. A UDF that cannot run has findings
@@ -86,7 +102,24 @@ func Compile(udfs []UDF, opts Options) (*Program, error) {
 	for i, u := range udfs {
 		c := &compiled{udf: u}
 		p.udfs = append(p.udfs, c)
-		p.Diagnostics[i] = p.compile(c)
+		key := cacheKey(u, opts)
+		if e := cacheGet(key); e != nil {
+			c.prog, c.code = e.prog, e.code
+			p.Diagnostics[i] = slices.Clone(e.diags)
+			if len(e.diags) == 0 {
+				// Ready to run: its runtime is made when a message first
+				// needs it, and its top-level steps count now, as they
+				// would have had it run here.
+				c.ok, c.lazy = true, true
+				p.steps += e.steps
+			}
+			continue
+		}
+		ds := p.compile(c)
+		p.Diagnostics[i] = ds
+		if !c.stopped {
+			cachePut(&cached{key: key, prog: c.prog, code: c.code, diags: slices.Clone(ds), steps: c.topSteps})
+		}
 	}
 	return p, nil
 }
@@ -134,6 +167,9 @@ func (p *Program) compile(c *compiled) []diag.Diagnostic {
 		return []diag.Diagnostic{finding(diag.Error, "udf-nesting-too-deep", "the code nests too deeply to run", "flatten the code", diag.Span{})}
 	}
 	c.code = in
+	if ds := refusedLiterals(in.regexps); len(ds) > 0 {
+		return ds
+	}
 	prog, err := goja.Compile("udf", in.text, false)
 	if err != nil {
 		// The user's code parsed; the instrumented code must too. Say so
@@ -147,6 +183,22 @@ func (p *Program) compile(c *compiled) []diag.Diagnostic {
 	}
 	c.ok = true
 	return nil
+}
+
+// refusedLiterals reports each regular expression literal that only the
+// backtracking engine can run, at the literal: the UDF does not run, as
+// every use of it would be refused.
+func refusedLiterals(lits []*ast.RegExpLiteral) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	for _, l := range lits {
+		if p := analyse(l.Pattern, l.Flags); p.backtrack != "" {
+			o := int(l.Idx) - 1
+			ds = append(ds, finding(diag.Error, "udf-regexp-backtracking",
+				"this regular expression has "+p.backtrack+", which only a backtracking engine runs; subplay cannot bound its time in the browser",
+				rxHint, diag.SpanOf(o, o+len(l.Literal))))
+		}
+	}
+	return ds
 }
 
 // start makes c's runtime and runs its top-level code, then finds its
@@ -167,7 +219,7 @@ func (p *Program) start(c *compiled) []diag.Diagnostic {
 		return float64(z>>11) / (1 << 53)
 	})
 	c.vm = vm
-	sandbox(vm, func() { p.tick(c) })
+	sandbox(vm, p, c)
 	c.freeze, _ = goja.AssertFunction(vm.GlobalObject().Get("Object").ToObject(vm).Get("freeze"))
 	cl := p.begin(c)
 	var ds []diag.Diagnostic
@@ -178,6 +230,7 @@ func (p *Program) start(c *compiled) []diag.Diagnostic {
 		}
 	}()
 	p.end(cl)
+	c.topSteps, c.stopped = cl.steps, cl.stopped != ""
 	if len(ds) > 0 {
 		c.vm = nil
 		return ds
@@ -254,10 +307,15 @@ func isIdent(s string) bool {
 // it is refused like V8 refuses it under a content security policy. It
 // installs the step counter and bounds the built-ins that can build a huge
 // value in one call.
-func sandbox(vm *goja.Runtime, step func()) {
+func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	g := vm.GlobalObject()
-	_ = g.DefineDataProperty(tickName, vm.ToValue(func(goja.FunctionCall) goja.Value { step(); return goja.Undefined() }),
-		goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	for name, f := range map[string]func(goja.FunctionCall) goja.Value{
+		tickName: func(goja.FunctionCall) goja.Value { p.tick(c); return goja.Undefined() },
+		memName:  func(fc goja.FunctionCall) goja.Value { p.mem(c); return fc.Argument(0) },
+		textName: func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
+	} {
+		_ = g.DefineDataProperty(name, vm.ToValue(f), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	}
 	deny := vm.ToValue(func(goja.FunctionCall) goja.Value {
 		panic(vm.NewTypeError("code made from strings (eval, new Function) cannot run in a transform"))
 	}).(*goja.Object)
@@ -283,18 +341,23 @@ func sandbox(vm *goja.Runtime, step func()) {
 	wrap(vm, "String.prototype", "repeat", guard("repeat", func(fc goja.FunctionCall) float64 { return strLen(fc) * arg(fc, 0) }))
 	wrap(vm, "String.prototype", "padStart", guard("padStart", func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
 	wrap(vm, "String.prototype", "padEnd", guard("padEnd", func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
-	wrap(vm, "Array.prototype", "join", guard("join", func(fc goja.FunctionCall) float64 {
-		n := fc.This.ToObject(vm).Get("length").ToFloat()
-		sep := 1.0
-		if len(fc.Arguments) > 0 && !goja.IsUndefined(fc.Arguments[0]) {
-			sep = float64(len(fc.Arguments[0].String()))
-		}
-		return n * sep
-	}))
 	wrap(vm, "Array.prototype", "fill", guard("fill", func(fc goja.FunctionCall) float64 {
 		return fc.This.ToObject(vm).Get("length").ToFloat()
 	}))
-	setup, err := vm.RunString(`(function (deny, g) {
+	newGuards(vm, p, c).install()
+	setup, err := vm.RunProgram(lockdown)
+	if err != nil {
+		panic("transform: sandbox: " + err.Error())
+	}
+	f, _ := goja.AssertFunction(setup)
+	if _, err := f(goja.Undefined(), deny, g); err != nil {
+		panic("transform: sandbox: " + err.Error())
+	}
+}
+
+// lockdown takes away the ways to make code from strings; compiled once,
+// run in every runtime.
+var lockdown = goja.MustCompile("sandbox", `(function (deny, g) {
 	"use strict";
 	var lock = function (o, k, v) { Object.defineProperty(o, k, { value: v, writable: false, configurable: false }); };
 	Object.defineProperty(deny, "prototype", { value: Function.prototype });
@@ -304,15 +367,7 @@ func sandbox(vm *goja.Runtime, step func()) {
 	[function* () {}, async function () {}].forEach(function (f) {
 		lock(Object.getPrototypeOf(f), "constructor", deny);
 	});
-})`)
-	if err != nil {
-		panic("transform: sandbox: " + err.Error())
-	}
-	f, _ := goja.AssertFunction(setup)
-	if _, err := f(goja.Undefined(), deny, g); err != nil {
-		panic("transform: sandbox: " + err.Error())
-	}
-}
+})`, true)
 
 // wrap replaces obj[name] (obj named by a path from the global object)
 // with a function that first calls check, which panics to refuse.
@@ -376,7 +431,7 @@ func (p *Program) tick(c *compiled) {
 		cl.stop(fmt.Sprintf("it took more than %d steps (loop iterations and calls)", limits.UDFCallSteps))
 	case p.steps+cl.steps > limits.UDFRequestSteps:
 		cl.stop(fmt.Sprintf("the request's UDFs took more than %d steps together", limits.UDFRequestSteps))
-	case allocated()-cl.alloc0 > limits.UDFCallAllocBytes:
+	case cl.overAlloc():
 		cl.stop(fmt.Sprintf("it allocated more than %d MiB", limits.UDFCallAllocBytes>>20))
 	case cl.steps%1024 == 0 && cl.overtime():
 		// The net, not the budget: a call within UDFCallSteps takes about
@@ -401,9 +456,45 @@ func (cl *call) overtimeFinding(what string) diag.Diagnostic {
 		"look for a regular expression that backtracks (nested quantifiers such as (a+)+) or a built-in given a huge value", diag.Span{})
 }
 
+func (cl *call) overAlloc() bool {
+	return allocated()-cl.alloc0+cl.pending > limits.UDFCallAllocBytes
+}
+
 func (cl *call) stop(why string) {
 	cl.stopped = why
 	cl.c.vm.Interrupt(why)
+}
+
+// refuse stops the call with a finding of its own: the UDF cannot catch it.
+func (cl *call) refuse(code, why, hint string) {
+	cl.code, cl.hint = code, hint
+	cl.stop(why)
+}
+
+// mem is called before the right operand of every + and += is added: it
+// checks the call's allocations, so that a chain of concatenations in one
+// expression stops after at most one more.
+func (p *Program) mem(c *compiled) {
+	if cl := c.call; cl != nil && cl.stopped == "" && cl.overAlloc() {
+		cl.stop(fmt.Sprintf("it allocated more than %d MiB", limits.UDFCallAllocBytes>>20))
+	}
+}
+
+// text converts a template literal's placeholder to its string, as the
+// template would next, and counts its length towards the call's
+// allocations before the template joins them all at once.
+func (p *Program) text(c *compiled, v goja.Value) goja.Value {
+	if o, ok := v.(*goja.Object); ok {
+		v = o.ToString()
+	}
+	cl := c.call
+	if s, ok := v.(goja.String); ok && cl != nil && cl.stopped == "" {
+		cl.pending += uint64(s.Length())
+		if cl.overAlloc() {
+			cl.stop(fmt.Sprintf("its template literals would build more than %d MiB", limits.UDFCallAllocBytes>>20))
+		}
+	}
+	return v
 }
 
 // recoverCall turns a panic out of the engine (an interrupt or a Go error
@@ -434,6 +525,9 @@ func (p *Program) runError(c *compiled, err error, what string) []diag.Diagnosti
 			why = cl.stopped
 		}
 		c.vm = nil // its state is half-way: start afresh for the next message
+		if cl != nil && cl.code != "" {
+			return []diag.Diagnostic{finding(diag.Error, cl.code, why, cl.hint, p.where(c, &ie.Exception))}
+		}
 		return []diag.Diagnostic{finding(diag.Error, "udf-budget", what+" was stopped: "+why,
 			"look for a loop that never ends or a value that keeps growing", p.where(c, &ie.Exception))}
 	case errors.As(err, &so):

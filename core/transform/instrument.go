@@ -9,6 +9,7 @@ import (
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
+	"github.com/dop251/goja/token"
 )
 
 // tickName is the global the instrumented code calls on every loop
@@ -18,11 +19,25 @@ const tickName = "__subplay_step"
 
 const tickCall = tickName + "();"
 
+// memName and textName are the engine's checks around string building (they
+// share tickName's prefix, so the reservation covers them): memName wraps
+// the right operand of every + and +=, textName every placeholder of a
+// template literal. One + or template can build a string as long as its
+// operands together, and a chain of them in one expression runs with no
+// loop or call in between: the checks bound what is built before the next
+// operation runs (see Program.mem and Program.text).
+const (
+	memName  = tickName + "_m"
+	textName = tickName + "_t"
+)
+
 // insertion is text added to the code before the byte at offset at (in the
-// user's code).
+// user's code). A closing insertion ends text an earlier one opened.
 type insertion struct {
-	at   int
-	text string
+	at    int
+	text  string
+	close bool
+	seq   int
 }
 
 // instrumented is the user's code with step calls added, and how to carry
@@ -30,6 +45,8 @@ type insertion struct {
 type instrumented struct {
 	text string
 	ins  []insertion // sorted by at
+	// regexps are the regular expression literals of the code.
+	regexps []*ast.RegExpLiteral
 }
 
 // instrument adds a step call at the start of every loop body and every
@@ -39,13 +56,29 @@ type instrumented struct {
 // preempts a running goroutine, so a timer alone could not stop an endless
 // loop in the browser or the worker. The insertions add no line breaks.
 func instrument(code string, prog *ast.Program) (*instrumented, bool) {
+	off := func(i file.Idx) int { return int(i) - 1 }
 	var ins []insertion
+	var regexps []*ast.RegExpLiteral
 	add := func(at int, text string) {
 		if at >= 0 && at <= len(code) {
-			ins = append(ins, insertion{at, text})
+			ins = append(ins, insertion{at: at, text: text, seq: len(ins)})
 		}
 	}
-	off := func(i file.Idx) int { return int(i) - 1 }
+	closeAt := func(at int, text string) {
+		if at >= 0 && at <= len(code) {
+			ins = append(ins, insertion{at: at, text: text, close: true, seq: len(ins)})
+		}
+	}
+	// around wraps an expression in a call of name; the doubled parentheses
+	// keep a comma expression one argument.
+	around := func(e ast.Expression, name string) {
+		if e == nil {
+			return
+		}
+		add(off(exprStart(e)), name+"((")
+		closeAt(off(e.Idx1()), "))")
+	}
+	bad := false
 	wrapBody := func(body ast.Statement) {
 		if body == nil {
 			return
@@ -60,8 +93,13 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		if j := skipSpace(code, end); j < len(code) && code[j] == ';' {
 			end = j + 1
 		}
-		add(off(body.Idx0()), "{"+tickCall)
-		add(end, "}")
+		start := stmtStart(code, body)
+		if start < 1 {
+			bad = true // a loop without its step would be unbounded
+			return
+		}
+		add(off(start), "{"+tickCall)
+		closeAt(end, "}")
 	}
 	funcBody := func(b *ast.BlockStatement) {
 		if b == nil {
@@ -99,17 +137,46 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			case *ast.BlockStatement:
 				funcBody(b)
 			case *ast.ExpressionBody:
-				add(off(b.Expression.Idx0()), "("+tickName+"(),")
-				add(off(b.Expression.Idx1()), ")")
+				add(off(exprStart(b.Expression)), "("+tickName+"(),")
+				closeAt(off(b.Expression.Idx1()), ")")
 			}
+		case *ast.BinaryExpression:
+			if n.Operator == token.PLUS {
+				around(n.Right, memName)
+			}
+		case *ast.AssignExpression:
+			if n.Operator == token.PLUS {
+				around(n.Right, memName)
+			}
+		case *ast.TemplateLiteral:
+			if n.Tag == nil {
+				for _, e := range n.Expressions {
+					around(e, textName)
+				}
+			}
+		case *ast.RegExpLiteral:
+			regexps = append(regexps, n)
 		}
 	})
-	if !ok {
+	if !ok || bad {
 		return nil, false
 	}
-	// Stable: two insertions at one offset keep the order they were made in
-	// (an outer node before an inner one).
-	sort.SliceStable(ins, func(i, j int) bool { return ins[i].at < ins[j].at })
+	// At one offset, what closes comes before what opens (a node that ends
+	// there precedes one that starts there); openings keep the order they
+	// were made in (the walk meets an outer node before an inner one) and
+	// closings the reverse, so that inner text closes first.
+	sort.Slice(ins, func(i, j int) bool {
+		a, b := ins[i], ins[j]
+		switch {
+		case a.at != b.at:
+			return a.at < b.at
+		case a.close != b.close:
+			return a.close
+		case a.close:
+			return a.seq > b.seq
+		}
+		return a.seq < b.seq
+	})
 	var b strings.Builder
 	prev := 0
 	for _, x := range ins {
@@ -118,7 +185,75 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		prev = x.at
 	}
 	b.WriteString(code[prev:])
-	return &instrumented{text: b.String(), ins: ins}, true
+	return &instrumented{text: b.String(), ins: ins, regexps: regexps}, true
+}
+
+// exprStart is where an expression begins in the code. goja's Idx0 of a
+// tagged template is its backtick, not its tag, and of an expression that
+// starts with one (a call, a member, an operator) the same.
+func exprStart(e ast.Expression) file.Idx {
+	for {
+		switch n := e.(type) {
+		case *ast.TemplateLiteral:
+			if n.Tag == nil {
+				return n.Idx0()
+			}
+			e = n.Tag
+		case *ast.BinaryExpression:
+			e = n.Left
+		case *ast.AssignExpression:
+			e = n.Left
+		case *ast.CallExpression:
+			e = n.Callee
+		case *ast.DotExpression:
+			e = n.Left
+		case *ast.PrivateDotExpression:
+			e = n.Left
+		case *ast.BracketExpression:
+			e = n.Left
+		case *ast.ConditionalExpression:
+			e = n.Test
+		case *ast.SequenceExpression:
+			if len(n.Sequence) == 0 {
+				return n.Idx0()
+			}
+			e = n.Sequence[0]
+		case *ast.OptionalChain:
+			e = n.Expression
+		case *ast.Optional:
+			e = n.Expression
+		case *ast.UnaryExpression:
+			if !n.Postfix {
+				return n.Idx0()
+			}
+			e = n.Operand
+		default:
+			return e.Idx0()
+		}
+	}
+}
+
+// stmtStart is where a statement begins in the code: goja's parser leaves
+// an if statement's position unset, so it is found before its test, past
+// white space and opening parentheses. 0 when it cannot be found.
+func stmtStart(code string, s ast.Statement) file.Idx {
+	switch n := s.(type) {
+	case *ast.IfStatement:
+		if n.If > 0 {
+			return n.If
+		}
+		i := int(exprStart(n.Test)) - 2 // the byte before the test
+		for i >= 0 && (code[i] == '(' || code[i] == ' ' || code[i] == '\t' || code[i] == '\n' || code[i] == '\r') {
+			i--
+		}
+		if i >= 1 && code[i-1:i+1] == "if" {
+			return file.Idx(i)
+		}
+		return 0
+	case *ast.ExpressionStatement:
+		return exprStart(n.Expression)
+	}
+	return s.Idx0()
 }
 
 // original carries a byte offset in the instrumented text back to the

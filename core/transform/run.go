@@ -57,8 +57,21 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 	}
 	if c.vm == nil {
 		// The previous call was stopped half-way: start from the top-level
-		// code again, as a fresh instance of the service would.
-		if ds := p.start(c); len(ds) > 0 {
+		// code again, as a fresh instance of the service would. A UDF from
+		// the cache starts here the first time: its top-level steps were
+		// counted when it was compiled, and it runs them as it did then
+		// (with none of the request's steps before it spent, so the
+		// request's bound, which it met then, cannot cut it short now).
+		var ds []diag.Diagnostic
+		if c.lazy {
+			saved := p.steps
+			p.steps = 0
+			ds = p.start(c)
+			p.steps, c.lazy = saved, false
+		} else {
+			ds = p.start(c)
+		}
+		if len(ds) > 0 {
 			return Step{Outcome: Failed, Diagnostics: ds}
 		}
 	}

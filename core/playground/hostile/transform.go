@@ -47,6 +47,14 @@ func init() {
 		udf("tick-overwrite", "globalThis['__subplay' + '_step'] = function () {};\nfunction f(m) { for (;;) {} }", 2),
 		udf("deep-nesting", "function f(m) { return "+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+" }", 1),
 		udf("long-chain", "function f(m) { return m"+strings.Repeat("+1", 30000)+" }", 1),
+		// A catastrophic pattern on goja's backtracking engine, whose
+		// time-out cannot fire in js/wasm: refused before it runs, made at
+		// run time or sent there by text outside ASCII.
+		udf("regexp-lookahead-runtime", "function f(m) { return new RegExp('(a+)+(?=b)').test('a'.repeat(5000) + '!') ? m : null }", 3),
+		udf("regexp-non-ascii-global", "function f(m) { return {data: ('a'.repeat(5000) + '!\u00e9').replace(/(a+)+$/g, 'x')} }", 3),
+		// One call that would build a product-sized string.
+		udf("replace-product", "function f(m) { return {data: 'a'.repeat(1e6).replace(/a/g, 'b'.repeat(1e6))} }", 2),
+		udf("template-product", "var s = 'x'.repeat(16e6);\nfunction f(m) { return {data: `${s}${s}${s}${s}${s}${s}${s}${s}`} }", 1),
 		udf("huge-code", "function f(m) { return m }\n//"+strings.Repeat("x", 3<<20), 1),
 	)
 }

@@ -1,0 +1,540 @@
+//go:build !noudf
+
+package transform
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/subplay/subplay/core/limits"
+)
+
+// guards bounds the built-ins that one call can make do unbounded work
+// without a step: a regular expression on the backtracking engine, and
+// the string builders whose output can be the product of their inputs'
+// sizes (replace with a long replacement on a long text, join or concat of
+// one long string many times). Each checks before it allocates.
+type guards struct {
+	vm         *goja.Runtime
+	p          *Program
+	c          *compiled
+	rangeError *goja.Object
+	// get holds RegExp.prototype's getters as they were before the UDF's
+	// code ran, so that a redefined getter cannot hide a flag.
+	get map[string]goja.Callable
+	// seen caches the analysis of each pattern and flags the runtime met.
+	seen map[string]rxPattern
+	// joining is the stack of arrays join is joining, to give "" for a
+	// cycle as goja (and V8) do.
+	joining []*goja.Object
+}
+
+// seenPatterns bounds guards.seen; past it the cache starts afresh.
+const seenPatterns = 64
+
+func newGuards(vm *goja.Runtime, p *Program, c *compiled) *guards {
+	g := &guards{vm: vm, p: p, c: c, get: map[string]goja.Callable{}, seen: map[string]rxPattern{}}
+	g.rangeError, _ = vm.GlobalObject().Get("RangeError").(*goja.Object)
+	return g
+}
+
+var rxFlags = []struct{ getter, flag string }{
+	{"global", "g"}, {"ignoreCase", "i"}, {"multiline", "m"}, {"dotAll", "s"}, {"unicode", "u"}, {"sticky", "y"},
+}
+
+var getters = goja.MustCompile("guards", `(function (p, names) {
+	var o = {};
+	names.forEach(function (k) { o[k] = Object.getOwnPropertyDescriptor(p, k).get; });
+	return o;
+})`, true)
+
+func (g *guards) install() {
+	vm := g.vm
+	proto := g.object("RegExp.prototype")
+	names := []any{"source"}
+	for _, f := range rxFlags {
+		names = append(names, f.getter)
+	}
+	v, err := vm.RunProgram(getters)
+	if err != nil {
+		panic("transform: guards: " + err.Error())
+	}
+	f, _ := goja.AssertFunction(v)
+	o, err := f(goja.Undefined(), proto, vm.NewArray(names...))
+	if err != nil {
+		panic("transform: guards: " + err.Error())
+	}
+	for _, k := range names {
+		g.get[k.(string)], _ = goja.AssertFunction(o.ToObject(vm).Get(k.(string)))
+	}
+
+	g.wrapRx(proto, "exec", nil, g.execRoute)
+	g.wrapRx(proto, "test", nil, g.execRoute)
+	g.wrapRx(proto, "", goja.SymSearch, nil)
+	g.wrapRx(proto, "", goja.SymMatchAll, nil)
+	g.wrapRx(proto, "", goja.SymMatch, func(p rxPattern, rx *goja.Object, s goja.String) string {
+		if p.global {
+			return g.allRoute(p, s)
+		}
+		return g.execRoute(p, rx, s)
+	})
+	g.wrapRx(proto, "", goja.SymReplace, func(p rxPattern, rx *goja.Object, s goja.String) string {
+		if p.global {
+			return g.allRoute(p, s)
+		}
+		return g.execRoute(p, rx, s)
+	})
+	g.wrapRx(proto, "", goja.SymSplit, func(p rxPattern, _ *goja.Object, s goja.String) string { return g.allRoute(p, s) })
+
+	g.boundReplace(proto)
+	g.boundSplit(proto)
+	g.boundStrings()
+	g.boundJoin()
+}
+
+// object finds an object by its path from the global object.
+func (g *guards) object(path string) *goja.Object {
+	o := g.vm.GlobalObject()
+	for _, k := range strings.Split(path, ".") {
+		o = o.Get(k).ToObject(g.vm)
+	}
+	return o
+}
+
+// throwRange throws a RangeError with msg.
+func (g *guards) throwRange(msg string) {
+	e, err := g.vm.New(g.rangeError, g.vm.ToValue(msg))
+	if err != nil {
+		panic(err)
+	}
+	panic(e)
+}
+
+func (g *guards) tooLong(what string, n float64) {
+	if n > limits.UDFStringBytes || math.IsNaN(n) {
+		g.throwRange(fmt.Sprintf("%s would build %s; subplay allows at most %d", what, size(n), limits.UDFStringBytes))
+	}
+}
+
+// invoke runs f as the original built-in, passing its error on as a throw.
+func invoke(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
+	v, err := f(this, args...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// original returns o's own method (by name, or by symbol when sym is set).
+func original(o *goja.Object, name string, sym *goja.Symbol) goja.Callable {
+	var v goja.Value
+	if sym != nil {
+		v = o.GetSymbol(sym)
+	} else {
+		v = o.Get(name)
+	}
+	f, ok := goja.AssertFunction(v)
+	if !ok {
+		panic("transform: guards: no method " + name)
+	}
+	return f
+}
+
+func set(o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
+	if sym != nil {
+		_ = o.SetSymbol(sym, f)
+		return
+	}
+	_ = o.Set(name, f)
+}
+
+// text converts argument i to a string once, as the built-in would, and
+// puts the string in its place so that the built-in does not convert it
+// again (a toString of the UDF's runs once).
+func (g *guards) text(fc *goja.FunctionCall, i int) goja.String {
+	for len(fc.Arguments) <= i {
+		fc.Arguments = append(fc.Arguments, goja.Undefined())
+	}
+	s := g.str(fc.Arguments[i])
+	fc.Arguments[i] = s
+	return s
+}
+
+// str is JavaScript's ToString: an object's toString or valueOf runs once,
+// a Symbol throws, and a string keeps its UTF-16 as it is.
+func (g *guards) str(v goja.Value) goja.String {
+	if o, ok := v.(*goja.Object); ok {
+		v = o.ToString()
+	}
+	switch v := v.(type) {
+	case goja.String:
+		return v
+	case *goja.Symbol:
+		panic(g.vm.NewTypeError("cannot convert a Symbol value to a string"))
+	}
+	s, _ := g.vm.ToValue(v.String()).(goja.String)
+	return s
+}
+
+// pattern reads what the engine needs of a RegExp object.
+func (g *guards) pattern(v goja.Value) (rxPattern, *goja.Object, bool) {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ClassName() != "RegExp" {
+		return rxPattern{}, nil, false
+	}
+	src := invoke(g.get["source"], o).String()
+	var flags strings.Builder
+	for _, f := range rxFlags {
+		if invoke(g.get[f.getter], o).ToBoolean() {
+			flags.WriteString(f.flag)
+		}
+	}
+	key := flags.String() + "/" + src
+	p, ok := g.seen[key]
+	if !ok {
+		p = analyse(src, flags.String())
+		if len(g.seen) >= seenPatterns {
+			clear(g.seen)
+		}
+		g.seen[key] = p
+	}
+	return p, o, true
+}
+
+// execRoute says why a search of rx in s would go to the backtracking
+// engine, "" if it would not: it does when it starts past the text's
+// beginning (lastIndex of a g or y expression).
+func (g *guards) execRoute(p rxPattern, rx *goja.Object, s goja.String) string {
+	if !p.global && !p.sticky {
+		return ""
+	}
+	v := rx.Get("lastIndex")
+	if _, ok := v.(*goja.Object); ok {
+		return "a search from a lastIndex set to an object"
+	}
+	f := v.ToFloat()
+	if f >= 1 && f <= float64(s.Length()) {
+		return fmt.Sprintf("a search from lastIndex %d", int64(f))
+	}
+	return ""
+}
+
+// allRoute says why a search for every match of rx in s would go to the
+// backtracking engine, "" if it would not: it does in text with a
+// character outside ASCII, unless the expression has the u flag and the
+// text is well-formed UTF-16.
+func (g *guards) allRoute(p rxPattern, s goja.String) string {
+	_, ascii, wellFormed := texts(s)
+	if ascii || p.unicode && wellFormed {
+		return ""
+	}
+	return "a search for every match in text with characters outside ASCII, without the u flag"
+}
+
+// wrapRx replaces a RegExp.prototype method with one that first refuses a
+// pattern only the backtracking engine runs, and a call that would go to
+// that engine without a bound (route says when it would; nil: never).
+// Each call is a step.
+func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route func(rxPattern, *goja.Object, goja.String) string) {
+	orig := original(proto, name, sym)
+	set(proto, name, sym, func(fc goja.FunctionCall) goja.Value {
+		g.p.tick(g.c)
+		if g.stopped() {
+			return goja.Null()
+		}
+		p, rx, ok := g.pattern(fc.This)
+		if ok {
+			s := g.text(&fc, 0)
+			r := ""
+			if route != nil && s != nil {
+				r = route(p, rx, s)
+			}
+			n := 0
+			if s != nil {
+				n = s.Length()
+			}
+			if why := p.refusal(n, r); why != "" {
+				g.c.call.refuse("udf-regexp-backtracking", why, rxHint)
+				return goja.Null()
+			}
+		}
+		return invoke(orig, fc.This, fc.Arguments...)
+	})
+}
+
+// stopped reports whether the current call was stopped (its interrupt
+// takes effect when the built-in returns).
+func (g *guards) stopped() bool {
+	cl := g.c.call
+	return cl == nil || cl.stopped != ""
+}
+
+// replacement measures a replacement string for the bound: its length,
+// how many of its $` and $' each insert up to the whole text, and how many
+// other $ patterns insert parts of the matches (up to the text in all).
+func replacement(r goja.String) (n, around, parts int) {
+	s := r.String()
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '$' {
+			continue
+		}
+		switch s[i+1] {
+		case '`', '\'':
+			around++
+			i++
+		case '&', '<', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			parts++
+			i++
+		case '$':
+			i++
+		}
+	}
+	return r.Length(), around, parts
+}
+
+// bound is an upper bound of the length of a replacement's result: the
+// text, and for each of matches matches the replacement with its $`
+// and $' expanded, and the parts of the matches.
+func bound(n, matches int, repl goja.String) float64 {
+	rn, around, parts := replacement(repl)
+	return float64(n) + float64(matches)*(float64(rn)+float64(around)*float64(n)) + float64(parts)*float64(n)
+}
+
+// callback wraps a replacer function so that the lengths of what it
+// returns (with the text) stay within the bound; it converts each result
+// to a string, as the built-in would next.
+func (g *guards) callback(fn goja.Callable, n int, what string) goja.Value {
+	total := float64(n)
+	return g.vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		s := g.str(invoke(fn, fc.This, fc.Arguments...))
+		total += float64(s.Length())
+		g.tooLong(what, total)
+		return s
+	})
+}
+
+// boundReplace bounds RegExp.prototype[Symbol.replace] (which
+// String.prototype.replace and replaceAll call for an expression) and
+// String.prototype.replace and replaceAll with a string to search for.
+func (g *guards) boundReplace(proto *goja.Object) {
+	rxReplace := original(proto, "", goja.SymReplace)
+	rxMatch := original(proto, "", goja.SymMatch)
+	set(proto, "", goja.SymReplace, func(fc goja.FunctionCall) goja.Value {
+		p, rx, ok := g.pattern(fc.This)
+		if !ok || g.stopped() {
+			return invoke(rxReplace, fc.This, fc.Arguments...)
+		}
+		s := g.text(&fc, 0)
+		if s == nil {
+			return invoke(rxReplace, fc.This, fc.Arguments...)
+		}
+		n := s.Length()
+		for len(fc.Arguments) < 2 {
+			fc.Arguments = append(fc.Arguments, goja.Undefined())
+		}
+		if fn, ok := goja.AssertFunction(fc.Arguments[1]); ok {
+			fc.Arguments[1] = g.callback(fn, n, "replace")
+			return invoke(rxReplace, fc.This, fc.Arguments...)
+		}
+		repl := g.text(&fc, 1)
+		matches := 1
+		if p.global {
+			matches = n + 1
+			if bound(n, matches, repl) > limits.UDFStringBytes {
+				// Count them: the matching engine is the same linear
+				// one the replacement itself runs next.
+				matches = 0
+				if m, ok := invoke(rxMatch, rx, s).(*goja.Object); ok {
+					matches = int(m.Get("length").ToInteger())
+				}
+			}
+		}
+		g.tooLong("replace", bound(n, matches, repl))
+		return invoke(rxReplace, fc.This, fc.Arguments...)
+	})
+
+	sp := g.object("String.prototype")
+	for _, name := range []string{"replace", "replaceAll"} {
+		orig := original(sp, name, nil)
+		all := name == "replaceAll"
+		set(sp, name, nil, func(fc goja.FunctionCall) goja.Value {
+			search := fc.Argument(0)
+			if o, ok := search.(*goja.Object); ok {
+				if _, ok := goja.AssertFunction(o.GetSymbol(goja.SymReplace)); ok {
+					return invoke(orig, fc.This, fc.Arguments...) // the expression's own replace
+				}
+			}
+			if fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
+				return invoke(orig, fc.This, fc.Arguments...)
+			}
+			s := g.str(fc.This)
+			fc.This = s
+			find := g.text(&fc, 0)
+			if s == nil || find == nil {
+				return invoke(orig, fc.This, fc.Arguments...)
+			}
+			n := s.Length()
+			for len(fc.Arguments) < 2 {
+				fc.Arguments = append(fc.Arguments, goja.Undefined())
+			}
+			if fn, ok := goja.AssertFunction(fc.Arguments[1]); ok {
+				fc.Arguments[1] = g.callback(fn, n, name)
+				return invoke(orig, fc.This, fc.Arguments...)
+			}
+			repl := g.text(&fc, 1)
+			matches := 1
+			switch {
+			case all && find.Length() == 0:
+				matches = n + 1
+			case all:
+				matches = strings.Count(s.String(), find.String())
+			}
+			g.tooLong(name, bound(n, matches, repl))
+			return invoke(orig, fc.This, fc.Arguments...)
+		})
+	}
+}
+
+// boundSplit bounds the number of pieces of a split (each piece is a
+// value, several times the size of a one-character string): it asks the
+// built-in for one more piece than the bound allows, and refuses when it
+// gets it.
+func (g *guards) boundSplit(proto *goja.Object) {
+	limit := func(fc *goja.FunctionCall) (uint32, bool) {
+		for len(fc.Arguments) < 2 {
+			fc.Arguments = append(fc.Arguments, goja.Undefined())
+		}
+		user := uint32(math.MaxUint32)
+		if !goja.IsUndefined(fc.Arguments[1]) {
+			user = toUint32(fc.Arguments[1].ToNumber().ToFloat())
+		}
+		if user > limits.UDFSplitPieces {
+			fc.Arguments[1] = g.vm.ToValue(limits.UDFSplitPieces + 1)
+			return user, true
+		}
+		fc.Arguments[1] = g.vm.ToValue(user)
+		return user, false
+	}
+	check := func(v goja.Value, capped bool, what string) goja.Value {
+		if o, ok := v.(*goja.Object); ok && capped && o.Get("length").ToInteger() > limits.UDFSplitPieces {
+			g.throwRange(fmt.Sprintf("%s would make more than %d pieces; subplay allows at most %d", what, limits.UDFSplitPieces, limits.UDFSplitPieces))
+		}
+		return v
+	}
+	rxSplit := original(proto, "", goja.SymSplit)
+	set(proto, "", goja.SymSplit, func(fc goja.FunctionCall) goja.Value {
+		if _, _, ok := g.pattern(fc.This); !ok || g.stopped() {
+			return invoke(rxSplit, fc.This, fc.Arguments...)
+		}
+		g.text(&fc, 0)
+		_, capped := limit(&fc)
+		return check(invoke(rxSplit, fc.This, fc.Arguments...), capped, "split")
+	})
+	sp := g.object("String.prototype")
+	split := original(sp, "split", nil)
+	set(sp, "split", nil, func(fc goja.FunctionCall) goja.Value {
+		if o, ok := fc.Argument(0).(*goja.Object); ok {
+			if _, ok := goja.AssertFunction(o.GetSymbol(goja.SymSplit)); ok {
+				return invoke(split, fc.This, fc.Arguments...)
+			}
+		}
+		if fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
+			return invoke(split, fc.This, fc.Arguments...)
+		}
+		fc.This = g.str(fc.This)
+		_, capped := limit(&fc)
+		return check(invoke(split, fc.This, fc.Arguments...), capped, "split")
+	})
+}
+
+func toUint32(f float64) uint32 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return uint32(int64(math.Mod(math.Trunc(f), 1<<32)))
+}
+
+// boundStrings bounds String.prototype.concat by the sum of its parts.
+func (g *guards) boundStrings() {
+	sp := g.object("String.prototype")
+	concat := original(sp, "concat", nil)
+	set(sp, "concat", nil, func(fc goja.FunctionCall) goja.Value {
+		if fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
+			return invoke(concat, fc.This, fc.Arguments...)
+		}
+		this := g.str(fc.This)
+		fc.This = this
+		total := float64(this.Length())
+		for i := range fc.Arguments {
+			if s := g.text(&fc, i); s != nil {
+				total += float64(s.Length())
+			}
+		}
+		g.tooLong("concat", total)
+		return invoke(concat, fc.This, fc.Arguments...)
+	})
+}
+
+// boundJoin replaces Array.prototype.join with one that reads each element
+// once, as the spec does, and stops as soon as the joined length would
+// pass the bound, before it builds anything.
+func (g *guards) boundJoin() {
+	ap := g.object("Array.prototype")
+	set(ap, "join", nil, func(fc goja.FunctionCall) goja.Value {
+		o := fc.This.ToObject(g.vm)
+		for _, a := range g.joining {
+			if a.SameAs(o) {
+				return g.vm.ToValue("")
+			}
+		}
+		g.joining = append(g.joining, o)
+		defer func() { g.joining = g.joining[:len(g.joining)-1] }()
+		n := math.Min(math.Floor(o.Get("length").ToNumber().ToFloat()), 1<<53-1) // ToLength
+		sep := g.str(g.vm.ToValue(","))
+		if s := fc.Argument(0); !goja.IsUndefined(s) {
+			sep = g.str(s)
+		}
+		if n <= 0 || math.IsNaN(n) {
+			return g.vm.ToValue("")
+		}
+		// Every element is read (a hole or a getter too), so the length
+		// bounds the time as fill's does.
+		g.tooLong("join", n*float64(max(sep.Length(), 1)))
+		total := (n - 1) * float64(sep.Length())
+		parts := make([]goja.String, 0, int(min(n, 1024)))
+		for i := 0; float64(i) < n; i++ {
+			if i%1024 == 1023 {
+				// A long join is work without a step of the UDF's own:
+				// count it, so that many of them meet the budget.
+				g.p.tick(g.c)
+				if g.stopped() {
+					return g.vm.ToValue("")
+				}
+			}
+			e := o.Get(strconv.Itoa(i))
+			var s goja.String
+			if e != nil && !goja.IsUndefined(e) && !goja.IsNull(e) {
+				s = g.str(e)
+			}
+			if s != nil {
+				total += float64(s.Length())
+				g.tooLong("join", total)
+			}
+			parts = append(parts, s)
+		}
+		var b goja.StringBuilder
+		for i, s := range parts {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			if s != nil {
+				b.WriteString(s)
+			}
+		}
+		return b.String()
+	})
+}

@@ -1,0 +1,215 @@
+//go:build !noudf
+
+package transform
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/subplay/subplay/core/limits"
+	"github.com/subplay/subplay/core/message"
+)
+
+// Which engine goja gives a pattern: the analysis must agree with goja's
+// compileRegexp (TransformRegExp, then Go's regexp), so that a refusal is
+// never a guess.
+func TestAnalyse(t *testing.T) {
+	cases := []struct {
+		name, src, flags string
+		backtrack        string // a part of the reason, "" for RE2
+		nested           string
+		quantifiers      int
+	}{
+		{"plain", `\d+-\d+`, "", "", "", 2},
+		{"lookahead", `a(?=b)`, "", "lookahead", "", 0},
+		{"negative lookahead", `a(?!b)`, "", "lookahead", "", 0},
+		{"lookbehind", `(?<=a)b`, "", "lookbehind", "", 0},
+		{"backreference", `(a)\1`, "", "backreference", "", 0},
+		{"named backreference", `(?<x>a)\k<x>`, "", "backreference", "", 0},
+		{"named group", `(?<x>a)`, "", "", "", 0},
+		{"repeat above 1000", `a{1001}`, "", "above 1000", "", 1},
+		{"repeat at 1000", `a{1000}`, "", "", "", 1},
+		{"not-space in a class", `[\S\s]`, "", `\S inside`, "", 0},
+		{"any character", `[^]`, "", "", "", 0},
+		{"dotAll", `.`, "s", "", "", 0},
+		{"astral", "😀+", "", "", "", 1},
+		{"astral, u", "😀+", "u", "", "", 1},
+		{"surrogate escapes, u", `\ud83d\ude00`, "u", "", "", 0},
+		{"nested quantifiers", `(a+)+$`, "", "", "(a+)+", 2},
+		{"quantified alternation", `(a|b)*c`, "", "", "(a|b)*", 1},
+		{"quantified group without inner quantifier", `(?:ab)+`, "", "", "", 1},
+		{"lazy quantifier", `a*?b`, "", "", "", 1},
+		{"escaped quantifier characters", `\(\+\)\*`, "", "", "", 0},
+		{"class with quantifier characters", `[+*?(|)]`, "", "", "", 0},
+		{"alternation outside a quantifier", `(a|b)c+`, "", "", "", 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := analyse(tc.src, tc.flags)
+			if (tc.backtrack == "") != (p.backtrack == "") || !strings.Contains(p.backtrack, tc.backtrack) {
+				t.Errorf("backtrack %q, want %q", p.backtrack, tc.backtrack)
+			}
+			if p.nested != tc.nested {
+				t.Errorf("nested %q, want %q", p.nested, tc.nested)
+			}
+			if p.quantifiers != tc.quantifiers {
+				t.Errorf("%d quantifiers, want %d", p.quantifiers, tc.quantifiers)
+			}
+		})
+	}
+}
+
+// Regular expressions: a pattern only the backtracking engine runs is
+// refused where it is written, or where it is used when it is made at run
+// time; a call goja would hand to that engine runs only when its work is
+// bounded; everything else runs as before.
+func TestRegexps(t *testing.T) {
+	x := message.Message{Data: []byte(`{"a":1}`), Attributes: map[string]string{"k": "v"}}
+	same := want{outcome: Unchanged, data: `{"a":1}`, attrs: map[string]string{"k": "v"}}
+	data := func(s string) want { return want{outcome: Changed, data: s, attrs: map[string]string{"k": "v"}} }
+	refused := func(at string) want { return want{outcome: Failed, code: "udf-regexp-backtracking", at: at} }
+	aaa := "'" + strings.Repeat("a", 40) + "!é'"
+	cases := []struct {
+		name string
+		code string
+		want want
+	}{
+		{"lookahead literal", "function f(m) {\n  return /a(?=b)/.test(m.data) ? null : m;\n}",
+			want{outcome: NotRun, code: "udf-regexp-backtracking", msg: "lookahead", at: "/a(?=b)/"}},
+		{"backreference literal in top-level code", "var r = /(a)\\1/g;\nfunction f(m) { return m }",
+			want{outcome: NotRun, code: "udf-regexp-backtracking", msg: "backreference", at: `/(a)\1/g`}},
+		{"lookbehind literal never used", "function f(m) { if (false) /(?<=a)b/.exec(''); return m }",
+			want{outcome: NotRun, code: "udf-regexp-backtracking", at: "/(?<=a)b/"}},
+		{"RegExp made from a string", "function f(m) {\n  var r = new RegExp('(a+)+(?=b)');\n  return r.test(m.data) ? m : null;\n}", refused("(m.data) ?")},
+		{"RegExp called without new", "function f(m) { return RegExp('(a)\\\\1').exec(m.data) }", refused("(m.data) }")},
+		{"match with a string", "function f(m) { return {data: String(m.data.match('(?<=a)b'))} }", refused("(m.data.match")},
+		{"search with a string", "function f(m) { return {data: String(m.data.search('(?=a)'))} }", refused("(m.data.search")},
+		{"matchAll with a string", "function f(m) { return {data: String([...m.data.matchAll('(a)\\\\1')])} }", refused("('(a)")},
+		{"compile to a lookahead", "function f(m) { var r = /a/; r.compile('(?=a)'); return r.test('a') ? m : null }", refused("('a')")},
+		{"refusal cannot be caught", "function f(m) { try { new RegExp('(?=a)').test('a') } catch (e) { return m } return m }", refused("('a')")},
+		{"redefined flags getter changes nothing", "Object.defineProperty(RegExp.prototype, 'global', {get: function () { return false }});\n" +
+			"function f(m) { return {data: String(" + aaa + ".replace(/(a+)+$/g, 'x'))} }", refused("(" + aaa)},
+		{"subclass", "class R extends RegExp {}\nfunction f(m) { return new R('(?=a)').test('a') ? m : null }", refused("('a')")},
+
+		// Linear: RE2 runs them, whatever their shape.
+		{"nested quantifiers on RE2", "function f(m) { return {data: String(/(a+)+$/.test(" + aaa + "))} }", data("false")},
+		{"global replace in ASCII", "function f(m) { return {data: m.data.replace(/(\\w+)/g, '<$1>')} }", data(`{"<a>":<1>}`)},
+		{"global replace outside ASCII with u", "function f(m) { return {data: " + aaa + ".replace(/(a+)+$/gu, 'x')} }", data(strings.Repeat("a", 40) + "!é")},
+		{"match from the start", "function f(m) { return {data: String('x1y22'.match(/\\d+/g))} }", data("1,22")},
+
+		// On the backtracking engine, bounded.
+		{"global replace outside ASCII, nested", "function f(m) { return {data: " + aaa + ".replace(/(a+)+$/g, 'x')} }", refused("(/(a+)+$/g")},
+		{"global replace outside ASCII, simple", "function f(m) { return {data: 'é,a,b'.replace(/,/g, ';')} }", data("é;a;b")},
+		{"split outside ASCII, bounded", "function f(m) { return {data: 'é, a ,b'.split(/\\s*,\\s*/).join('|')} }", data("é|a|b")},
+		{"split outside ASCII, too many paths", fmt.Sprintf("function f(m) { return {data: ('é' + ' , a'.repeat(%d)).split(/\\s*,\\s*/).join('|')} }", 100),
+			want{outcome: Failed, code: "udf-regexp-backtracking", msg: "paths"}},
+		{"exec loop on a short text", "function f(m) { var r = /\\d+/g, s = 'a1b22c333', n = []; var x; while ((x = r.exec(s)) !== null) n.push(x[0]); return {data: n.join(',')} }",
+			data("1,22,333")},
+		{"exec loop, nested", "function f(m) { var r = /(\\d|x)+/g, x; while ((x = r.exec('1x2 3')) !== null); return m }", refused("('1x2")},
+		{"matchAll after the first match", "function f(m) { return {data: String([...'a1b2'.matchAll(/(?:\\d|z)+/g)])} }", refused("([...")},
+		{"matchAll, bounded", "function f(m) { return {data: [...'a1b2'.matchAll(/\\d/g)].join(',')} }", data("1,2")},
+		{"sticky from lastIndex", "function f(m) { var r = /b+/y; r.lastIndex = 1; return {data: String(r.test('abb'))} }", data("true")},
+		{"lastIndex as an object", "function f(m) { var r = /(a|b)+/g; r.lastIndex = {valueOf: function () { return 0 }}; return {data: String(r.test('ab'))} }",
+			refused("(r.test")},
+		{"unchanged message", "function f(m) { return m.data.replace(/x/g, 'y') === m.data ? m : null }", same},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, x, tc.want) })
+	}
+}
+
+// A string builder whose result is the product of its inputs is refused
+// before it allocates; the same builders on ordinary input give what they
+// gave before.
+func TestBuilders(t *testing.T) {
+	x := message.Message{Data: []byte("x")}
+	data := func(s string) want { return want{outcome: Changed, data: s} }
+	tooLong := func(what string) want {
+		return want{outcome: Failed, code: "udf-exception", msg: "RangeError: " + what + " would build"}
+	}
+	big := fmt.Sprintf("var big = 'x'.repeat(%d);\n", 1<<20)
+	cases := []struct {
+		name string
+		code string
+		want want
+	}{
+		{"replace: long text, long replacement", "function f(m) { return {data: 'a'.repeat(1e6).replace(/a/g, 'b'.repeat(1e6))} }", tooLong("replace")},
+		{"replace: the text before each match", "function f(m) { return {data: 'a'.repeat(5000).replace(/a/g, '$`')} }", tooLong("replace")},
+		{"replace: a function returning a long string", "var big = 'x'.repeat(8 << 20);\nfunction f(m) { return {data: 'a'.repeat(100).replace(/a/g, function () { return big })} }", tooLong("replace")},
+		{"replaceAll with a string", "function f(m) { return {data: 'ab'.repeat(1e6).replaceAll('a', 'x'.repeat(100))} }", tooLong("replaceAll")},
+		{"replaceAll with an empty string", "function f(m) { return {data: 'a'.repeat(1e6).replaceAll('', 'xyz'.repeat(10))} }", tooLong("replaceAll")},
+		{"replace: counted matches keep a long text within", "function f(m) { var s = ('a'.repeat(99) + ',').repeat(1700).replace(/,/g, 'x'.repeat(100)); return {data: String(s.length)} }", data("338300")},
+		{"concat", big + "function f(m) { return {data: big.concat(" + strings.Repeat("big, ", 20) + "'')} }", tooLong("concat")},
+		{"join of one long string many times", big + "function f(m) { return {data: new Array(100).fill(big).join('')} }", tooLong("join")},
+		{"toString of an array", big + "function f(m) { return {data: String(new Array(100).fill(big))} }", tooLong("join")},
+		{"split into too many pieces", fmt.Sprintf("function f(m) { return {data: String('a'.repeat(%d).split('').length)} }", limits.UDFSplitPieces+1),
+			want{outcome: Failed, code: "udf-exception", msg: "split would make more than"}},
+		{"split at its bound", fmt.Sprintf("function f(m) { return {data: String('a'.repeat(%d).split('').length)} }", limits.UDFSplitPieces), data(fmt.Sprint(limits.UDFSplitPieces))},
+		{"split with a limit", "function f(m) { return {data: 'a'.repeat(3e6).split('', 3).join('-')} }", data("a-a-a")},
+		{"template with one long string many times", "var big = 'x'.repeat(16e6);\nfunction f(m) { return {data: `${big}${big}${big}${big}${big}`} }",
+			want{outcome: Failed, code: "udf-budget", msg: "template literals would build"}},
+		{"template with an object's long string", "var big = 'x'.repeat(16e6), o = {toString: function () { return big }};\nfunction f(m) { return {data: `${o}${o}${o}${o}${o}`} }",
+			want{outcome: Failed, code: "udf-budget", msg: "template literals"}},
+		{"a chain of + in one expression", "var s = 'x'.repeat(16e6);\nfunction f(m) { return {data: s + s + s + s + s + s + s + s + s + s} }",
+			want{outcome: Failed, code: "udf-budget", msg: "allocated more than", at: "s + s + s"}},
+		{"+= in one statement", "var s = 'x'.repeat(16e6);\nfunction f(m) { var t = ''; t += s, t += s, t += s, t += s, t += s, t += s; return m }",
+			want{outcome: Failed, code: "udf-budget", msg: "allocated more than"}},
+
+		// Semantics kept.
+		{"join", "function f(m) { var a = [1, null, undefined, 'a', [2, 3]]; a.push(a); return {data: a.join('-') + '|' + String([1, 2]) + '|' + [].join() + Array.prototype.join.call({length: 2.5, 0: 'x', 1: 'y', 2: 'z'})} }", data("1---a-2,3-|1,2|x,y")},
+		{"join reads each element once", "function f(m) { var n = 0, a = [{toString: function () { n++; return 'o' }}]; return {data: a.join() + n} }", data("o1")},
+		{"replace patterns", "function f(m) { return {data: 'abc'.replace(/(b)/, '[$1$&$$]') + 'abab'.replaceAll('b', '$`') + 'x'.replace('x', function (s) { return s + 1 })} }",
+			data("a[bb$]caaaabax1")},
+		{"replace with a symbol", "function f(m) { return {data: 'a'.replace(Symbol(), 'b')} }", want{outcome: Failed, code: "udf-exception", msg: "TypeError"}},
+		{"concat of numbers", "function f(m) { return {data: 'a'.concat(1, null, {toString: function () { return 'o' }})} }", data("a1nullo")},
+		{"split", "function f(m) { return {data: 'a,b,,c'.split(',').join('|') + 'a1b'.split(/(\\d)/).join('|') + 'abc'.split('', 2).join('|')} }", data("a|b||ca|1|ba|b")},
+		{"template and +", "function f(m) { var o = {n: 0, toString: function () { this.n++; return 'o' }}; var s = `${o}-${1 + 2}-${`${o}`}`; s += 1 + 1; return {data: s + o.n + (1 + '2')} }",
+			data("o-3-o2212")},
+		{"+ in a loop body without braces or semicolon", "function f(m) { var s = '', i = 0\nwhile (i < 3) s = s + i++\nreturn {data: s} }", data("012")},
+		{"+ of a tagged template", "function f(m) { return {data: String.raw`a${1 + 1}b` + tag`${'q' + 'r'}`.length + tag`x`.length} }\nfunction tag(s, v) { return String(v) }",
+			data("a2b29")},
+		{"a loop whose body is an if without braces", "function f(m) { var s = ''\nfor (var i = 0; i < 3; i++) if (i) s += i; else continue\nreturn {data: s} }", data("12")},
+		{"+ of a comma expression", "function f(m) { var a = 1; return {data: 'x' + (a, 2) + (() => 'y' + 1)()} }", data("x2y1")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, x, tc.want) })
+	}
+}
+
+// TestCatastrophicRefused runs catastrophic backtracking patterns through
+// every route to goja's backtracking engine, on a text that would keep
+// that engine busy for longer than the universe has existed: each call is
+// refused at once, on every entry (this test runs under js/wasm too, where
+// regexp2's time-out never fires, so a miss would hang it). The bound is a
+// count: each message costs a handful of steps.
+func TestCatastrophicRefused(t *testing.T) {
+	calls := []string{
+		"new RegExp('(a+)+(?=b)').test(s)",
+		"s.match('(a|a)*\\\\1')",
+		"s.replace(/(a+)+$/g, 'x')",
+		"s.split(/(a*)*b/)",
+		"s.match(/(a|aa)+$/g)",
+		"(function () { var r = /(a+)+$/g; r.lastIndex = 1; return r.exec(s) })()",
+		"[...s.matchAll(/(?:a|a)+!/g)]",
+	}
+	data := strings.Repeat("a", 5000) + "!é"
+	for _, c := range calls {
+		t.Run(c, func(t *testing.T) {
+			p, err := Compile([]UDF{{FunctionName: "f", Code: "function f(m) { var s = m.data; " + c + "; return m }"}}, Options{})
+			if err != nil || len(p.Diagnostics[0]) > 0 {
+				t.Fatal(err, p.Diagnostics)
+			}
+			const messages = 20
+			for range messages {
+				st := p.Run(message.Message{Data: []byte(data)})
+				if st[0].Outcome != Failed || len(st[0].Diagnostics) == 0 || st[0].Diagnostics[0].Code != "udf-regexp-backtracking" {
+					t.Fatalf("got %s %v, want refused", st[0].Outcome, st[0].Diagnostics)
+				}
+			}
+			if p.steps > 10*messages {
+				t.Errorf("%d steps for %d refusals", p.steps, messages)
+			}
+		})
+	}
+}
