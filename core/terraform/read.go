@@ -155,7 +155,7 @@ func (r *reader) read(res *Result) {
 		if d.Subject != nil {
 			sp = span(*d.Subject)
 		}
-		r.errorf(sp, "", "terraform-syntax", "this is not valid Terraform: "+lowerFirst(strings.TrimSuffix(d.Summary, ".")), strings.TrimSuffix(d.Detail, "."))
+		r.errorf(sp, "", "terraform-syntax", "this is not valid Terraform: "+clause(d.Summary), clause(d.Detail))
 	}
 	body, ok := f.Body.(*hclsyntax.Body)
 	if !ok || hd.HasErrors() {
@@ -739,7 +739,7 @@ func (r *reader) resolve(e hclsyntax.Expression, depth int) (cty.Value, string) 
 	}
 	v, diags := e.Value(ctx)
 	if diags.HasErrors() {
-		return cty.NilVal, "!" + lowerFirst(strings.TrimSuffix(diags[0].Summary, ".")) + ": " + strings.TrimSuffix(diags[0].Detail, ".")
+		return cty.NilVal, "!" + clause(diags[0].Summary) + ": " + clause(diags[0].Detail)
 	}
 	if !v.IsWhollyKnown() {
 		return cty.NilVal, "is not known before Terraform applies it"
@@ -800,9 +800,13 @@ func listOf(labels []string) string {
 	return strings.Join(labels[:most], ", ") + " and " + strconv.Itoa(len(labels)-most) + " more"
 }
 
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
+// clause turns one of HCL's sentences ("An argument is required here.")
+// into the form of our messages and hints: no trailing period, and a first
+// word in lower case unless it is an acronym ("JSON").
+func clause(s string) string {
+	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+	if len(s) > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' {
+		s = strings.ToLower(s[:1]) + s[1:]
 	}
-	return strings.ToLower(s[:1]) + s[1:]
+	return s
 }
