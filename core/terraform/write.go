@@ -77,6 +77,8 @@ func Write(s *subscription.Subscription, o Options) Written {
 		if _, _, full := splitName(str(t), "topics"); !full {
 			w.note(diag.Warning, "/topic", "the topic is not of the form projects/PROJECT/topics/ID; the provider reads any other value as a topic ID in the subscription's project")
 		}
+	} else {
+		w.note(diag.Warning, "/topic", "the subscription has no topic; the provider requires one, so the resource needs a topic line before Terraform accepts it")
 	}
 	delete(m, "name")
 	delete(m, "topic")
