@@ -182,6 +182,11 @@ func (w *writer) block(a *attr, m map[string]any, path, indent string) string {
 }
 
 func (w *writer) blockText(a *attr, m map[string]any, path, indent string) string {
+	for _, c := range a.children {
+		if _, ok := m[c.rest]; c.required && !ok {
+			w.note(diag.Warning, path+"/"+c.rest, "the provider requires "+c.tf+" in "+a.tf+" and the configuration has none, so Terraform refuses the resource until it is added")
+		}
+	}
 	sub := &writer{}
 	sub.body(nil, m, a.children, path, indent+"  ")
 	w.notes = append(w.notes, sub.notes...)
