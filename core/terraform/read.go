@@ -336,7 +336,7 @@ func (r *reader) body(body *hclsyntax.Body, list []*attr, path, tfPath string, o
 	}
 	for _, s := range list {
 		if s.required && !seen[s.tf] && !(top && (s.tf == "name" || s.tf == "topic")) {
-			r.errorf(span(def), path+"/"+s.rest, "terraform-missing-attribute", "the provider requires "+s.tf+" here"+r.where(tfPath), "add "+s.tf+" = ...")
+			r.errorf(span(def), path+"/"+s.rest, "terraform-missing-attribute", "the provider requires "+s.tf+" here"+r.where(tfPath), "add "+s.tf+" = VALUE")
 		}
 	}
 }
