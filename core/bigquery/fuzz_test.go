@@ -7,6 +7,7 @@ import (
 
 	"github.com/subplay/subplay/core/avroschema"
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/diag/diagtest"
 	"github.com/subplay/subplay/core/message"
 	"github.com/subplay/subplay/core/protoschema"
 )
@@ -17,22 +18,13 @@ import (
 func wellFormed(t *testing.T, text string, ds []diag.Diagnostic) {
 	t.Helper()
 	for _, d := range ds {
-		if d.Code == "" || d.Message == "" || strings.HasSuffix(d.Message, ".") || capitalized(d.Message) {
-			t.Fatalf("malformed diagnostic %+v", d)
-		}
-		if d.Span.IsValid() && (d.Span.End.Offset() > len(text) || d.Span.Start.Offset() > d.Span.End.Offset()) {
-			t.Fatalf("span outside the text: %+v", d)
+		if p := diagtest.Problem(text, d); p != "" {
+			t.Fatalf("diagnostic %s: %s: %+v", d.Code, p, d)
 		}
 		if len(d.Message) > 2000+4*len(text) {
 			t.Fatalf("a message of %d bytes", len(d.Message))
 		}
 	}
-}
-
-// capitalized reports whether s starts with a capitalized word, "The" but
-// not "JSON": messages start in lower case, acronyms aside.
-func capitalized(s string) bool {
-	return len(s) > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z'
 }
 
 // countColumns counts a generated table's columns and deepest level.

@@ -2,6 +2,7 @@ package bigquery
 
 import (
 	"encoding/json"
+	"github.com/subplay/subplay/core/diag/diagtest"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,7 +136,7 @@ func TestTableLimits(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("got %s (%s), want %s", got, d.Message, tc.want)
 			}
-			if d.Message == "" || strings.HasSuffix(d.Message, ".") || capitalized(d.Message) {
+			if d.Message == "" || strings.HasSuffix(d.Message, ".") || diagtest.Capitalized(d.Message) {
 				t.Errorf("badly formed message %q", d.Message)
 			}
 			if cds := Check(Options{UseTopicSchema: true}, mustTable(t, `[{"name":"a","type":"STRING"}]`), topic); len(cds) != 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/diag/diagtest"
 )
 
 // render lists diagnostics as "severity code path [line:col]".
@@ -109,9 +110,10 @@ func FuzzParseTable(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		tb, ds := ParseTable("fuzz", text)
+		diagtest.Check(t, text, ds)
 		for _, d := range ds {
-			if !strings.HasPrefix(d.Path, TablePath) || d.Code == "" {
-				t.Fatalf("malformed diagnostic %+v", d)
+			if !strings.HasPrefix(d.Path, TablePath) {
+				t.Fatalf("diagnostic %s has the path %q", d.Code, d.Path)
 			}
 		}
 		// Whatever was read must check and generate without trouble.

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/diag/diagtest"
 )
 
 // The fuzz targets live in package doc so they can see how each string was
@@ -266,5 +267,8 @@ func checkMessage(t *testing.T, d diag.Diagnostic) {
 	}
 	if len(m)+len(d.Hint) > 1000 {
 		t.Fatalf("%s: message and hint are %d bytes", d.Code, len(m)+len(d.Hint))
+	}
+	if p := diagtest.WordsProblem(d); p != "" {
+		t.Fatalf("%s: %s", d.Code, p)
 	}
 }

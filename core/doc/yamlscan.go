@@ -70,8 +70,10 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
 					return j, -1
 				}
 			}
-			// "- - x" and "- a: 1" open a collection after each dash.
-			for j < lineEnd && s[j] == '-' && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r') {
+			// "- - x" and "- a: 1" open a collection after each dash, and
+			// so do an explicit key and value ("? - x", ": [x]"): what
+			// follows them is a node as deep as after a dash.
+			for j < lineEnd && (s[j] == '-' || s[j] == '?' || s[j] == ':') && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r') {
 				j++
 				for j < lineEnd && s[j] == ' ' {
 					j++

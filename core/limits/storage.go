@@ -11,7 +11,7 @@ const DatetimeFormatBytes = 1024
 // the user has typed something else entirely.
 const DatetimeFormatFindings = 20
 
-// CharFindings caps the findings about single characters of one name
+// CharFindings caps the findings of each severity about single characters of one name
 // field (a prefix full of control characters is one problem, not 1,000).
 const CharFindings = 10
 

@@ -32,7 +32,7 @@ func (t token) describe() string {
 	case tString:
 		return "a string"
 	}
-	return "\"" + t.text + "\""
+	return diag.Quote(t.text)
 }
 
 // lex splits text into tokens. It never fails: a character it does not

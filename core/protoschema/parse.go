@@ -242,7 +242,7 @@ func (p *parser) parseFile() {
 			case v.text == "proto2" || v.text == "proto3":
 				p.file.Syntax = v.text
 			default:
-				p.fail(v, "unknown syntax "+strconv.Quote(v.text), `write syntax = "proto3";`)
+				p.fail(v, "unknown syntax "+diag.Quote(v.text), `write syntax = "proto3";`)
 			}
 			p.expect(";")
 		case "package":
@@ -265,7 +265,7 @@ func (p *parser) parseFile() {
 			}
 			p.expect(";")
 			p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Warning, Code: "proto-import", Span: diag.SpanOf(t.start, v.end),
-				Message: "imports are not followed; types from " + strconv.Quote(v.text) + " are unknown here",
+				Message: "imports are not followed; types from " + diag.Quote(v.text) + " are unknown here",
 				Hint:    "a Pub/Sub schema is one self-contained definition; declare the types it uses in it"})
 		case "option":
 			p.next()
@@ -297,7 +297,7 @@ func (p *parser) declare(s scope, name string, v any, at token) {
 	}
 	if names[name] != nil {
 		p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-type", Span: at.span(),
-			Message: strconv.Quote(s.fullName(name)) + " is declared twice"})
+			Message: diag.Quote(s.fullName(name)) + " is declared twice"})
 		return
 	}
 	names[name] = v
@@ -334,7 +334,7 @@ func (p *parser) body(m *Message, oneof string) {
 			p.next()
 			continue
 		case t.kind == tEOF:
-			p.fail(t, "the message "+strconv.Quote(m.Name)+" is never closed", "end it with }")
+			p.fail(t, "the message "+diag.Quote(m.Name)+" is never closed", "end it with }")
 		case t.kind != tIdent:
 			p.fail(t, "expected a field, found "+t.describe(), "")
 		}
@@ -393,7 +393,7 @@ func (p *parser) field(m *Message, oneof string) {
 		}
 		if f.Label != Singular {
 			if oneof != "" {
-				p.fail(t, "fields of a oneof take no label", "remove "+strconv.Quote(t.text))
+				p.fail(t, "fields of a oneof take no label", "remove "+diag.Quote(t.text))
 			}
 			p.next()
 		}
@@ -417,7 +417,7 @@ func (p *parser) field(m *Message, oneof string) {
 			p.fail(typ, "a map field takes no label", "")
 		}
 		if !Scalars[key.text] || key.text == "double" || key.text == "float" || key.text == "bytes" {
-			p.fail(key, "a map key must be an integer, bool or string type, not "+strconv.Quote(key.text), "")
+			p.fail(key, "a map key must be an integer, bool or string type, not "+diag.Quote(key.text), "")
 		}
 		f.MapKey, f.Type, f.Label = key.text, val.text, Repeated
 		f.TypeAt = diag.SpanOf(typ.start, p.toks[p.i-1].end)
@@ -444,10 +444,10 @@ func (p *parser) field(m *Message, oneof string) {
 	p.expect(";")
 	if g := m.byName[f.Name]; g != nil {
 		p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-field", Span: f.Span,
-			Message: "the message " + strconv.Quote(m.Name) + " has two fields called " + strconv.Quote(f.Name)})
+			Message: "the message " + diag.Quote(m.Name) + " has two fields called " + diag.Quote(f.Name)})
 	} else if g := m.byNumber[f.Number]; g != nil {
 		p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-duplicate-field", Span: num.span(),
-			Message: "fields " + strconv.Quote(g.Name) + " and " + strconv.Quote(f.Name) + " share the number " + num.text})
+			Message: "fields " + diag.Quote(g.Name) + " and " + diag.Quote(f.Name) + " share the number " + num.text})
 	}
 	if m.byName[f.Name] == nil {
 		m.byName[f.Name] = f
@@ -469,7 +469,7 @@ func (p *parser) enum(parent *Message) *Enum {
 		case t.kind == tSymbol && t.text == "}":
 			if len(e.Values) == 0 {
 				p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-enum-empty", Span: name.span(),
-					Message: "the enum " + strconv.Quote(e.Name) + " has no values"})
+					Message: "the enum " + diag.Quote(e.Name) + " has no values"})
 			}
 			return e
 		case t.kind == tSymbol && t.text == ";":
@@ -593,7 +593,7 @@ func (p *parser) resolve(m *Message, f *Field) {
 		f.Enum = v
 	default:
 		p.ds = append(p.ds, diag.Diagnostic{Severity: diag.Error, Code: "proto-unknown-type", Span: f.TypeAt,
-			Message: "unknown type " + strconv.Quote(f.Type),
+			Message: "unknown type " + diag.Quote(f.Type),
 			Hint:    "use a scalar type (int64, string, bytes, ...) or a message or enum declared in the schema"})
 	}
 }

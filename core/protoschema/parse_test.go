@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/diag/diagtest"
 )
 
 const orderProto = `syntax = "proto3";
@@ -200,11 +201,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		file, ds := Parse(text)
 		for _, d := range ds {
-			if d.Span.IsValid() && (d.Span.End.Offset() > len(text) || d.Span.Start.Offset() > d.Span.End.Offset()) {
-				t.Fatalf("span outside the text: %+v", d)
-			}
-			if d.Code == "" || d.Message == "" || strings.HasSuffix(d.Message, ".") || capitalized(d.Message) {
-				t.Fatalf("malformed diagnostic %+v", d)
+			if p := diagtest.Problem(text, d); p != "" {
+				t.Fatalf("diagnostic %s: %s: %+v", d.Code, p, d)
 			}
 			if len(d.Message) > 1000+len(text) {
 				t.Fatalf("a message longer than the text: %d bytes", len(d.Message))
@@ -214,10 +212,4 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("no file and no errors")
 		}
 	})
-}
-
-// capitalized reports whether s starts with a capitalized word, "The" but
-// not "JSON": messages start in lower case, acronyms aside.
-func capitalized(s string) bool {
-	return len(s) > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z'
 }

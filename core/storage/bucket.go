@@ -65,7 +65,7 @@ func CheckBucket(name string) []diag.Diagnostic {
 		}
 		if bad++; bad <= 5 {
 			add(diag.Error, off+i, off+j, "bucket-name-character", diag.Quote(b[i:j])+" is not allowed in a bucket name",
-				"use lower-case letters, digits, -, _ and .")
+				"use lower-case letters, digits, dashes (-), underscores (_) and dots (.)")
 		}
 		i = j
 	}

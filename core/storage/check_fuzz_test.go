@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/diag/diagtest"
 )
 
 // FuzzCheck feeds arbitrary settings to Check and checks what every caller
@@ -33,8 +34,8 @@ func FuzzCheck(f *testing.F) {
 			if !ok {
 				t.Fatalf("finding %s has path %q", d.Code, d.Path)
 			}
-			if d.Span.IsValid() && (d.Span.End < d.Span.Start || d.Span.End.Offset() > len(v)) {
-				t.Fatalf("finding %s: span %v outside %q", d.Code, d.Span, v)
+			if p := diagtest.Problem(v, d); p != "" {
+				t.Fatalf("finding %s about %q: %s", d.Code, v, p)
 			}
 			if d.Severity == diag.Error && d.Path != PathBucket {
 				nameErrors = true

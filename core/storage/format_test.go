@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/diag/diagtest"
 )
 
 // findings renders diagnostics as "severity code start-end" lines (byte
@@ -226,8 +227,8 @@ func FuzzParseFormat(f *testing.F) {
 			if !d.Span.IsValid() || d.Span.Start.Offset() > len(s) || d.Span.End.Offset() > len(s) || d.Span.End < d.Span.Start {
 				t.Fatalf("ParseFormat(%q): bad span %v for %s", s, d.Span, d.Code)
 			}
-			if d.Code == "" || d.Message == "" {
-				t.Fatalf("ParseFormat(%q): empty code or message", s)
+			if p := diagtest.WordsProblem(d); p != "" {
+				t.Fatalf("ParseFormat(%q): %s: %s", s, d.Code, p)
 			}
 		}
 		if len(ds) > maxFormatFindings {

@@ -27,7 +27,9 @@ func checkPart(s string) []diag.Diagnostic {
 	add := func(sev diag.Severity, start, end int, code, msg, hint string) {
 		ds = append(ds, diag.Diagnostic{Severity: sev, Code: code, Message: msg, Hint: hint, Span: diag.SpanOf(start, end)})
 	}
-	chars := 0
+	// Errors and warnings are capped apart: ten awkward "#" before an
+	// invalid byte must not hide the error that makes the layout unusable.
+	var errs, warns int
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		var sev diag.Severity
@@ -45,7 +47,11 @@ func checkPart(s string) []diag.Diagnostic {
 			sev, code, msg, hint = diag.Warning, "object-name-awkward", strconv.QuoteRune(r)+" is a wildcard in gcloud storage commands, so these objects are awkward to name", "use - or _ instead"
 		}
 		if code != "" {
-			if chars++; chars <= maxCharFindings {
+			count := &warns
+			if sev == diag.Error {
+				count = &errs
+			}
+			if *count++; *count <= maxCharFindings {
 				add(sev, i, i+n, code, msg, hint)
 			}
 		}

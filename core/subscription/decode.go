@@ -659,18 +659,23 @@ func (c *Config) unknownField(m doc.Member, path string, si *structInfo) {
 	} else if other := c.table().elsewhere(camel(m.Key), path); other != "" {
 		d.Hint = strconv.Quote(shorten(m.Key)) + " belongs in " + other
 	} else {
-		d.Hint = "the fields " + where + " are " + strings.Join(si.names, ", ")
-		d.Hint = shortenList(d.Hint)
+		d.Hint = "the fields " + where + " are " + listNames(si.names)
 	}
 	d.Message += "; the API rejects fields it does not know"
 	c.ds = append(c.ds, d)
 }
 
-func shortenList(s string) string {
-	if len(s) > 300 {
-		return s[:297] + "..."
+// listNames joins names with commas, up to about 300 bytes, and counts the
+// rest ("a, b and 12 more"): a hint names what fits on a line or two.
+func listNames(names []string) string {
+	const most = 300
+	n := 0
+	for i, name := range names {
+		if n += len(name) + 2; n > most && i > 0 {
+			return strings.Join(names[:i], ", ") + " and " + strconv.Itoa(len(names)-i) + " more"
+		}
 	}
-	return s
+	return strings.Join(names, ", ")
 }
 
 // elsewhere finds the field name at another level of the subscription

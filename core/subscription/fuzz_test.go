@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/diag/diagtest"
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/subscription"
 )
@@ -58,6 +59,9 @@ func FuzzDecode(f *testing.F) {
 // by line and column.
 func checkInText(t *testing.T, src *diag.Source, d diag.Diagnostic) {
 	t.Helper()
+	if p := diagtest.WordsProblem(d); p != "" {
+		t.Fatalf("%s (%s): %s", d.Code, d.Path, p)
+	}
 	if d.Code == "input-too-large" || d.Code == "too-many-diagnostics" {
 		return // about the input as a whole
 	}

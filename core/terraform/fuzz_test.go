@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/diag/diagtest"
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/subscription"
 )
@@ -26,11 +27,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		res := Read(Request{Text: text})
-		for _, d := range res.Diagnostics {
-			if d.Span.IsValid() && (d.Span.Start.Offset() > len(text) || d.Span.End.Offset() > len(text) || d.Span.End < d.Span.Start) {
-				t.Fatalf("finding %s at %v outside the input of %d bytes", d.Code, d.Span, len(text))
-			}
-		}
+		diagtest.Check(t, text, res.Diagnostics)
 		if len(res.Diagnostics) > diag.MaxDiagnostics+1 {
 			t.Fatalf("%d findings", len(res.Diagnostics))
 		}

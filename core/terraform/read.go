@@ -153,7 +153,7 @@ func (r *reader) read(res *Result) {
 		if d.Subject != nil {
 			sp = span(*d.Subject)
 		}
-		r.errorf(sp, "", "terraform-syntax", "this is not valid Terraform: "+lowerFirst(strings.TrimSuffix(d.Summary, ".")), strings.TrimSuffix(d.Detail, "."))
+		r.errorf(sp, "", "terraform-syntax", "this is not valid Terraform: "+clause(d.Summary), clause(d.Detail))
 	}
 	body, ok := f.Body.(*hclsyntax.Body)
 	if !ok || hd.HasErrors() {
@@ -334,7 +334,7 @@ func (r *reader) body(body *hclsyntax.Body, list []*attr, path, tfPath string, o
 	}
 	for _, s := range list {
 		if s.required && !seen[s.tf] && !(top && (s.tf == "name" || s.tf == "topic")) {
-			r.errorf(span(def), path+"/"+s.rest, "terraform-missing-attribute", "the provider requires "+s.tf+" here"+r.where(tfPath), "add "+s.tf+" = ...")
+			r.errorf(span(def), path+"/"+s.rest, "terraform-missing-attribute", "the provider requires "+s.tf+" here"+r.where(tfPath), "add "+s.tf+" = VALUE")
 		}
 	}
 }
@@ -737,7 +737,7 @@ func (r *reader) resolve(e hclsyntax.Expression, depth int) (cty.Value, string) 
 	}
 	v, diags := e.Value(ctx)
 	if diags.HasErrors() {
-		return cty.NilVal, "!" + lowerFirst(strings.TrimSuffix(diags[0].Summary, ".")) + ": " + strings.TrimSuffix(diags[0].Detail, ".")
+		return cty.NilVal, "!" + clause(diags[0].Summary) + ": " + clause(diags[0].Detail)
 	}
 	if !v.IsWhollyKnown() {
 		return cty.NilVal, "is not known before Terraform applies it"
@@ -798,9 +798,13 @@ func listOf(labels []string) string {
 	return strings.Join(labels[:most], ", ") + " and " + strconv.Itoa(len(labels)-most) + " more"
 }
 
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
+// clause turns one of HCL's sentences ("An argument is required here.")
+// into the form of our messages and hints: no trailing period, and a first
+// word in lower case unless it is an acronym ("JSON").
+func clause(s string) string {
+	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+	if len(s) > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' {
+		s = strings.ToLower(s[:1]) + s[1:]
 	}
-	return strings.ToLower(s[:1]) + s[1:]
+	return s
 }

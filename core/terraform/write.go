@@ -77,6 +77,8 @@ func Write(s *subscription.Subscription, o Options) Written {
 		if _, _, full := splitName(str(t), "topics"); !full {
 			w.note(diag.Warning, "/topic", "the topic is not of the form projects/PROJECT/topics/ID; the provider reads any other value as a topic ID in the subscription's project")
 		}
+	} else {
+		w.note(diag.Warning, "/topic", "the subscription has no topic; the provider requires one, so the resource needs a topic line before Terraform accepts it")
 	}
 	delete(m, "name")
 	delete(m, "topic")
@@ -180,6 +182,11 @@ func (w *writer) block(a *attr, m map[string]any, path, indent string) string {
 }
 
 func (w *writer) blockText(a *attr, m map[string]any, path, indent string) string {
+	for _, c := range a.children {
+		if _, ok := m[c.rest]; c.required && !ok {
+			w.note(diag.Warning, path+"/"+c.rest, "the provider requires "+c.tf+" in "+a.tf+" and the configuration has none, so Terraform refuses the resource until it is added")
+		}
+	}
 	sub := &writer{}
 	sub.body(nil, m, a.children, path, indent+"  ")
 	w.notes = append(w.notes, sub.notes...)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/diag/diagtest"
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/message"
 )
@@ -290,8 +291,8 @@ func FuzzUDF(f *testing.F) {
 		}
 		for _, st := range steps {
 			for _, d := range st.Diagnostics {
-				if d.Span.IsValid() && d.Span.End.Offset() > len(code) {
-					t.Fatalf("finding %v past the code's end (%d bytes)", d, len(code))
+				if p := diagtest.Problem(code, d); p != "" {
+					t.Fatalf("finding %s: %s: %+v", d.Code, p, d)
 				}
 			}
 		}
