@@ -20,6 +20,19 @@ func call(t *testing.T, op, body string) (map[string]any, bool) {
 	return m, ok
 }
 
+// wantCode calls op with body and checks that it answers the error code,
+// or answers at all when code is "".
+func wantCode(t *testing.T, op, body, code string) {
+	t.Helper()
+	m, ok := call(t, op, body)
+	switch {
+	case code == "" && !ok:
+		t.Fatalf("%s failed: %v", op, m)
+	case code != "" && (ok || errorCode(m) != code):
+		t.Fatalf("%s: got %v, want error %s", op, m, code)
+	}
+}
+
 func errorCode(m map[string]any) string {
 	e, _ := m["error"].(map[string]any)
 	s, _ := e["code"].(string)

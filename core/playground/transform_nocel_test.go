@@ -2,10 +2,7 @@
 
 package playground
 
-import (
-	"encoding/json"
-	"testing"
-)
+import "testing"
 
 // A build without the filter evaluator cannot say which sample messages
 // the subscription delivers, so a downstream preview of sample messages
@@ -24,15 +21,7 @@ func TestDownstreamWithoutEvaluator(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, ok := Call("names", []byte(tc.body))
-			var e ErrorResponse
-			_ = json.Unmarshal(out, &e)
-			switch {
-			case tc.code == "" && !ok:
-				t.Fatalf("failed: %s", out)
-			case tc.code != "" && (ok || e.Error == nil || e.Error.Code != tc.code):
-				t.Fatalf("got %s, want error %s", out, tc.code)
-			}
+			wantCode(t, "names", tc.body, tc.code)
 		})
 	}
 }

@@ -2,10 +2,7 @@
 
 package playground
 
-import (
-	"encoding/json"
-	"testing"
-)
+import "testing"
 
 // A build without the JavaScript engine answers needs-module for any
 // request whose configuration has an enabled UDF, and answers the others.
@@ -30,15 +27,7 @@ func TestNoUDF(t *testing.T) {
 			if Lookup(tc.op) == nil {
 				t.Skip("this build has no " + tc.op + " operation")
 			}
-			out, ok := Call(tc.op, []byte(tc.body))
-			var e ErrorResponse
-			_ = json.Unmarshal(out, &e)
-			switch {
-			case tc.code == "" && !ok:
-				t.Fatalf("failed: %s", out)
-			case tc.code != "" && (ok || e.Error == nil || e.Error.Code != tc.code):
-				t.Fatalf("got %s, want error %s", out, tc.code)
-			}
+			wantCode(t, tc.op, tc.body, tc.code)
 		})
 	}
 }
