@@ -319,17 +319,9 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	deny := vm.ToValue(func(goja.FunctionCall) goja.Value {
 		panic(vm.NewTypeError("code made from strings (eval, new Function) cannot run in a transform"))
 	}).(*goja.Object)
+	gd := newGuards(vm, p, c)
 	guard := func(what string, max func(goja.FunctionCall) float64) func(goja.FunctionCall) {
-		return func(fc goja.FunctionCall) {
-			if n := max(fc); n > limits.UDFStringBytes || math.IsNaN(n) {
-				ctor, _ := vm.GlobalObject().Get("RangeError").(*goja.Object)
-				e, err := vm.New(ctor, vm.ToValue(fmt.Sprintf("%s would build %s; subplay allows at most %d", what, size(n), limits.UDFStringBytes)))
-				if err != nil {
-					panic(err)
-				}
-				panic(e)
-			}
-		}
+		return func(fc goja.FunctionCall) { gd.tooLong(what, max(fc)) }
 	}
 	strLen := func(fc goja.FunctionCall) float64 { return float64(len(fc.This.String())) }
 	arg := func(fc goja.FunctionCall, i int) float64 {
@@ -344,7 +336,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	wrap(vm, "Array.prototype", "fill", guard("fill", func(fc goja.FunctionCall) float64 {
 		return fc.This.ToObject(vm).Get("length").ToFloat()
 	}))
-	newGuards(vm, p, c).install()
+	gd.install()
 	setup, err := vm.RunProgram(lockdown)
 	if err != nil {
 		panic("transform: sandbox: " + err.Error())
