@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/subplay/subplay/core/diag"
 )
 
 // nameProblem is one way a resource name can be wrong: a message, a hint,
@@ -23,9 +25,9 @@ func checkResourceName(s, collection, kind string) (project string, probs []name
 		hint := "write it as " + want
 		switch {
 		case !strings.Contains(s, "/") && s != "":
-			hint = "give the full name: projects/PROJECT/" + collection + "/" + s
+			hint = "give the full name: " + diag.Quote("projects/PROJECT/"+collection+"/"+s)
 		case len(parts) == 4 && parts[0] == "projects" && parts[2] != collection:
-			hint = "the third part must be " + strconv.Quote(collection) + ": projects/" + parts[1] + "/" + collection + "/" + parts[3]
+			hint = "the third part must be " + strconv.Quote(collection) + ": " + diag.Quote("projects/"+parts[1]+"/"+collection+"/"+parts[3])
 		case strings.HasPrefix(s, "/") || strings.HasSuffix(s, "/"):
 			hint = "remove the leading or trailing slash: " + want
 		}
