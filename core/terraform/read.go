@@ -238,13 +238,13 @@ func (r *reader) read(res *Result) {
 			}
 		}
 		if chosen == nil {
-			r.errorf(span(subs[0].DefRange()), "", "terraform-resource-not-found", "the text has no "+ResourceType+" called "+strconv.Quote(r.req.Resource),
+			r.errorf(span(subs[0].DefRange()), "", "terraform-resource-not-found", "the text has no "+ResourceType+" called "+diag.Quote(r.req.Resource),
 				"its "+ResourceType+" resources are "+listOf(res.Resources))
 			return
 		}
 	} else if len(subs) > 1 {
 		r.add(diag.Info, span(subs[1].DefRange()), "", "terraform-more-resources",
-			"the text has "+strconv.Itoa(len(subs))+" "+ResourceType+" resources ("+listOf(res.Resources)+"); subplay reads the first, "+subs[0].Labels[1],
+			"the text has "+strconv.Itoa(len(subs))+" "+ResourceType+" resources ("+listOf(res.Resources)+"); subplay reads the first, "+diag.Quote(subs[0].Labels[1]),
 			"name the one to read (the request's terraformResource, or --resource) to check another")
 	}
 	r.req.Resource = chosen.Labels[1]
@@ -825,13 +825,18 @@ func findCall(e hclsyntax.Expression) string {
 	return name
 }
 
-// listOf lists a few labels, and says how many more there are.
+// listOf lists a few labels, each quoted (they are the user's text), and
+// says how many more there are.
 func listOf(labels []string) string {
 	const most = 5
-	if len(labels) <= most {
-		return strings.Join(labels, ", ")
+	quoted := make([]string, 0, most)
+	for _, l := range labels[:min(len(labels), most)] {
+		quoted = append(quoted, diag.Quote(l))
 	}
-	return strings.Join(labels[:most], ", ") + " and " + strconv.Itoa(len(labels)-most) + " more"
+	if len(labels) <= most {
+		return strings.Join(quoted, ", ")
+	}
+	return strings.Join(quoted, ", ") + " and " + strconv.Itoa(len(labels)-most) + " more"
 }
 
 // clause turns one of HCL's sentences ("An argument is required here.")
