@@ -110,19 +110,30 @@ func writeFilterText(w io.Writer, resp *playground.FilterResponse, filterSrc, ms
 	}
 	width := len(fmt.Sprint(len(resp.Results) - 1))
 	for _, r := range resp.Results {
-		if resp.Evaluated {
-			verdict := "ACKED    "
-			if r.Match {
-				verdict = "DELIVERED"
-			}
-			fmt.Fprintf(w, "%*d  %s  %s\n", width, r.Index, verdict, diag.Printable(r.Reason))
+		// An invalid message has its outcome even when the filter did not
+		// run: it needs no filter to know the service refuses it.
+		if r.Outcome != "" {
+			fmt.Fprintf(w, "%*d  %-9s  %s\n", width, r.Index, strings.ToUpper(r.Outcome), diag.Printable(r.Reason))
 		}
 		fmt.Fprint(w, diag.Render(msgSrc, r.Diagnostics))
 	}
 	if resp.Evaluated && len(resp.Results) > 0 {
-		fmt.Fprintf(w, "%d %s: %d delivered, %d acked (acknowledged by the service, never delivered)\n",
-			len(resp.Results), plural(len(resp.Results), "message"), resp.Delivered, resp.Acked)
+		fmt.Fprintf(w, "%d %s: %d delivered, %d acked (acknowledged by the service, never delivered)%s\n",
+			len(resp.Results), plural(len(resp.Results), "message"), resp.Delivered, resp.Acked, invalidText(resp.Invalid))
 	}
+}
+
+// invalidText counts, after a tally, the sample messages that got no
+// verdict because the service would refuse to publish them.
+func invalidText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	them := "them"
+	if n == 1 {
+		them = "it"
+	}
+	return fmt.Sprintf(", %d invalid (the service would refuse to publish %s: no verdict)", n, them)
 }
 
 func plural(n int, word string) string {

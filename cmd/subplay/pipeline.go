@@ -24,7 +24,12 @@ func writePipeline(w io.Writer, p *playground.Pipeline, cfgSrc *diag.Source) {
 	if p.Filter != "" {
 		ran = append(ran, "the filter "+diag.Printable(p.Filter))
 	}
-	fmt.Fprintf(w, "before the preview: %s (%s)\n", strings.Join(ran, ", then "), p.Order)
+	if len(ran) == 0 {
+		// Nothing runs: the pipeline is there for invalid sample messages.
+		fmt.Fprintln(w, "before the preview: sample messages with errors are left out (the service would refuse to publish them)")
+	} else {
+		fmt.Fprintf(w, "before the preview: %s (%s)\n", strings.Join(ran, ", then "), p.Order)
+	}
 	width := len(fmt.Sprint(len(p.Messages) - 1))
 	for _, m := range p.Messages {
 		line := fmt.Sprintf("  %*d  %-9s", width, m.Index, strings.ToUpper(m.Outcome))
@@ -33,6 +38,8 @@ func writePipeline(w io.Writer, p *playground.Pipeline, cfgSrc *diag.Source) {
 			line += fmt.Sprintf("  by transform %d", *m.By)
 		case m.Outcome == "acked":
 			line += "  the filter does not match the transformed message: not written"
+		case m.Outcome == "invalid":
+			line += "  the message has errors (above): the service would refuse to publish it, so it is not written"
 		case m.Changed:
 			line += "  written as transformed"
 		}

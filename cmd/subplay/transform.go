@@ -137,8 +137,8 @@ func writeTransformText(w io.Writer, resp *playground.TransformResponse, cfgSrc,
 			fmt.Fprintf(w, "%*s  data: %s\n", width, "", diag.Quote(*r.Final.Text))
 		}
 	}
-	fmt.Fprintf(w, "%d %s: %d delivered, %d dropped, %d failed, %d acked\n", len(resp.Results), plural(len(resp.Results), "message"),
-		resp.Delivered, resp.Dropped, resp.Failed, resp.Acked)
+	fmt.Fprintf(w, "%d %s: %d delivered, %d dropped, %d failed, %d acked%s\n", len(resp.Results), plural(len(resp.Results), "message"),
+		resp.Delivered, resp.Dropped, resp.Failed, resp.Acked, invalidText(resp.Invalid))
 }
 
 func verdict(match bool) string {

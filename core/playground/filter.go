@@ -7,7 +7,6 @@ import (
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/message"
-	"github.com/subplay/subplay/core/stop"
 )
 
 // FilterRequest tests a filter against sample messages. The filter comes
@@ -33,8 +32,12 @@ type FilterResponse struct {
 	// filter: it is invalid, or this build has no evaluator.
 	Evaluated bool           `json:"evaluated"`
 	Results   []FilterResult `json:"results"`
-	Delivered int            `json:"delivered"`
-	Acked     int            `json:"acked"`
+	// Delivered and Acked count the verdicts; Invalid counts the messages
+	// that get none (outcomeInvalid). When Evaluated, Delivered + Acked +
+	// Invalid = the number of messages.
+	Delivered int `json:"delivered"`
+	Acked     int `json:"acked"`
+	Invalid   int `json:"invalid"`
 	// MessageDiagnostics are problems of the messages text that belong to
 	// no single message (its shape, its size).
 	MessageDiagnostics []diag.Diagnostic `json:"messageDiagnostics,omitempty"`
@@ -43,9 +46,15 @@ type FilterResponse struct {
 // FilterResult is the fate of one message.
 type FilterResult struct {
 	Index int `json:"index"`
-	// Match is true when the message is delivered; false when the service
-	// acknowledges it on the subscriber's behalf.
-	Match  bool   `json:"match"`
+	// Outcome is "delivered", "acked" (the service acknowledges it on the
+	// subscriber's behalf) or "invalid" (outcomeInvalid: the message has
+	// errors of its own, the service would refuse to publish it, so no
+	// filter ever sees it). Empty when the filter was not run on it.
+	Outcome string `json:"outcome,omitempty"`
+	// Match is true when the message is delivered, false when it is
+	// acked; absent when the filter was not run on it (an invalid message,
+	// an invalid filter, a build without the evaluator).
+	Match  *bool  `json:"match,omitempty"`
 	Reason string `json:"reason"`
 	// Deciding lists the conditions that settled it, with where they sit.
 	Deciding []DecidingCondition `json:"deciding,omitempty"`
@@ -145,9 +154,18 @@ func testFilter(ctx context.Context, req *FilterRequest, evaluate func(context.C
 	if err != nil {
 		return nil, err
 	}
+	resp.Results, resp.MessageDiagnostics, err = perMessage(ctx, decoded, msgDs, newFilterResult)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range resp.Results {
+		if r.Outcome == outcomeInvalid {
+			resp.Invalid++
+		}
+	}
 	if fs == nil {
 		resp.Diagnostics = cfgDs
-		return resp, attachMessages(ctx, resp, decoded, msgDs)
+		return resp, nil
 	}
 	f, ds := filter.Parse(fs.text)
 	fs.locate(ds)
@@ -155,9 +173,6 @@ func testFilter(ctx context.Context, req *FilterRequest, evaluate func(context.C
 	resp.Valid = f != nil
 	if f != nil {
 		resp.Canonical = f.String()
-	}
-	if err := attachMessages(ctx, resp, decoded, msgDs); err != nil {
-		return nil, err
 	}
 	if f == nil {
 		return resp, nil
@@ -176,56 +191,22 @@ func testFilter(ctx context.Context, req *FilterRequest, evaluate func(context.C
 	}
 	resp.Evaluated = true
 	for _, r := range resp.Results {
-		if r.Match {
+		switch r.Outcome {
+		case "delivered":
 			resp.Delivered++
-		} else {
+		case "acked":
 			resp.Acked++
 		}
 	}
 	return resp, nil
 }
 
-// attachMessages makes one result per message, holding the message's own
-// diagnostics and the service-limit checks; what belongs to no message
-// goes to MessageDiagnostics.
-func attachMessages(ctx context.Context, resp *FilterResponse, d *message.Decoded, ds []diag.Diagnostic) error {
-	per, rest, err := byMessage(ctx, d, ds)
-	if err != nil {
-		return err
+// newFilterResult is message i's result before the filter runs: an
+// invalid message gets its outcome now, and the filter skips it.
+func newFilterResult(i int, ds []diag.Diagnostic, invalid bool) FilterResult {
+	r := FilterResult{Index: i, Diagnostics: ds}
+	if invalid {
+		r.Outcome, r.Reason = outcomeInvalid, invalidReason
 	}
-	resp.MessageDiagnostics = rest
-	if d == nil {
-		return nil
-	}
-	resp.Results = make([]FilterResult, len(per))
-	for i := range per {
-		resp.Results[i].Index, resp.Results[i].Diagnostics = i, per[i]
-	}
-	return nil
-}
-
-// byMessage splits findings about sample messages by the message they
-// point at, each message's own list finished with its service-limit
-// checks (d.Check); rest is what belongs to no message. With no messages
-// (d nil) every finding is in rest. Once ctx is done it stops with ctx's
-// error.
-func byMessage(ctx context.Context, d *message.Decoded, ds []diag.Diagnostic) (per [][]diag.Diagnostic, rest []diag.Diagnostic, err error) {
-	if d == nil {
-		return nil, ds, nil
-	}
-	per = make([][]diag.Diagnostic, len(d.Messages))
-	for _, x := range ds {
-		if i := x.MessageIndex; i != nil && *i < len(per) {
-			per[*i] = append(per[*i], x)
-			continue
-		}
-		rest = append(rest, x)
-	}
-	for i := range per {
-		if err := stop.Check(ctx, i); err != nil {
-			return nil, nil, err
-		}
-		per[i] = diag.Finish(append(per[i], d.Check(i)...))
-	}
-	return per, rest, nil
+	return r
 }

@@ -34,12 +34,15 @@ func evaluate(ctx context.Context, f *filter.Filter, fs *filterSource, msgs []me
 		if err := stop.Check(ctx, i); err != nil {
 			return err
 		}
+		out := &resp.Results[i]
+		if out.Outcome == outcomeInvalid {
+			continue
+		}
 		r, err := prog.Explain(msgs[i].Attributes)
 		if err != nil {
 			return &Error{Code: "internal", Message: err.Error()}
 		}
-		out := &resp.Results[i]
-		out.Match, out.Reason = r.Match, r.Reason
+		out.Outcome, out.Match, out.Reason = verdict(r.Match), ptr(r.Match), r.Reason
 		for _, d := range r.Deciding {
 			c := []diag.Diagnostic{{Span: d.Expr.Span().Diag()}}
 			fs.locate(c)

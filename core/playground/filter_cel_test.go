@@ -40,8 +40,8 @@ func TestFilterEvaluates(t *testing.T) {
 		for _, d := range res.Deciding {
 			cols = append(cols, d.Column)
 		}
-		if res.Match != w.match || res.Reason != w.reason || !equalInts(cols, w.cols) {
-			t.Errorf("message %d: %v %q %v\nwant %v %q %v", i, res.Match, res.Reason, cols, w.match, w.reason, w.cols)
+		if res.Match == nil || *res.Match != w.match || res.Reason != w.reason || !equalInts(cols, w.cols) {
+			t.Errorf("message %d: %v %q %v\nwant %v %q %v", i, res.Outcome, res.Reason, cols, w.match, w.reason, w.cols)
 		}
 	}
 }
@@ -63,7 +63,7 @@ func TestFilterDecidingInConfig(t *testing.T) {
 	// configuration's text.
 	r := filterCall(t, `{"text": "topic: projects/p/topics/t\nfilter: attributes:a OR attributes:b\n", "messages": [{"attributes": {"b": "1"}}]}`)
 	d := r.Results[0].Deciding
-	if !r.Results[0].Match || len(d) != 1 || d[0].Condition != "attributes:b" || d[0].Line != 2 || d[0].Column != 25 || d[0].EndColumn != 37 {
+	if r.Results[0].Outcome != "delivered" || len(d) != 1 || d[0].Condition != "attributes:b" || d[0].Line != 2 || d[0].Column != 25 || d[0].EndColumn != 37 {
 		t.Errorf("deciding %+v", d)
 	}
 }

@@ -49,11 +49,13 @@ type TransformResponse struct {
 	// counts every message that came through the transforms.
 	FilterEvaluated bool              `json:"filterEvaluated"`
 	Results         []TransformResult `json:"results"`
-	// Delivered + Dropped + Failed + Acked = the number of messages.
+	// Delivered + Dropped + Failed + Acked + Invalid = the number of
+	// messages.
 	Delivered int `json:"delivered"`
 	Dropped   int `json:"dropped"`
 	Failed    int `json:"failed"`
 	Acked     int `json:"acked"`
+	Invalid   int `json:"invalid"`
 	// MessageDiagnostics are problems of the messages text that belong to
 	// no single message.
 	MessageDiagnostics []diag.Diagnostic `json:"messageDiagnostics,omitempty"`
@@ -82,8 +84,10 @@ type TransformResult struct {
 	// Outcome is "delivered", "dropped" (a UDF returned null), "failed" (a
 	// UDF threw, returned a wrong shape or ran out of budget: the service
 	// does not deliver it and routes it to the dead-letter topic when one is
-	// set) or "acked" (the filter does not match the transformed message:
-	// the service acknowledges it without delivering it).
+	// set), "acked" (the filter does not match the transformed message:
+	// the service acknowledges it without delivering it) or "invalid"
+	// (outcomeInvalid: the message has errors of its own, so nothing runs
+	// on it).
 	Outcome string `json:"outcome"`
 	// Steps hold the message after each transform that ran (indexes into
 	// Transforms by Transform).
@@ -95,7 +99,8 @@ type TransformResult struct {
 	// Match and Reason are the filter's verdict on the transformed message;
 	// MatchOriginal the verdict on the message as published (they differ
 	// when a transform changes an attribute the filter reads). Absent
-	// without a filter, or when the message did not come through.
+	// without a filter, or when the message did not come through; an
+	// invalid message's Reason says why it gets no verdict.
 	Match         *bool  `json:"match,omitempty"`
 	MatchOriginal *bool  `json:"matchOriginal,omitempty"`
 	Reason        string `json:"reason,omitempty"`
@@ -169,16 +174,17 @@ func TransformContext(ctx context.Context, req *TransformRequest) (*TransformRes
 			return nil, &Error{Code: "bad-request", Message: `"time" must be RFC 3339, such as 2026-01-02T15:04:05Z, not ` + quote(req.Time)}
 		}
 	}
-	resp, _, err := runTransforms(ctx, cfg, decoded, msgDs, now)
+	resp, _, err := runTransforms(ctx, cfg, configFilter(cfg), decoded, msgDs, now)
 	return resp, err
 }
 
 // runTransforms runs the sample messages through the configuration's
-// transforms and filter. Besides the response it returns, for each
+// transforms and filter (flt, configFilter's answer, parsed once by the
+// caller). Besides the response it returns, for each
 // message whose outcome is "delivered" or "acked", the message the
 // transforms produced, with the original's id, publish time and ordering
 // key (transforms change only data and attributes).
-func runTransforms(ctx context.Context, cfg *subscription.Config, decoded *message.Decoded, msgDs []diag.Diagnostic, now time.Time) (*TransformResponse, []message.Message, error) {
+func runTransforms(ctx context.Context, cfg *subscription.Config, flt *filter.Filter, decoded *message.Decoded, msgDs []diag.Diagnostic, now time.Time) (*TransformResponse, []message.Message, error) {
 	var err error
 	resp := &TransformResponse{Diagnostics: []diag.Diagnostic{}, Transforms: []TransformInfo{}, Results: []TransformResult{}, Order: transformOrder}
 	if cfg.Sub == nil {
@@ -229,11 +235,8 @@ func runTransforms(ctx context.Context, cfg *subscription.Config, decoded *messa
 			resp.Diagnostics = append(resp.Diagnostics, locateCode(cfg, runIdx[k], ds)...)
 		}
 	}
-	var flt *filter.Filter
-	if cfg.Sub.Filter != nil && *cfg.Sub.Filter != "" {
-		if flt = parsedFilter(*cfg.Sub.Filter); flt != nil {
-			resp.Filter = flt.String()
-		}
+	if flt != nil {
+		resp.Filter = flt.String()
 	}
 	var msgs []message.Message
 	if decoded != nil {
@@ -246,7 +249,7 @@ func runTransforms(ctx context.Context, cfg *subscription.Config, decoded *messa
 		}
 		resp.FilterEvaluated = true
 	}
-	if err := attachTransformMessages(ctx, resp, decoded, msgDs); err != nil {
+	if resp.Results, resp.MessageDiagnostics, err = perMessage(ctx, decoded, msgDs, newTransformResult); err != nil {
 		return nil, nil, err
 	}
 	finalMsgs := make([]message.Message, len(msgs))
@@ -258,6 +261,10 @@ func runTransforms(ctx context.Context, cfg *subscription.Config, decoded *messa
 			return nil, nil, err
 		}
 		r := &resp.Results[i]
+		if r.Outcome == outcomeInvalid {
+			resp.Invalid++
+			continue
+		}
 		cur := m
 		failed := false
 		if prog != nil {
@@ -419,23 +426,14 @@ func changes(a, b *message.Message) []Change {
 	return out
 }
 
-// attachTransformMessages makes one result per message holding its own
-// diagnostics; what belongs to no message goes to MessageDiagnostics.
-func attachTransformMessages(ctx context.Context, resp *TransformResponse, d *message.Decoded, ds []diag.Diagnostic) error {
-	per, rest, err := byMessage(ctx, d, ds)
-	if err != nil {
-		return err
+// newTransformResult is message i's result before anything runs on it:
+// an invalid message gets its outcome now, and nothing runs on it.
+func newTransformResult(i int, ds []diag.Diagnostic, invalid bool) TransformResult {
+	r := TransformResult{Index: i, Diagnostics: ds, Steps: []TransformStep{}}
+	if invalid {
+		r.Outcome, r.Reason = outcomeInvalid, invalidReason
 	}
-	resp.MessageDiagnostics = rest
-	if d == nil {
-		return nil
-	}
-	resp.Results = make([]TransformResult, len(per))
-	for i := range per {
-		resp.Results[i].Index, resp.Results[i].Diagnostics = i, per[i]
-		resp.Results[i].Steps = []TransformStep{}
-	}
-	return nil
+	return r
 }
 
 func init() {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/message"
 	"github.com/subplay/subplay/core/subscription"
 )
@@ -27,11 +28,13 @@ type Pipeline struct {
 	// position i of the written stream is sample message Written[i] (a
 	// file's firstIndex and messages count positions in it).
 	Written []int `json:"written"`
-	// Delivered + Dropped + Failed + Acked = the number of messages.
+	// Delivered + Dropped + Failed + Acked + Invalid = the number of
+	// messages.
 	Delivered int `json:"delivered"`
 	Dropped   int `json:"dropped"`
 	Failed    int `json:"failed"`
 	Acked     int `json:"acked"`
+	Invalid   int `json:"invalid"`
 	// Diagnostics are the UDFs' code findings (syntax, a throw in the
 	// top-level code, a missing function), located in the configuration.
 	Diagnostics []diag.Diagnostic `json:"diagnostics,omitempty"`
@@ -40,8 +43,9 @@ type Pipeline struct {
 // PipelineMessage is one sample message's fate before the preview.
 type PipelineMessage struct {
 	Index int `json:"index"`
-	// Outcome is "delivered", "dropped", "failed" or "acked", as in the
-	// transform operation.
+	// Outcome is "delivered", "dropped", "failed", "acked" or "invalid"
+	// (the message has errors of its own: the service would refuse to
+	// publish it, so it is never written), as in the transform operation.
 	Outcome string `json:"outcome"`
 	// By is the messageTransforms index of the UDF that dropped or failed
 	// the message.
@@ -53,10 +57,11 @@ type PipelineMessage struct {
 	Diagnostics []diag.Diagnostic `json:"diagnostics,omitempty"`
 }
 
-// downstream runs the sample messages through the configuration's
-// transforms and filter before a Cloud Storage or BigQuery preview, and
-// returns what the preview writes: the messages that come through, as the
-// transforms left them, and the sample message each comes from.
+// downstream runs the sample messages (decoded, with msgDs from
+// checkMessages) through the configuration's transforms and filter before
+// a Cloud Storage or BigQuery preview, and returns what the preview
+// writes: the messages that come through, as the transforms left them,
+// and the sample message each comes from.
 //
 // The previews write what the subscription delivers, so the filter
 // applies whether or not there are transforms: a message the filter does
@@ -65,19 +70,27 @@ type PipelineMessage struct {
 // build without the filter evaluator (nocel) or the JavaScript engine
 // (noudf) answers needs-module rather than a preview of other messages.
 //
-// With neither an enabled UDF nor a valid filter, or without sample
-// messages, nothing selects or changes the messages: the Pipeline is nil
-// and the previews write the samples as published.
+// A sample message with errors of its own (outcomeInvalid) is never
+// written: the service would refuse to publish it. So the Pipeline is
+// there whenever some sample message is invalid, even with nothing to run.
+//
+// Otherwise, with neither an enabled UDF nor a valid filter, or without
+// sample messages, nothing selects or changes the messages: the Pipeline
+// is nil and the previews write the samples as published.
 func downstream(ctx context.Context, cfg *subscription.Config, decoded *message.Decoded, msgDs []diag.Diagnostic, clock time.Time) (*Pipeline, []message.Message, []int, error) {
-	if decoded == nil || cfg == nil || cfg.Sub == nil || (len(enabledUDFs(cfg)) == 0 && !hasValidFilter(cfg)) {
+	if decoded == nil || cfg == nil || cfg.Sub == nil {
 		return nil, nil, nil, nil
 	}
-	tr, finals, err := runTransforms(ctx, cfg, decoded, msgDs, clock)
+	flt := configFilter(cfg)
+	if len(enabledUDFs(cfg)) == 0 && flt == nil && !anyInvalid(msgDs) {
+		return nil, nil, nil, nil
+	}
+	tr, finals, err := runTransforms(ctx, cfg, flt, decoded, msgDs, clock)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	p := &Pipeline{Order: pipelineOrder, Filter: tr.Filter, Messages: make([]PipelineMessage, len(tr.Results)), Written: []int{},
-		Delivered: tr.Delivered, Dropped: tr.Dropped, Failed: tr.Failed, Acked: tr.Acked}
+		Delivered: tr.Delivered, Dropped: tr.Dropped, Failed: tr.Failed, Acked: tr.Acked, Invalid: tr.Invalid}
 	for _, t := range tr.Transforms {
 		if t.Runs {
 			p.Transforms++
@@ -108,13 +121,26 @@ func downstream(ctx context.Context, cfg *subscription.Config, decoded *message.
 	return p, through, p.Written, nil
 }
 
-// hasValidFilter says whether the configuration has a filter that parses:
-// an invalid one is the configuration's finding and selects nothing.
-func hasValidFilter(cfg *subscription.Config) bool {
-	if cfg.Sub.Filter == nil || *cfg.Sub.Filter == "" {
-		return false
+// configFilter returns the configuration's filter when it has one that
+// parses, else nil: an invalid one is the configuration's finding and
+// selects nothing. It is parsed once per request, here, and handed down.
+func configFilter(cfg *subscription.Config) *filter.Filter {
+	if cfg == nil || cfg.Sub == nil || cfg.Sub.Filter == nil || *cfg.Sub.Filter == "" {
+		return nil
 	}
-	return parsedFilter(*cfg.Sub.Filter) != nil
+	return parsedFilter(*cfg.Sub.Filter)
+}
+
+// anyInvalid says whether some sample message has errors of its own. ds
+// is what checkMessages returns: the decoding findings and the limits the
+// service enforces on publish, each marked with its message.
+func anyInvalid(ds []diag.Diagnostic) bool {
+	for _, x := range ds {
+		if x.MessageIndex != nil && x.Severity == diag.Error {
+			return true
+		}
+	}
+	return false
 }
 
 // udfClock is what Date.now() returns inside a UDF for a message without
