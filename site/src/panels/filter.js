@@ -128,14 +128,14 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
       messages.setDiagnostics(all);
       renderDiagnostics(msgDiags, all, (d) => messages.jump(d), null, { label: messageLabel });
       msgDiags.hidden = all.length === 0;
-      // A message with an error would not be published: it is neither
-      // delivered nor acknowledged, whatever the filter says of it.
+      // A message with an error would not be published: the core gives it
+      // outcome "invalid" and no verdict.
       const bad = new Map();
       for (const d of all) {
         const i = messageIndex(d);
         if (i >= 0) bad.set(i, [...(bad.get(i) || []), d]);
       }
-      const isInvalid = (x) => (bad.get(x.index) || []).some((d) => d.severity === "error");
+      const isInvalid = (x) => x.outcome === "invalid";
       cel.textContent = v.cel || "";
       canonical.textContent = v.canonical || "";
       const list = v.results || [];
@@ -184,7 +184,7 @@ function messageLabel(d) {
 
 function resultRow(x, attrs, ds, jump) {
   const keys = attrs ? Object.keys(attrs) : [];
-  const invalid = ds.some((d) => d.severity === "error");
+  const invalid = x.outcome === "invalid";
   const findings = ds.map((d) => h("button", { type: "button", class: `link msg-finding sev-text-${d.severity}`, onclick: () => jump(d) },
     `${d.message}${position(d) ? ` (at ${position(d)})` : ""}`));
   if (invalid) {

@@ -11,6 +11,7 @@ const outcomeText = {
   dropped: "dropped",
   failed: "failed",
   acked: "acknowledged by the filter, not written",
+  invalid: "not valid (the service would refuse to publish it), not written",
 };
 
 /** pipelineNote returns the note for pipeline p, or null without one. */
@@ -21,10 +22,11 @@ export function pipelineNote(p, H) {
   if (p.filter) ran.push("the filter");
   const n = p.messages.length;
   return h("div", { class: "pipeline", "data-written": p.written.join(",") },
-    h(H, null, "Transforms and filter ran first"),
+    h(H, null, ran.length ? "Transforms and filter ran first" : "Invalid sample messages left out"),
     h("p", { class: "summary", role: "note" },
-      `The preview below is of what the subscription writes: ${ran.join(", then ")} ran on the sample messages first, `,
-      `and ${p.written.length} of ${n} message${n === 1 ? "" : "s"} came through, as transformed.`),
+      `The preview below is of what the subscription writes: `,
+      ran.length ? `${ran.join(", then ")} ran on the sample messages first, ` : "sample messages with errors are left out, ",
+      `and ${p.written.length} of ${n} message${n === 1 ? "" : "s"} came through${ran.length ? ", as transformed" : ""}.`),
     h("p", { class: "hint pipeline-order" }, p.order),
     h("ul", { class: "pipeline-messages" }, p.messages.map((m) => h("li", { "data-index": String(m.index), "data-outcome": m.outcome },
       `Message ${m.index + 1}: ${outcomeText[m.outcome] || m.outcome}`,

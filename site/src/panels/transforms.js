@@ -100,6 +100,7 @@ export function transformsPanel(root, { getState, onChange, onJump, onJumpMessag
       summary.className = "summary na";
     } else {
       const tally = [`${v.delivered} delivered`, `${v.acked} acknowledged by the filter`, `${v.dropped} dropped`, `${v.failed} failed`];
+      if (v.invalid) tally.push(`${v.invalid} not valid`);
       summary.textContent = `${udfCount} JavaScript UDF${udfCount === 1 ? "" : "s"}` +
         (errs ? `; ${errs} error${errs === 1 ? "" : "s"} in them (see each UDF).` : `. Sample messages: ${tally.join(", ")}.`);
       summary.className = "summary " + (errs || v.failed ? "bad" : "ok");
@@ -171,6 +172,8 @@ export function transformsPanel(root, { getState, onChange, onJump, onJumpMessag
         return { badge: "badge-invalid", text: `failed${by}`, why: "The service does not deliver it (it goes to the dead-letter topic when one is set)." };
       case "acked":
         return { badge: "badge-acked", text: "acknowledged by the filter", why: filterWhy(m) };
+      case "invalid":
+        return { badge: "badge-invalid", text: "not valid", why: "The message has errors, so the service would refuse to publish it: nothing runs on it." };
       default:
         return { badge: "badge-delivered", text: "delivered", why: v.filter ? filterWhy(m) : "The subscription has no filter." };
     }
