@@ -29,7 +29,7 @@ func runNames(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	config := fs.String("config", "", "the subscription configuration, JSON or YAML (- for standard input)")
 	at := fs.String("time", "", "when the first file is created, RFC 3339 (default: now)")
 	uuid := fs.String("uuid", "", "the uuid of the first file; later ones derive from it (default: random)")
-	count := fs.Int("count", 1, "how many names to preview without messages")
+	count := fs.Int("count", 1, "how many names to preview without messages, one maxDuration apart (an assumption: the earliest roll-over by duration)")
 	messages := fs.String("messages", "", "sample messages to batch, JSON or YAML REST PubsubMessages")
 	rate := fs.Float64("rate", 0, "simulate a synthetic stream of this many messages per second")
 	size := fs.Int64("size", 1000, "with --rate: the size of each message in bytes")
@@ -132,6 +132,9 @@ func writeNames(w io.Writer, r *playground.NamesResponse) {
 		fmt.Fprintln(w, "names:")
 		for _, n := range r.Names {
 			fmt.Fprintln(w, "  "+diag.Printable(n))
+		}
+		if r.Spacing != "" {
+			fmt.Fprintln(w, "note: "+r.Spacing)
 		}
 		return
 	}

@@ -20,8 +20,9 @@ import (
 // NamesRequest previews what a Cloud Storage subscription writes.
 //
 // Without messages or a stream it returns Count names, for files created
-// at Time, Time + maxDuration, Time + 2*maxDuration, ... (the earliest each
-// file can roll over by duration alone). With sample messages or a
+// at Time, Time + maxDuration, Time + 2*maxDuration, ...: an assumption
+// (the earliest each file can roll over by duration alone), which the
+// response states in Spacing. With sample messages or a
 // synthetic stream it simulates the batching, and the names are those of
 // the files written.
 type NamesRequest struct {
@@ -64,6 +65,11 @@ type NamesResponse struct {
 	Files    []storage.File   `json:"files"`
 	Summary  *storage.Summary `json:"summary,omitempty"`
 	Contents *FileContents    `json:"contents,omitempty"`
+	// Spacing, in a preview of names alone (no messages, no stream, more
+	// than one name), says that the names' times are an assumption: one
+	// maxDuration apart, as if every file rolled over by duration the
+	// moment it could.
+	Spacing string `json:"spacing,omitempty"`
 	// Pipeline, present when the configuration has enabled JavaScript UDFs
 	// or a filter and the request sample messages, says what they did: the
 	// files hold only the messages that came through, as the transforms
@@ -186,8 +192,13 @@ func ObjectNamesContext(ctx context.Context, req *NamesRequest) (*NamesResponse,
 		}
 		res = &r
 	default:
+		// One name per file, each O(the layout's length): linear in count,
+		// which readNamesInput bounds by MaxPreviewNames.
 		for i := 0; i < in.count; i++ {
 			resp.Names = append(resp.Names, layout.Name(in.start.Add(time.Duration(i)*lim.MaxDuration), uuids.At(i)))
+		}
+		if in.count > 1 {
+			resp.Spacing = spacingNote(resp.Limits.MaxDuration)
 		}
 	}
 	first := in.start
@@ -206,6 +217,15 @@ func ObjectNamesContext(ctx context.Context, req *NamesRequest) (*NamesResponse,
 	}
 	resp.Folders = append(resp.Folders, layout.Folders(first, uuids.At(0))...)
 	return resp, nil
+}
+
+// spacingNote says how names alone are spaced, and that it is assumed:
+// without messages nothing says when a file really closes or when the
+// next one starts.
+func spacingNote(maxDuration string) string {
+	return "the names are one maxDuration (" + maxDuration + ") apart, an assumption: the earliest each file can roll over by duration; " +
+		"a file closes sooner when it reaches maxBytes or maxMessages, and the next starts only when a message arrives, " +
+		"so give sample messages or a stream to see real times"
 }
 
 type namesInput struct {
