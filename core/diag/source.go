@@ -12,6 +12,14 @@ import (
 // Columns are counted in Unicode code points, 1-based, because that is what
 // an editor shows; a byte that is not valid UTF-8 counts as one column.
 //
+// A finding's span is widened to whole characters when it is located: an
+// end that falls inside a valid UTF-8 character moves to the character's
+// start (Start) or past its end (End). Readers report such byte offsets:
+// the JSON and .proto readers end a syntax error one byte after a
+// non-ASCII character they did not expect, and HCL does on damaged text;
+// counted as it stands, such an end would count the character's leading
+// bytes as columns of their own.
+//
 // Turning an offset into a column and back costs O(log n) whatever the
 // text: a megabyte on one line with thousands of findings must not count
 // each column from the start of its line.
@@ -160,18 +168,56 @@ func (s *Source) LineText(n int) string {
 }
 
 // Locate fills Line, Column, EndLine and EndColumn from the Span of every
-// diagnostic that has one and no line yet.
+// diagnostic that has one and no line yet, first widening the Span to
+// whole characters (see Source).
 func (s *Source) Locate(ds []Diagnostic) {
 	for i := range ds {
 		d := &ds[i]
 		if d.Line > 0 || !d.Span.IsValid() {
 			continue
 		}
+		d.Span = s.OnRunes(d.Span)
 		d.Line, d.Column = s.LineCol(d.Span.Start.Offset())
 		if d.Span.End > d.Span.Start {
 			d.EndLine, d.EndColumn = s.LineCol(d.Span.End.Offset())
 		}
 	}
+}
+
+// OnRunes widens sp so that neither end falls inside a valid UTF-8
+// character of s's text. A byte that is not valid UTF-8 is a character of
+// its own, so an offset next to one stays where it is.
+func (s *Source) OnRunes(sp Span) Span {
+	if !sp.IsValid() || s.ascii {
+		return sp
+	}
+	start, end := sp.Start.Offset(), sp.End.Offset()
+	if p, _, ok := RuneAround(s.Text, start); ok {
+		start = p
+	}
+	if _, q, ok := RuneAround(s.Text, end); ok {
+		end = q
+	}
+	return SpanOf(start, end)
+}
+
+// RuneAround returns the valid UTF-8 character [start, end) of text that
+// off falls strictly inside, and false when off is on a character boundary
+// (or next to a byte that is not valid UTF-8). It looks back at most
+// utf8.UTFMax bytes.
+func RuneAround(text string, off int) (start, end int, ok bool) {
+	if off <= 0 || off >= len(text) || utf8.RuneStart(text[off]) {
+		return 0, 0, false
+	}
+	for p := off - 1; p >= 0 && p > off-utf8.UTFMax; p-- {
+		if utf8.RuneStart(text[p]) {
+			if r, n := utf8.DecodeRuneInString(text[p:]); (r != utf8.RuneError || n > 1) && p+n > off {
+				return p, p + n, true
+			}
+			return 0, 0, false
+		}
+	}
+	return 0, 0, false
 }
 
 // Finish is Finish for findings about s's text that have no line yet: it

@@ -71,6 +71,34 @@ func checkColumns(t *testing.T, name any, text string, step int) {
 	}
 }
 
+// checkOnRunes checks what Locate does to spans between every step-th
+// offset against decoding the text from its start: the result holds the
+// span, both ends are character boundaries (a byte that is not UTF-8 is a
+// character of its own), and each end moved less than one character.
+func checkOnRunes(t *testing.T, text string, step int) {
+	t.Helper()
+	boundary := make([]bool, len(text)+1)
+	for off := 0; off < len(text); {
+		boundary[off] = true
+		_, n := utf8.DecodeRuneInString(text[off:])
+		off += n
+	}
+	boundary[len(text)] = true
+	src := diag.NewSource("t", text)
+	for a := 0; a <= len(text); a += step {
+		b := min(len(text), a+step)
+		ds := []diag.Diagnostic{{Span: diag.SpanOf(a, b)}}
+		src.Locate(ds)
+		s, e := ds[0].Span.Start.Offset(), ds[0].Span.End.Offset()
+		if s > a || e < b || a-s >= utf8.UTFMax || e-b >= utf8.UTFMax || !boundary[s] || !boundary[e] {
+			t.Fatalf("[%d, %d) located as [%d, %d)", a, b, s, e)
+		}
+		if l, c := src.LineCol(s); l != ds[0].Line || c != ds[0].Column {
+			t.Fatalf("[%d, %d): located at %d:%d, its start is at %d:%d", a, b, ds[0].Line, ds[0].Column, l, c)
+		}
+	}
+}
+
 // FuzzSource checks that locating stays what it was defined as (code
 // points from the start of the line) however the text is made.
 func FuzzSource(f *testing.F) {
@@ -85,6 +113,7 @@ func FuzzSource(f *testing.F) {
 		// The naive definitions count from the start: a few hundred
 		// offsets per input keep the fuzzer fast.
 		checkColumns(t, "fuzz", text, max(1, len(text)/200))
+		checkOnRunes(t, text, max(1, len(text)/50))
 	})
 }
 

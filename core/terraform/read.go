@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -79,43 +78,8 @@ func Read(req Request) *Result {
 		res.Unknown = append(res.Unknown, p)
 	}
 	sort.Strings(res.Unknown)
-	for i := range r.ds {
-		r.ds[i].Span = onRunes(r.req.Text, r.ds[i].Span)
-	}
 	res.Diagnostics = r.src.Finish(r.ds)
 	return res
-}
-
-// onRunes widens a span whose ends fall inside a UTF-8 character to the
-// whole character. HCL reports such byte offsets on damaged text (an
-// invalid byte before a three-byte character), and a column counted from
-// the middle of a character lands past the end of its line.
-func onRunes(text string, sp diag.Span) diag.Span {
-	if !sp.IsValid() {
-		return sp
-	}
-	inside := func(off int) (start, end int, ok bool) {
-		if off <= 0 || off >= len(text) || utf8.RuneStart(text[off]) {
-			return 0, 0, false
-		}
-		for p := off - 1; p >= 0 && p > off-utf8.UTFMax; p-- {
-			if utf8.RuneStart(text[p]) {
-				if r, n := utf8.DecodeRuneInString(text[p:]); (r != utf8.RuneError || n > 1) && p+n > off {
-					return p, p + n, true
-				}
-				break
-			}
-		}
-		return 0, 0, false
-	}
-	start, end := sp.Start.Offset(), sp.End.Offset()
-	if p, _, ok := inside(start); ok {
-		start = p
-	}
-	if _, q, ok := inside(end); ok {
-		end = q
-	}
-	return diag.SpanOf(start, end)
 }
 
 func (r *reader) add(sev diag.Severity, sp diag.Span, path, code, msg, hint string) {

@@ -2,7 +2,8 @@
 // every diagnostic a producer returns, so that the rules of core/diag are
 // written once: a stable kebab-case code, a known severity, a message and
 // hint in lower case without a trailing period and of bounded size, and a
-// span and line/column inside the text the finding is about.
+// span (on character boundaries) and line/column inside the text the
+// finding is about.
 package diagtest
 
 import (
@@ -29,6 +30,13 @@ func Problem(text string, d diag.Diagnostic) string {
 	if d.Span.IsValid() {
 		if s, e := d.Span.Start.Offset(), d.Span.End.Offset(); e < s || e > len(text) {
 			return fmt.Sprintf("span [%d, %d) outside the %d-byte text", s, e, len(text))
+		}
+		// diag.Source widens spans to whole characters when it locates
+		// them; a span left inside one was never located, or undone.
+		for _, off := range []int{d.Span.Start.Offset(), d.Span.End.Offset()} {
+			if p, _, inside := diag.RuneAround(text, off); inside {
+				return fmt.Sprintf("span end %d inside the character at byte %d", off, p)
+			}
 		}
 	}
 	if d.Line != 0 || d.Column != 0 {

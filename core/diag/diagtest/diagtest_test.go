@@ -32,6 +32,7 @@ func TestProblem(t *testing.T) {
 		{"period in the hint", with(func(d *diag.Diagnostic) { d.Hint = "remove it." }), "hint ends"},
 		{"huge message", with(func(d *diag.Diagnostic) { d.Message = strings.Repeat("x", MaxText+1) }), "bytes"},
 		{"span past the end", with(func(d *diag.Diagnostic) { d.Span = diag.SpanOf(2, 9) }), "outside"},
+		{"span ending inside a character", with(func(d *diag.Diagnostic) { d.Span = diag.SpanOf(3, 4) }), "inside the character at byte 3"},
 		{"line past the end", with(func(d *diag.Diagnostic) { d.Line, d.Column = 4, 1 }), "line 4"},
 		{"column past the line", with(func(d *diag.Diagnostic) { d.Line, d.Column = 2, 4 }), "column 4"},
 		{"column zero", with(func(d *diag.Diagnostic) { d.Line = 1 }), "column 0"},
