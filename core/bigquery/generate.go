@@ -1,7 +1,6 @@
 package bigquery
 
 import (
-
 	"github.com/subplay/subplay/core/diag"
 )
 
