@@ -155,11 +155,11 @@ func (p *Program) compile(c *compiled) []diag.Diagnostic {
 					continue
 				}
 				seen[o] = true
-				ds = append(ds, finding(diag.Error, "udf-syntax", "JavaScript syntax: "+lowerFirst(e.Message), "", diag.SpanOf(o, o+1)))
+				ds = append(ds, finding(diag.Error, "udf-syntax", "JavaScript syntax: "+syntaxWords(e.Message), "", diag.SpanOf(o, o+1)))
 			}
 			return ds
 		}
-		return []diag.Diagnostic{finding(diag.Error, "udf-syntax", "JavaScript syntax: "+lowerFirst(err.Error()), "", diag.Span{})}
+		return []diag.Diagnostic{finding(diag.Error, "udf-syntax", "JavaScript syntax: "+syntaxWords(err.Error()), "", diag.Span{})}
 	}
 	in, ok := instrument(code, ast)
 	if !ok {
@@ -593,6 +593,17 @@ func offsetOf(s string, line, col int) int {
 		o = i
 	}
 	return min(o+max(col-1, 0), len(s))
+}
+
+// syntaxWords is goja's syntax message in our form: the token it names
+// is the user's text, quoted with diag.Quote ("unexpected token ." ended
+// the message with a period; found by FuzzCall, kept as a seed).
+func syntaxWords(m string) string {
+	m = lowerFirst(m)
+	if tok, ok := strings.CutPrefix(m, "unexpected token "); ok {
+		return "unexpected token " + diag.Quote(tok)
+	}
+	return strings.TrimRight(m, ".")
 }
 
 func lowerFirst(s string) string {
