@@ -1,7 +1,6 @@
 package avroschema
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 
@@ -99,7 +98,7 @@ func OutputSchema(opts Options, topic *Topic) (*Output, []diag.Diagnostic) {
 	for _, name := range MetadataFields {
 		if f := topic.Root.FieldNamed(name); f != nil {
 			ds = append(ds, diag.Diagnostic{Severity: diag.Error, Code: "avro-metadata-name-clash", Path: f.Path, Span: f.Span,
-				Message: "the topic record has a field " + strconv.Quote(name) + ", which writeMetadata also writes",
+				Message: "the topic record has a field " + diag.Quote(name) + ", which writeMetadata also writes",
 				Hint:    "rename the field in the topic schema, or turn writeMetadata off"})
 		}
 	}

@@ -155,7 +155,7 @@ func (w *walker) reference(n *doc.Node, ns, path string) *Type {
 	case "integer", "bool", "str", "float64", "int64", "int32":
 		hint = "Avro's primitive types are null, boolean, int, long, float, double, bytes and string"
 	}
-	w.errorf("avro-unknown-type", n, path, "unknown type "+strconv.Quote(n.Value), hint)
+	w.errorf("avro-unknown-type", n, path, "unknown type "+diag.Quote(n.Value), hint)
 	return &Type{Kind: Null, Path: path, Span: n.Span}
 }
 
@@ -186,7 +186,7 @@ func (w *walker) union(n *doc.Node, ns, path string) *Type {
 			key = b.Name
 		}
 		if seen[key] {
-			w.errorf("avro-union-duplicate", it, p, "the union lists "+strconv.Quote(key)+" twice",
+			w.errorf("avro-union-duplicate", it, p, "the union lists "+diag.Quote(key)+" twice",
 				"a union may hold each type once (named types once per name)")
 			continue
 		}
@@ -264,7 +264,7 @@ func (w *walker) define(n *doc.Node, t *Type, ns, path string) (newNS string) {
 	if nsn := n.Get("namespace"); nsn != nil && nsn.Kind == doc.String && !strings.Contains(name, ".") {
 		ns = nsn.Value
 		if ns != "" && !validNamespace(ns) {
-			w.errorf("avro-invalid-namespace", nsn, path+"/namespace", "namespace "+strconv.Quote(ns)+" is not valid",
+			w.errorf("avro-invalid-namespace", nsn, path+"/namespace", "namespace "+diag.Quote(ns)+" is not valid",
 				"a namespace is names joined by dots; each starts with a letter or _ and holds letters, digits and _")
 		}
 	}
@@ -272,7 +272,7 @@ func (w *walker) define(n *doc.Node, t *Type, ns, path string) (newNS string) {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		ns = name[:i]
 		if !validNamespace(ns) {
-			w.errorf("avro-invalid-namespace", nn, path+"/name", "namespace "+strconv.Quote(ns)+" is not valid",
+			w.errorf("avro-invalid-namespace", nn, path+"/name", "namespace "+diag.Quote(ns)+" is not valid",
 				"a namespace is names joined by dots; each starts with a letter or _ and holds letters, digits and _")
 		}
 		name = name[i+1:]
@@ -280,14 +280,14 @@ func (w *walker) define(n *doc.Node, t *Type, ns, path string) (newNS string) {
 		full = ns + "." + name
 	}
 	if !validName(name) {
-		w.errorf("avro-invalid-name", nn, path+"/name", "name "+strconv.Quote(name)+" is not a valid Avro name",
+		w.errorf("avro-invalid-name", nn, path+"/name", "name "+diag.Quote(name)+" is not a valid Avro name",
 			"a name starts with a letter or _ and holds only letters, digits and _")
 	}
 	if _, prim := primitives[name]; prim && !strings.Contains(nn.Value, ".") {
-		w.errorf("avro-invalid-name", nn, path+"/name", "a named type cannot be called "+strconv.Quote(name)+", a primitive type", "")
+		w.errorf("avro-invalid-name", nn, path+"/name", "a named type cannot be called "+diag.Quote(name)+", a primitive type", "")
 	}
 	if w.named[full] != nil {
-		w.errorf("avro-duplicate-name", nn, path+"/name", "the type "+strconv.Quote(full)+" is defined twice",
+		w.errorf("avro-duplicate-name", nn, path+"/name", "the type "+diag.Quote(full)+" is defined twice",
 			"define it once, then refer to it by name")
 	} else {
 		w.named[full] = t
@@ -323,11 +323,11 @@ func (w *walker) record(n *doc.Node, ns, path string) *Type {
 			continue
 		}
 		if !validName(nn.Value) {
-			w.errorf("avro-invalid-name", nn, p+"/name", "field name "+strconv.Quote(nn.Value)+" is not a valid Avro name",
+			w.errorf("avro-invalid-name", nn, p+"/name", "field name "+diag.Quote(nn.Value)+" is not a valid Avro name",
 				"a name starts with a letter or _ and holds only letters, digits and _")
 		}
 		if seen[nn.Value] {
-			w.errorf("avro-duplicate-field", nn, p+"/name", "the record has two fields called "+strconv.Quote(nn.Value), "")
+			w.errorf("avro-duplicate-field", nn, p+"/name", "the record has two fields called "+diag.Quote(nn.Value), "")
 			continue
 		}
 		seen[nn.Value] = true
@@ -335,7 +335,7 @@ func (w *walker) record(n *doc.Node, ns, path string) *Type {
 		if ft := f.Get("type"); ft != nil {
 			field.Type = w.typ(ft, ns, p+"/type")
 		} else {
-			w.errorf("avro-field-type", nn, p, "field "+strconv.Quote(nn.Value)+" has no type", `add e.g. "type": "string"`)
+			w.errorf("avro-field-type", nn, p, "field "+diag.Quote(nn.Value)+" has no type", `add e.g. "type": "string"`)
 			field.Type = &Type{Kind: Null, Path: p, Span: f.Span}
 		}
 		t.Fields = append(t.Fields, field)
@@ -363,7 +363,7 @@ func (w *walker) enum(n *doc.Node, ns, path string) *Type {
 			continue
 		}
 		if seen[s.Value] {
-			w.errorf("avro-enum-symbol", s, p, "the symbol "+strconv.Quote(s.Value)+" is listed twice", "")
+			w.errorf("avro-enum-symbol", s, p, "the symbol "+diag.Quote(s.Value)+" is listed twice", "")
 			continue
 		}
 		seen[s.Value] = true
@@ -412,7 +412,7 @@ func (w *walker) logical(n *doc.Node, t *Type, path string) {
 	name := ln.Value
 	want, known := logicalBases[name]
 	if !known {
-		w.add(diag.Warning, "avro-logical-type-unknown", p, ln.Span, "unknown logical type "+strconv.Quote(name)+"; readers treat the value as a plain "+string(t.Kind),
+		w.add(diag.Warning, "avro-logical-type-unknown", p, ln.Span, "unknown logical type "+diag.Quote(name)+"; readers treat the value as a plain "+string(t.Kind),
 			"known logical types: decimal, uuid, date, time-millis, time-micros, timestamp-millis, timestamp-micros, local-timestamp-millis, local-timestamp-micros, duration")
 		return
 	}
@@ -425,8 +425,8 @@ func (w *walker) logical(n *doc.Node, t *Type, path string) {
 	}
 	if !ok {
 		w.add(diag.Warning, "avro-logical-type-ignored", p, ln.Span,
-			"logical type "+strconv.Quote(name)+" does not apply to "+string(t.Kind)+"; readers treat the value as a plain "+string(t.Kind),
-			strconv.Quote(name)+" applies to "+logicalBaseText(name))
+			"logical type "+diag.Quote(name)+" does not apply to "+string(t.Kind)+"; readers treat the value as a plain "+string(t.Kind),
+			diag.Quote(name)+" applies to "+logicalBaseText(name))
 		return
 	}
 	if name == "decimal" {

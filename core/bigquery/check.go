@@ -2,7 +2,6 @@ package bigquery
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
@@ -125,7 +124,7 @@ func (c *checker) metadataClash(topic *TopicSchema) {
 	for _, f := range topic.Fields {
 		if slices.Contains(metadataNames, f.Name) {
 			c.add(diag.Error, "bq-metadata-name-clash", f.Path, f.Span,
-				"the topic schema has a field "+strconv.Quote(f.Name)+", which clashes with a metadata column of writeMetadata",
+				"the topic schema has a field "+diag.Quote(f.Name)+", which clashes with a metadata column of writeMetadata",
 				"rename the field (snake_case and camelCase forms of subscription_name, message_id, publish_time, attributes and data are taken), or turn writeMetadata off")
 		}
 	}
@@ -137,18 +136,18 @@ func (c *checker) needColumn(cols []*Column, want MetadataColumn, what string) {
 	col := columnNamed(cols, want.Name)
 	if col == nil {
 		c.add(diag.Error, "bq-column-missing", TablePath, diag.Span{},
-			"the table has no column "+strconv.Quote(want.Name)+" for "+what,
+			"the table has no column "+diag.Quote(want.Name)+" for "+what,
 			`add {"name": "`+want.Name+`", "type": "`+want.Types[0]+`"}`)
 		return
 	}
 	if !slices.Contains(want.Types, col.Type) {
 		c.add(diag.Error, "bq-column-type-mismatch", col.Path+"/type", col.TypeAt,
-			"column "+strconv.Quote(col.Name)+" is "+col.Type+"; "+what+" is written to "+describeTypes(want.Types),
+			"column "+diag.Quote(col.Name)+" is "+col.Type+"; "+what+" is written to "+describeTypes(want.Types),
 			"change the column's type")
 	}
 	if col.Mode == Repeated {
 		c.add(diag.Error, "bq-column-mode-mismatch", col.Path+"/mode", col.ModeAt,
-			"column "+strconv.Quote(col.Name)+" is REPEATED; "+what+" is a single value", "make it NULLABLE or REQUIRED")
+			"column "+diag.Quote(col.Name)+" is REPEATED; "+what+" is a single value", "make it NULLABLE or REQUIRED")
 	}
 }
 
@@ -161,7 +160,7 @@ func (c *checker) unfilled(cols []*Column) {
 		}
 		if col.Mode == Required {
 			c.add(diag.Error, "bq-column-never-written", col.Path+"/mode", col.ModeAt,
-				"column "+strconv.Quote(col.Name)+" is REQUIRED but the subscription writes only data"+ifMetadata(c.opts.WriteMetadata),
+				"column "+diag.Quote(col.Name)+" is REQUIRED but the subscription writes only data"+ifMetadata(c.opts.WriteMetadata),
 				"make it NULLABLE, or use useTopicSchema or useTableSchema to fill it")
 		}
 	}
@@ -188,7 +187,7 @@ func (c *checker) plainNames(cols []*Column) {
 	for _, col := range cols {
 		if !plainName(col.Name) {
 			c.add(diag.Error, "bq-column-name-chars", col.Path+"/name", col.Span,
-				"with useTableSchema column names may hold only letters, digits and _; "+strconv.Quote(col.Name)+" does not",
+				"with useTableSchema column names may hold only letters, digits and _; "+diag.Quote(col.Name)+" does not",
 				"rename the column")
 		}
 		c.plainNames(col.Fields)
@@ -203,10 +202,10 @@ func (c *checker) matchFields(fields []*TopicField, cols []*Column, byName map[s
 		if col == nil {
 			if c.opts.DropUnknownFields {
 				c.add(diag.Info, "bq-topic-field-dropped", f.Path, f.Span,
-					"the table has no column "+strconv.Quote(f.Name)+"; this field is dropped from every row", "")
+					"the table has no column "+diag.Quote(f.Name)+"; this field is dropped from every row", "")
 			} else {
 				c.add(diag.Error, "bq-topic-field-missing", f.Path, f.Span,
-					"the table has no column for the topic field "+strconv.Quote(f.Name)+"; messages with it stay in the backlog",
+					"the table has no column for the topic field "+diag.Quote(f.Name)+"; messages with it stay in the backlog",
 					"add the column, or set dropUnknownFields to drop the field")
 			}
 			continue
@@ -221,17 +220,17 @@ func (c *checker) matchFields(fields []*TopicField, cols []*Column, byName map[s
 		switch col.Mode {
 		case Required:
 			c.add(diag.Error, "bq-column-not-in-topic", col.Path+"/mode", col.ModeAt,
-				"column "+strconv.Quote(col.Name)+" is REQUIRED but the topic schema has no such field", "make it NULLABLE")
+				"column "+diag.Quote(col.Name)+" is REQUIRED but the topic schema has no such field", "make it NULLABLE")
 		case Repeated:
 			c.add(diag.Warning, "bq-column-not-in-topic", col.Path+"/mode", col.ModeAt,
-				"column "+strconv.Quote(col.Name)+" is not in the topic schema; such columns should be NULLABLE", "make it NULLABLE")
+				"column "+diag.Quote(col.Name)+" is not in the topic schema; such columns should be NULLABLE", "make it NULLABLE")
 		}
 	}
 }
 
 // compare checks one topic field against its column.
 func (c *checker) compare(f *TopicField, col *Column) {
-	name := strconv.Quote(f.Name)
+	name := diag.Quote(f.Name)
 	if f.Unmappable != "" {
 		c.add(diag.Error, "bq-topic-field-unmappable", f.Path, f.Span, "the field "+name+" cannot be written to a column: "+f.Unmappable,
 			"change the field's type in the topic schema")

@@ -1,8 +1,6 @@
 package bigquery
 
 import (
-	"strconv"
-
 	"github.com/subplay/subplay/core/diag"
 )
 
@@ -58,7 +56,7 @@ func generateFields(fields []*TopicField) ([]SchemaField, []diag.Diagnostic) {
 	for _, f := range fields {
 		if f.Unmappable != "" {
 			ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "bq-topic-field-unmappable", Path: f.Path, Span: f.Span,
-				Message: "the field " + strconv.Quote(f.Name) + " is left out of the generated table: " + f.Unmappable,
+				Message: "the field " + diag.Quote(f.Name) + " is left out of the generated table: " + f.Unmappable,
 				Hint:    "set dropUnknownFields so messages are written without it, or change its type"})
 			continue
 		}
@@ -74,7 +72,7 @@ func generateFields(fields []*TopicField) ([]SchemaField, []diag.Diagnostic) {
 			ds = append(ds, sub...)
 			if len(sf.Fields) == 0 {
 				ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "bq-empty-record", Path: f.Path, Span: f.Span,
-					Message: "the field " + strconv.Quote(f.Name) + " has no fields a column can hold, so it is left out", Hint: ""})
+					Message: "the field " + diag.Quote(f.Name) + " has no fields a column can hold, so it is left out", Hint: ""})
 				continue
 			}
 		}

@@ -111,7 +111,7 @@ func (s *sizer) count(key any, level int) (r sizeResult, lowest int, ok bool) {
 }
 
 func (s *sizer) tooMany(c sizeChild, own int) {
-	msg := "the table generated from this schema has more than " + thousands(maxColumns) + " columns, BigQuery's limit; it passes it at the field " + strconv.Quote(c.name)
+	msg := "the table generated from this schema has more than " + thousands(maxColumns) + " columns, BigQuery's limit; it passes it at the field " + diag.Quote(c.name)
 	if own > 0 {
 		msg += ", whose type holds " + thousands(own) + " columns of its own"
 	}
@@ -120,7 +120,7 @@ func (s *sizer) tooMany(c sizeChild, own int) {
 }
 
 func (s *sizer) tooDeep(c sizeChild, level, below int) {
-	msg := "the field " + strconv.Quote(c.name) + " is a RECORD column at level " + strconv.Itoa(level)
+	msg := "the field " + diag.Quote(c.name) + " is a RECORD column at level " + strconv.Itoa(level)
 	if below > 0 {
 		msg += " whose type nests " + strconv.Itoa(below) + " more levels"
 	}

@@ -157,7 +157,7 @@ func (r *tableReader) readColumns(list *doc.Node, path string, depth int) ([]*Co
 		}
 		key := foldName(c.Name)
 		if seen[key] != nil {
-			r.add(diag.Error, "bq-duplicate-column", p+"/name", c.Span, "two columns are called "+strconv.Quote(c.Name),
+			r.add(diag.Error, "bq-duplicate-column", p+"/name", c.Span, "two columns are called "+diag.Quote(c.Name),
 				"column names are unique regardless of case")
 			continue
 		}
@@ -181,13 +181,13 @@ func (r *tableReader) column(n *doc.Node, p string, depth int) *Column {
 	r.checkName(c, p)
 	tn := n.Get("type")
 	if tn == nil || tn.Kind != doc.String {
-		r.add(diag.Error, "bq-column-type", p+"/type", nn.Span, "column "+strconv.Quote(c.Name)+" has no type", `add e.g. "type": "STRING"`)
+		r.add(diag.Error, "bq-column-type", p+"/type", nn.Span, "column "+diag.Quote(c.Name)+" has no type", `add e.g. "type": "STRING"`)
 		return nil
 	}
 	c.Written, c.TypeAt = tn.Value, tn.Span
 	c.Type = typeNames[strings.ToUpper(tn.Value)]
 	if c.Type == "" {
-		r.add(diag.Error, "bq-unknown-type", p+"/type", tn.Span, "unknown column type "+strconv.Quote(tn.Value),
+		r.add(diag.Error, "bq-unknown-type", p+"/type", tn.Span, "unknown column type "+diag.Quote(tn.Value),
 			"BigQuery types: STRING, BYTES, INTEGER, FLOAT, NUMERIC, BIGNUMERIC, BOOLEAN, TIMESTAMP, DATE, TIME, DATETIME, INTERVAL, GEOGRAPHY, JSON, RECORD, RANGE")
 		return nil
 	}
@@ -198,21 +198,21 @@ func (r *tableReader) column(n *doc.Node, p string, depth int) *Column {
 			c.Mode = m
 		case mn.Kind == doc.String && m == "":
 		default:
-			r.add(diag.Error, "bq-column-mode", p+"/mode", mn.Span, "unknown mode "+strconv.Quote(mn.Value),
+			r.add(diag.Error, "bq-column-mode", p+"/mode", mn.Span, "unknown mode "+diag.Quote(mn.Value),
 				"a mode is NULLABLE (the default), REQUIRED or REPEATED")
 		}
 	}
 	fn := n.Get("fields")
 	switch {
 	case c.Type == Record && (fn == nil || fn.Kind != doc.Array || len(fn.Items) == 0):
-		r.add(diag.Error, "bq-record-fields", p, tn.Span, "the RECORD column "+strconv.Quote(c.Name)+" has no fields",
+		r.add(diag.Error, "bq-record-fields", p, tn.Span, "the RECORD column "+diag.Quote(c.Name)+" has no fields",
 			`list its columns in "fields"`)
 	case c.Type == Record && depth >= maxNesting:
 		r.add(diag.Error, "bq-record-depth", p, tn.Span, "RECORD columns nest at most "+strconv.Itoa(maxNesting)+" levels deep", "")
 	case c.Type == Record:
 		c.Fields, c.byName = r.readColumns(fn, p+"/fields", depth+1)
 	case fn != nil && fn.Kind == doc.Array && len(fn.Items) > 0:
-		r.add(diag.Error, "bq-fields-not-record", p+"/fields", fn.Span, "only a RECORD column has fields; "+strconv.Quote(c.Name)+" is "+c.Type,
+		r.add(diag.Error, "bq-fields-not-record", p+"/fields", fn.Span, "only a RECORD column has fields; "+diag.Quote(c.Name)+" is "+c.Type,
 			`set "type": "RECORD", or remove "fields"`)
 	}
 	return c

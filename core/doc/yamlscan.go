@@ -35,6 +35,10 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
 		indents []int // columns of the open block collections
 		flow    int   // open flow brackets
 		quote   byte  // the quote of a scalar still open at a line end
+		// nodeStart: the next character may start a node. Inside flow
+		// brackets it carries over a line end, where a plain scalar may
+		// go on ("[0\n\", [[[" is the scalar `0 "` and a nested list).
+		nodeStart bool
 	)
 	i := 0
 	if strings.HasPrefix(s, "\ufeff") {
@@ -88,7 +92,9 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
 		}
 		// The rest of the line: quotes, flow brackets and comments.
 		i = next
-		nodeStart := true
+		if flow == 0 {
+			nodeStart = true
+		}
 	line:
 		for ; j < lineEnd; j++ {
 			c := s[j]
@@ -107,8 +113,12 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
 			switch {
 			case c == '#' && (j == lineStart || s[j-1] == ' ' || s[j-1] == '\t'):
 				j = lineEnd
-			case (c == '"' || c == '\'') && (nodeStart || flow > 0):
+			case (c == '"' || c == '\'') && nodeStart:
+				// Only at a node's start: elsewhere, in a plain scalar
+				// ("{0\", {{{"), a quote is a character like any other.
 				quote = c
+			case c == '?' && nodeStart && flow > 0 && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r'):
+				// An explicit key in flow ("{? 'a': 1}") is followed by a node.
 			case (c == '[' || c == '{') && (nodeStart || flow > 0):
 				flow++
 				entries--

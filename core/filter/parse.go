@@ -395,17 +395,9 @@ func (p *parser) describe(t token) string {
 	return quoteText(p.text(t))
 }
 
-// quoteText quotes user text for a message, escaping what is not printable.
-func quoteText(s string) string {
-	if len(s) > 60 {
-		cut := 57
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
-	}
-	return diag.Quote(s)
-}
+// quoteText quotes user text for a message, escaping what is not printable
+// and cutting it as diag.Quote does.
+func quoteText(s string) string { return diag.Quote(s) }
 
 // attribute reads attributes:KEY or attributes.KEY OP "VALUE".
 func (p *parser) attribute() Expr {

@@ -185,10 +185,10 @@ func (r *reader) isUnknown(w *word, from int, what, path string) bool {
 		if off, ok := r.sets[varName(w.expansion)]; ok {
 			hint = "the text sets it on line " + itoa(lineOf(r.src, diag.SpanOf(off, off))) + ", but subplay reads the text and does not run the shell: " + hint
 		}
-		r.add(diag.Info, sp, path, "gcloud-unknown-value", what+verb+strconv.Quote(shorten(w.expansion))+", which the shell fills in: subplay does not know its value",
+		r.add(diag.Info, sp, path, "gcloud-unknown-value", what+verb+diag.Quote(w.expansion)+", which the shell fills in: subplay does not know its value",
 			hint)
 	case placeholder(v):
-		r.add(diag.Info, sp, path, "gcloud-placeholder", what+" is "+strconv.Quote(shorten(v))+", which looks like a placeholder to replace",
+		r.add(diag.Info, sp, path, "gcloud-placeholder", what+" is "+diag.Quote(v)+", which looks like a placeholder to replace",
 			"write the real value to have it checked too")
 	default:
 		return false
@@ -299,14 +299,14 @@ func (r *reader) resource(w *word, from int, path, collection, what, project str
 		return
 	}
 	if strings.Contains(v, "/") {
-		r.errorf(sp, path, "gcloud-bad-value", what+" "+strconv.Quote(shorten(v))+" is neither a short name nor projects/PROJECT/"+collection+"/NAME",
+		r.errorf(sp, path, "gcloud-bad-value", what+" "+diag.Quote(v)+" is neither a short name nor projects/PROJECT/"+collection+"/NAME",
 			"write the short name, or the full projects/PROJECT/"+collection+"/NAME")
 		return
 	}
 	if project == "" && projUnknown != nil {
 		if !r.unknown[path] {
 			r.unknown[path] = true
-			r.add(diag.Info, sp, path, "gcloud-unknown-value", what+" is in the project --"+projUnknown.spec.name+" gives as "+strconv.Quote(shorten(projUnknown.value()))+", which subplay does not know",
+			r.add(diag.Info, sp, path, "gcloud-unknown-value", what+" is in the project --"+projUnknown.spec.name+" gives as "+diag.Quote(projUnknown.value())+", which subplay does not know",
 				"write the project itself to have the full name checked")
 		}
 		return
@@ -400,7 +400,7 @@ func (r *reader) buildFlag(o *occurrence) {
 	case kInt:
 		n, ok := parseInt(v)
 		if !ok {
-			r.errorf(sp, s.path, "gcloud-bad-value", name+" takes a whole number, not "+strconv.Quote(shorten(v)), intHint(s))
+			r.errorf(sp, s.path, "gcloud-bad-value", name+" takes a whole number, not "+diag.Quote(v), intHint(s))
 			return
 		}
 		if !r.inBounds(o, float64(n), v) {
@@ -467,11 +467,11 @@ func (r *reader) inBounds(o *occurrence, v float64, text string) bool {
 	s := o.spec
 	switch {
 	case s.hasLo && v < float64(s.lo):
-		r.errorf(o.valueSpan(), s.path, "gcloud-value-out-of-range", "--"+s.name+" is "+strconv.Quote(shorten(text))+", below "+s.loText+", the least gcloud accepts",
+		r.errorf(o.valueSpan(), s.path, "gcloud-value-out-of-range", "--"+s.name+" is "+diag.Quote(text)+", below "+s.loText+", the least gcloud accepts",
 			boundsHint(s))
 		return false
 	case s.hasHi && v > float64(s.hi):
-		r.errorf(o.valueSpan(), s.path, "gcloud-value-out-of-range", "--"+s.name+" is "+strconv.Quote(shorten(text))+", above "+s.hiText+", the most gcloud accepts",
+		r.errorf(o.valueSpan(), s.path, "gcloud-value-out-of-range", "--"+s.name+" is "+diag.Quote(text)+", above "+s.hiText+", the most gcloud accepts",
 			boundsHint(s))
 		return false
 	}
@@ -523,18 +523,18 @@ func (r *reader) labelPairs(o *occurrence, obj *doc.Node) bool {
 		}
 		key, val, ok := strings.Cut(pair, "=")
 		if !ok {
-			r.errorf(w.span(a, b), "/labels", "gcloud-bad-value", "--labels entry "+strconv.Quote(shorten(pair))+" has no value",
+			r.errorf(w.span(a, b), "/labels", "gcloud-bad-value", "--labels entry "+diag.Quote(pair)+" has no value",
 				"write KEY=VALUE; an empty value is KEY=")
 			return false
 		}
 		kEnd := a + len(key)
 		if !labelText(key, true) {
-			r.errorf(w.span(a, kEnd), "/labels", "gcloud-bad-label", "label key "+strconv.Quote(shorten(key))+" is not one gcloud accepts",
+			r.errorf(w.span(a, kEnd), "/labels", "gcloud-bad-label", "label key "+diag.Quote(key)+" is not one gcloud accepts",
 				"start with a lowercase letter; use lowercase letters, digits, - and _ only, at most 63 characters")
 			return false
 		}
 		if !labelText(val, false) {
-			r.errorf(w.span(kEnd+1, b), "/labels", "gcloud-bad-label", "label value "+strconv.Quote(shorten(val))+" is not one gcloud accepts",
+			r.errorf(w.span(kEnd+1, b), "/labels", "gcloud-bad-label", "label value "+diag.Quote(val)+" is not one gcloud accepts",
 				"use lowercase letters, digits, - and _ only, at most 63 characters")
 			return false
 		}
@@ -560,16 +560,16 @@ func (r *reader) buildFile(o *occurrence) {
 	text, ok := r.req.Files[path]
 	if !ok || len(r.req.Files) > limits.GcloudMaxFiles {
 		r.unknown[s.path] = true
-		r.add(diag.Info, sp, s.path, "gcloud-file-not-given", "--"+s.name+" names "+strconv.Quote(shorten(path))+", which was not given with the command",
+		r.add(diag.Info, sp, s.path, "gcloud-file-not-given", "--"+s.name+" names "+diag.Quote(path)+", which was not given with the command",
 			"add the file beside the command to have the transforms checked")
 		return
 	}
 	if len(text) > limits.GcloudMaxFileBytes {
-		r.errorf(sp, s.path, "input-too-large", strconv.Quote(shorten(path))+" is larger than "+itoa(limits.GcloudMaxFileBytes>>10)+" KiB, the most subplay reads", "")
+		r.errorf(sp, s.path, "input-too-large", diag.Quote(path)+" is larger than "+itoa(limits.GcloudMaxFileBytes>>10)+" KiB, the most subplay reads", "")
 		return
 	}
 	if strings.TrimSpace(text) == "" {
-		r.errorf(sp, s.path, "gcloud-bad-file", strconv.Quote(shorten(path))+" is empty, which gcloud refuses", "write a list of message transforms in it")
+		r.errorf(sp, s.path, "gcloud-bad-file", diag.Quote(path)+" is empty, which gcloud refuses", "write a list of message transforms in it")
 		return
 	}
 	d, ds := doc.Parse(path, text, "")
@@ -581,12 +581,12 @@ func (r *reader) buildFile(o *occurrence) {
 				break
 			}
 		}
-		r.errorf(sp, s.path, "gcloud-bad-file", strconv.Quote(shorten(path))+" cannot be read: "+msg, "fix the file")
+		r.errorf(sp, s.path, "gcloud-bad-file", diag.Quote(path)+" cannot be read: "+msg, "fix the file")
 		return
 	}
 	if d.Root.Kind != doc.Array {
-		r.errorf(sp, s.path, "gcloud-bad-file", strconv.Quote(shorten(path))+" holds "+d.Root.Kind.String()+", but gcloud wants a list of message transforms",
-			"write the transforms as a list: - javascriptUdf: ...")
+		r.errorf(sp, s.path, "gcloud-bad-file", diag.Quote(path)+" holds "+d.Root.Kind.String()+", but gcloud wants a list of message transforms",
+			"write the transforms as a list, each item a javascriptUdf with code and functionName")
 		return
 	}
 	// Findings inside the file point at the flag that names it: the file
@@ -683,7 +683,7 @@ func (r *reader) buildStorageFormat() {
 		for _, f := range strings.Split(o.value(), ",") {
 			f = strings.ToLower(f)
 			if f != "text" && f != "avro" {
-				r.errorf(sp, "/cloudStorageConfig", "gcloud-bad-value", "--cloud-storage-output-format is "+strconv.Quote(shorten(o.value()))+", not text or avro",
+				r.errorf(sp, "/cloudStorageConfig", "gcloud-bad-value", "--cloud-storage-output-format is "+diag.Quote(o.value())+", not text or avro",
 					"write text or avro")
 				return
 			}

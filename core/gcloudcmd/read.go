@@ -2,7 +2,6 @@ package gcloudcmd
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
@@ -248,13 +247,13 @@ func (r *reader) otherCommand(c, read *command, line string) {
 		name.WriteString(c.words[k].text)
 	}
 	sp := diag.SpanOf(c.words[from].start, c.words[to].end)
-	msg := "subplay checks the gcloud command at line " + line + " and skips this " + strconv.Quote(shorten(name.String()))
+	msg := "subplay checks the gcloud command at line " + line + " and skips this " + diag.Quote(name.String())
 	switch {
 	case subscriptionVerb(read) < 0:
 	case subscriptionVerb(c) >= 0:
 		msg = "subplay checks the first subscription command, at line " + line + ", and skips this one"
 	default:
-		msg = "subplay checks the subscription command at line " + line + " and skips this " + strconv.Quote(shorten(name.String()))
+		msg = "subplay checks the subscription command at line " + line + " and skips this " + diag.Quote(name.String())
 	}
 	r.add(diag.Info, sp, "", "gcloud-more-commands", msg, "check each subscription command on its own")
 }
@@ -374,7 +373,7 @@ func (r *reader) parse(ws []word) {
 		case t == "-q":
 			// --quiet: no prompts, nothing in the request.
 		case !strings.HasPrefix(t, "--"):
-			r.errorf(diag.SpanOf(w.start, w.end), "", "gcloud-unknown-flag", strconv.Quote(shorten(t))+" is not a flag gcloud knows",
+			r.errorf(diag.SpanOf(w.start, w.end), "", "gcloud-unknown-flag", diag.Quote(t)+" is not a flag gcloud knows",
 				"gcloud flags start with two dashes")
 		default:
 			i += r.flag(ws, i)
@@ -414,16 +413,9 @@ func spanOfWords(first *word, pos []*word, k int) diag.Span {
 
 func quoteOr(pos []*word, k int, none string) string {
 	if k < len(pos) {
-		return strconv.Quote(shorten(pos[k].text))
+		return diag.Quote(pos[k].text)
 	}
 	return none
-}
-
-func shorten(s string) string {
-	if len(s) > 60 {
-		return s[:57] + "..."
-	}
-	return s
 }
 
 // flag reads the flag at ws[i] and returns how many more words it used.
@@ -446,7 +438,7 @@ func (r *reader) flag(ws []word, i int) int {
 		if s := suggestFlag(name); s != "" {
 			hint = "did you mean --" + s + "?"
 		}
-		r.errorf(flagSpan, "", "gcloud-unknown-flag", "--"+shorten(name)+" is not a flag of gcloud pubsub subscriptions", hint)
+		r.errorf(flagSpan, "", "gcloud-unknown-flag", diag.Quote("--"+name)+" is not a flag of gcloud pubsub subscriptions", hint)
 		if glued || i+1 >= len(ws) || strings.HasPrefix(ws[i+1].text, "-") {
 			return 0
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/subplay/subplay/core/diag"
 )
 
 // gcloud's value syntaxes, as gcloud 528 reads them.
@@ -160,7 +162,7 @@ func parseSize(s, unit string) (int64, string) {
 	u = strings.TrimSuffix(u, "B")
 	scale, ok := binaryScales[u]
 	if !ok {
-		return 0, "unknown unit " + strconv.Quote(suffix) + ": use B, KB, KiB, MB, MiB, GB or GiB"
+		return 0, "unknown unit " + diag.Quote(suffix) + ": use B, KB, KiB, MB, MiB, GB or GiB"
 	}
 	n, ok := scaleAmount(amount, uint64(scale))
 	if !ok {

@@ -238,7 +238,7 @@ func (c *Config) decodeStruct(n *doc.Node, path string, v reflect.Value) {
 		}
 		if prev, dup := seen[name]; dup {
 			c.ds = append(c.ds, diag.Diagnostic{Severity: diag.Error, Code: "duplicate-key", Path: fpath,
-				Message: strconv.Quote(m.Key) + " and " + strconv.Quote(prev) + " name the same field",
+				Message: diag.Quote(m.Key) + " and " + diag.Quote(prev) + " name the same field",
 				Hint:    "the API accepts either spelling, not both; keep one", Span: m.KeySpan})
 			continue
 		}
@@ -384,10 +384,10 @@ func (c *Config) finiteNumbers(n *doc.Node, path string) bool {
 		f, err := strconv.ParseFloat(n.Value, 64)
 		switch {
 		case math.IsInf(f, 0):
-			c.errorf(n, path, "number-overflow", shorten(n.Value)+" is beyond what a parameter can hold", "parameters hold double-precision numbers")
+			c.errorf(n, path, "number-overflow", diag.Quote(n.Value)+" is beyond what a parameter can hold", "parameters hold double-precision numbers")
 			ok = false
 		case err != nil || math.IsNaN(f):
-			c.errorf(n, path, "wrong-type", shorten(n.Value)+" is not a number a parameter can hold", "parameters hold finite double-precision numbers")
+			c.errorf(n, path, "wrong-type", diag.Quote(n.Value)+" is not a number a parameter can hold", "parameters hold finite double-precision numbers")
 			ok = false
 		}
 	case doc.Array:
@@ -434,7 +434,7 @@ func (c *Config) typeError(n *doc.Node, path, name, want string) {
 func (c *Config) typeErrorHint(n *doc.Node, path, name, want, hint string) {
 	found := article(n.Kind.String())
 	if n.Kind == doc.String || n.Kind == doc.Number {
-		found += " (" + shorten(n.Value) + ")"
+		found += " (" + diag.Quote(n.Value) + ")"
 	}
 	c.errorf(n, path, "wrong-type", name+" must be "+want+", not "+found, hint)
 }
@@ -450,7 +450,7 @@ func (c *Config) integer(n *doc.Node, path, name string, lo, hi int64) (int64, b
 	case doc.String:
 		text = strings.TrimSpace(text)
 		if text != n.Value || text == "" {
-			c.errorf(n, path, "wrong-type", name+" must be a whole number, not the string "+strconv.Quote(shorten(n.Value)), "")
+			c.errorf(n, path, "wrong-type", name+" must be a whole number, not the string "+diag.Quote(n.Value), "")
 			return 0, false
 		}
 	default:
@@ -463,11 +463,11 @@ func (c *Config) integer(n *doc.Node, path, name string, lo, hi int64) (int64, b
 		if strings.HasSuffix(text, "s") && allDigits(strings.TrimSuffix(text, "s")) {
 			c.errorf(n, path, "wrong-type", name+" is a number of "+c.unitOf(path)+", not a duration", "write "+strings.TrimSuffix(text, "s"))
 		} else {
-			c.errorf(n, path, "wrong-type", name+" must be a whole number, not "+strconv.Quote(shorten(text)), "")
+			c.errorf(n, path, "wrong-type", name+" must be a whole number, not "+diag.Quote(text), "")
 		}
 		return 0, false
 	case fraction:
-		c.errorf(n, path, "wrong-type", name+" must be a whole number, not "+shorten(text), "")
+		c.errorf(n, path, "wrong-type", name+" must be a whole number, not "+diag.Quote(text), "")
 		return 0, false
 	}
 	if class == tooLarge || v < lo || v > hi {
@@ -615,7 +615,7 @@ func (c *Config) duration(n *doc.Node, path, name string) (Duration, bool) {
 	case errDurationRange:
 		c.errorf(n, path, "duration-format", name+" is beyond the range of a duration", "")
 	default:
-		c.errorf(n, path, "duration-format", name+" is not a duration the API accepts: "+strconv.Quote(shorten(n.Value)), durationHint(n.Value))
+		c.errorf(n, path, "duration-format", name+" is not a duration the API accepts: "+diag.Quote(n.Value), durationHint(n.Value))
 	}
 	return Duration{}, false
 }
@@ -624,21 +624,8 @@ func (c *Config) duration(n *doc.Node, path, name string) (Duration, bool) {
 // field name comes near it.
 const maxPathKey = 256
 
-func shorten(s string) string {
-	if len(s) <= 40 {
-		return s
-	}
-	cut := 37
-	for cut > 0 && !isRuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
 // unknownField reports a field the model lacks as an error (D13): the API
-// refuses it, at any depth. The key is quoted shortened, so a huge key
+// refuses it, at any depth. The key is quoted with diag.Quote, so a huge key
 // gives a short message.
 func (c *Config) unknownField(m doc.Member, path string, si *structInfo) {
 	if c.unknown++; c.unknown > diag.MaxCollected {
@@ -646,7 +633,7 @@ func (c *Config) unknownField(m doc.Member, path string, si *structInfo) {
 		return
 	}
 	d := diag.Diagnostic{Severity: diag.Error, Code: "unknown-field", Path: path + "/" + diag.PointerKey(m.Key),
-		Message: "unknown field " + strconv.Quote(shorten(m.Key)), Span: m.KeySpan}
+		Message: "unknown field " + diag.Quote(m.Key), Span: m.KeySpan}
 	if len(m.Key) > maxPathKey {
 		d.Path = path // a pointer holding a huge key would be as huge; the span still finds it
 	}
@@ -657,7 +644,7 @@ func (c *Config) unknownField(m doc.Member, path string, si *structInfo) {
 	if s := suggest(camel(m.Key), si.names); s != "" {
 		d.Hint = "did you mean " + strconv.Quote(s) + "?"
 	} else if other := c.table().elsewhere(camel(m.Key), path); other != "" {
-		d.Hint = strconv.Quote(shorten(m.Key)) + " belongs in " + other
+		d.Hint = diag.Quote(m.Key) + " belongs in " + other
 	} else {
 		d.Hint = "the fields " + where + " are " + listNames(si.names)
 	}

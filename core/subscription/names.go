@@ -69,7 +69,7 @@ func checkProjectID(p string) []nameProblem {
 		return []nameProblem{{msg: msg, hint: hint, start: off + start, end: off + end}}
 	}
 	if n := len(p); n < 6 || n > 30 {
-		return bad("the project ID "+strconv.Quote(p)+" is "+strconv.Itoa(n)+" characters; project IDs have 6 to 30", "", 0, n)
+		return bad("the project ID "+diag.Quote(p)+" is "+strconv.Itoa(n)+" characters; project IDs have 6 to 30", "", 0, n)
 	}
 	for i := 0; i < len(p); i++ {
 		c := p[i]

@@ -52,5 +52,5 @@ func quoteOrNone(s string) string {
 	if s == "" {
 		return "nothing"
 	}
-	return "\"" + shorten(s) + "\""
+	return diag.Quote(s)
 }

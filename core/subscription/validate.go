@@ -156,7 +156,7 @@ func (v *validator) tableRules() {
 					hint = "enum values are uppercase: " + e
 				}
 			}
-			v.errorf(path, "enum-value", label(path)+" cannot be "+strconv.Quote(shorten(n.Value)), hint)
+			v.errorf(path, "enum-value", label(path)+" cannot be "+diag.Quote(n.Value), hint)
 		}
 	}
 	// Required fields, for every instance of their parent that is present.
@@ -457,12 +457,12 @@ func (v *validator) push() {
 	for k, val := range pc.Attributes {
 		p := "/pushConfig/attributes/" + diag.PointerKey(k)
 		if k != "x-goog-version" {
-			v.add(diag.Warning, p, "push-attribute", "push attribute "+strconv.Quote(k)+" is not supported; only x-goog-version is",
+			v.add(diag.Warning, p, "push-attribute", "push attribute "+diag.Quote(k)+" is not supported; only x-goog-version is",
 				"remove it")
 			continue
 		}
 		if versions := v.t.At("/pushConfig/attributes").Enum; !slices.Contains(versions, val) {
-			v.errorf(p, "push-version", "x-goog-version cannot be "+strconv.Quote(shorten(val)), "use one of "+strings.Join(versions, ", "))
+			v.errorf(p, "push-version", "x-goog-version cannot be "+diag.Quote(val), "use one of "+strings.Join(versions, ", "))
 		}
 	}
 	if t := pc.OidcToken; t != nil {
@@ -482,7 +482,7 @@ func (v *validator) endpoint(path, raw string) {
 		return
 	}
 	if u.Scheme != "https" {
-		d := v.errorf(path, "push-endpoint-https", "push endpoints must use HTTPS, not "+strconv.Quote(u.Scheme),
+		d := v.errorf(path, "push-endpoint-https", "push endpoints must use HTTPS, not "+diag.Quote(u.Scheme),
 			"use https:// with a certificate signed by a public authority")
 		v.inString(d, path, 0, len(u.Scheme))
 		return
@@ -490,7 +490,7 @@ func (v *validator) endpoint(path, raw string) {
 	host := u.Hostname()
 	if ip, err := netip.ParseAddr(host); (err == nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsUnspecified() || ip.IsLinkLocalUnicast())) ||
 		host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".internal") || strings.HasSuffix(host, ".local") {
-		d := v.add(diag.Warning, path, "push-endpoint-private", "Pub/Sub pushes from Google's network, so "+strconv.Quote(host)+" cannot be reached",
+		d := v.add(diag.Warning, path, "push-endpoint-private", "Pub/Sub pushes from Google's network, so "+diag.Quote(host)+" cannot be reached",
 			"use a public HTTPS endpoint")
 		if i := strings.Index(raw, host); i >= 0 {
 			v.inString(d, path, i, i+len(host))
@@ -666,7 +666,7 @@ func (v *validator) tableRef(path, ref string) {
 	if len(parts[1]) > 1024 {
 		bad("the dataset ID is longer than 1024 characters", "", dsStart, dsStart+len(parts[1]))
 	} else if !isDatasetID(parts[1]) {
-		bad("the dataset ID "+strconv.Quote(shorten(parts[1]))+" may use only letters, digits and underscores", "", dsStart, dsStart+len(parts[1]))
+		bad("the dataset ID "+diag.Quote(parts[1])+" may use only letters, digits and underscores", "", dsStart, dsStart+len(parts[1]))
 	}
 	tStart := dsStart + len(parts[1]) + 1
 	if n := utf8.RuneCountInString(parts[2]); n > 1024 {
@@ -753,14 +753,14 @@ func (v *validator) labels() {
 	for k, val := range v.s.Labels {
 		p := "/labels/" + diag.PointerKey(k)
 		if !isLabelKey(k) || len(k) > labelMaxBytes {
-			d := v.errorf(p, "label-key", "label key "+strconv.Quote(shorten(k))+" breaks the label rules",
+			d := v.errorf(p, "label-key", "label key "+diag.Quote(k)+" breaks the label rules",
 				"keys start with a lowercase letter and use lowercase letters, digits, _ and -, "+labelWords+lowerHint(k))
 			if ks, ok := v.c.keys[p]; ok {
 				d.Span = ks
 			}
 		}
 		if !isLabelValue(val) || len(val) > labelMaxBytes {
-			v.errorf(p, "label-value", "label value "+strconv.Quote(shorten(val))+" breaks the label rules",
+			v.errorf(p, "label-value", "label value "+diag.Quote(val)+" breaks the label rules",
 				"values use lowercase letters, digits, _ and -, "+labelWords+", and may be empty"+lowerHint(val))
 		}
 	}
@@ -808,13 +808,13 @@ func (v *validator) transforms() {
 			name := *u.FunctionName
 			np := p + "/javascriptUdf/functionName"
 			if first, dup := seen[name]; dup {
-				v.errorf(np, "udf-name-unique", "the function name "+strconv.Quote(shorten(name))+" is already used by "+label(first),
+				v.errorf(np, "udf-name-unique", "the function name "+diag.Quote(name)+" is already used by "+label(first),
 					"give each JavaScript transform its own function name")
 			} else {
 				seen[name] = np
 			}
 			if !isJSIdent(name) {
-				v.errorf(np, "udf-name", strconv.Quote(shorten(name))+" is not a JavaScript function name", "")
+				v.errorf(np, "udf-name", diag.Quote(name)+" is not a JavaScript function name", "")
 			} else if u.Code != nil && *u.Code != "" && !definesFunction(*u.Code, name) {
 				v.errorf(p+"/javascriptUdf/code", "udf-code", "the code does not define function "+name+"(message, metadata)",
 					"write: function "+name+"(message, metadata) { return message; }")
@@ -963,8 +963,8 @@ func (v *validator) pushAccountProject(path, email string) {
 	}
 	if acct != sub {
 		d := v.errorf(path, "push-account-project",
-			"the push service account belongs to project "+strconv.Quote(shorten(acct))+", but the subscription is in "+strconv.Quote(sub),
-			"use a service account of project "+sub+", or create the subscription in "+shorten(acct))
+			"the push service account belongs to project "+diag.Quote(acct)+", but the subscription is in "+diag.Quote(sub),
+			"use a service account of project "+diag.Quote(sub)+", or create the subscription in "+diag.Quote(acct))
 		start := at + 1
 		if domain == "appspot.gserviceaccount.com" {
 			start = 0

@@ -467,12 +467,12 @@ func (r *reader) toNode(s *attr, v cty.Value, sp diag.Span, path string, expr hc
 				ksp, vsp = s[0], s[1]
 			}
 			if ev.IsNull() {
-				r.errorf(vsp, path+"/"+diag.PointerKey(key), "terraform-null", "the value of "+strconv.Quote(key)+" is null; a map of strings takes strings", "")
+				r.errorf(vsp, path+"/"+diag.PointerKey(key), "terraform-null", "the value of "+diag.Quote(key)+" is null; a map of strings takes strings", "")
 				continue
 			}
 			c, err := convert.Convert(ev, cty.String)
 			if err != nil {
-				r.errorf(vsp, path+"/"+diag.PointerKey(key), "terraform-bad-value", "the value of "+strconv.Quote(key)+" must be a string, not "+friendlyType(ev.Type()), "")
+				r.errorf(vsp, path+"/"+diag.PointerKey(key), "terraform-bad-value", "the value of "+diag.Quote(key)+" must be a string, not "+friendlyType(ev.Type()), "")
 				continue
 			}
 			n.Members = append(n.Members, doc.Member{Key: key, KeySpan: ksp, Value: &doc.Node{Kind: doc.String, Value: c.AsString(), Span: vsp}})
@@ -504,7 +504,7 @@ func (r *reader) mapItems(s *attr, o *hclsyntax.ObjectConsExpr, path string) *do
 		p := path + "/" + diag.PointerKey(key)
 		ksp, vsp := span(it.KeyExpr.Range()), span(it.ValueExpr.Range())
 		if seen[key] {
-			r.errorf(ksp, p, "terraform-duplicate-key", s.tf+" gives "+strconv.Quote(key)+" twice", "remove one")
+			r.errorf(ksp, p, "terraform-duplicate-key", s.tf+" gives "+diag.Quote(key)+" twice", "remove one")
 			continue
 		}
 		v, ok := r.eval(it.ValueExpr, p, s.tf+"."+key)
@@ -512,12 +512,12 @@ func (r *reader) mapItems(s *attr, o *hclsyntax.ObjectConsExpr, path string) *do
 			continue
 		}
 		if v.IsNull() {
-			r.errorf(vsp, p, "terraform-null", "the value of "+strconv.Quote(key)+" is null; a map of strings takes strings", "")
+			r.errorf(vsp, p, "terraform-null", "the value of "+diag.Quote(key)+" is null; a map of strings takes strings", "")
 			continue
 		}
 		c, err := convert.Convert(v, cty.String)
 		if err != nil {
-			r.errorf(vsp, p, "terraform-bad-value", "the value of "+strconv.Quote(key)+" must be a string, not "+friendlyType(v.Type()), "")
+			r.errorf(vsp, p, "terraform-bad-value", "the value of "+diag.Quote(key)+" must be a string, not "+friendlyType(v.Type()), "")
 			continue
 		}
 		seen[key] = true

@@ -10,7 +10,6 @@ import (
 	"runtime/metrics"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -156,11 +155,11 @@ func (p *Program) compile(c *compiled) []diag.Diagnostic {
 					continue
 				}
 				seen[o] = true
-				ds = append(ds, finding(diag.Error, "udf-syntax", "JavaScript syntax: "+lowerFirst(e.Message), "", diag.SpanOf(o, o+1)))
+				ds = append(ds, finding(diag.Error, "udf-syntax", "JavaScript syntax: "+syntaxWords(e.Message), "", diag.SpanOf(o, o+1)))
 			}
 			return ds
 		}
-		return []diag.Diagnostic{finding(diag.Error, "udf-syntax", "JavaScript syntax: "+lowerFirst(err.Error()), "", diag.Span{})}
+		return []diag.Diagnostic{finding(diag.Error, "udf-syntax", "JavaScript syntax: "+syntaxWords(err.Error()), "", diag.Span{})}
 	}
 	in, ok := instrument(code, ast)
 	if !ok {
@@ -238,15 +237,15 @@ func (p *Program) start(c *compiled) []diag.Diagnostic {
 	if v := vm.GlobalObject().Get(c.udf.FunctionName); v == nil || goja.IsUndefined(v) {
 		if _, ok := lookup(vm, c.udf.FunctionName); !ok {
 			return []diag.Diagnostic{finding(diag.Error, "udf-function-missing",
-				"the code defines no function "+strconv.Quote(c.udf.FunctionName),
-				"functionName must name a function of the code: function "+c.udf.FunctionName+"(message, metadata) { ... }"+p.defined(vm),
+				"the code defines no function "+diag.Quote(c.udf.FunctionName),
+				"functionName must name a function of the code: function "+exampleName(c.udf.FunctionName)+"(message, metadata) { ... }"+p.defined(vm),
 				diag.Span{})}
 		}
 	}
 	fn, ok := lookup(vm, c.udf.FunctionName)
 	if !ok {
 		return []diag.Diagnostic{finding(diag.Error, "udf-function-missing",
-			strconv.Quote(c.udf.FunctionName)+" is not a function", "define it with function "+c.udf.FunctionName+"(message, metadata) { ... }", diag.Span{})}
+			diag.Quote(c.udf.FunctionName)+" is not a function", "define it with function "+exampleName(c.udf.FunctionName)+"(message, metadata) { ... }", diag.Span{})}
 	}
 	c.fn = fn
 	return nil
@@ -286,7 +285,20 @@ func (p *Program) defined(vm *goja.Runtime) string {
 	if len(names) > 5 {
 		names = names[:5]
 	}
+	for i, n := range names {
+		names[i] = diag.Quote(n)
+	}
 	return "; the code defines " + strings.Join(names, ", ")
+}
+
+// exampleName is the function name a hint's example declares: the
+// configured one when it is a short identifier, else a placeholder (a
+// hint must not repeat a long or odd name unquoted).
+func exampleName(name string) string {
+	if isIdent(name) && utf8.RuneCountInString(name) <= limits.QuotedInput {
+		return name
+	}
+	return "NAME"
 }
 
 func isIdent(s string) bool {
@@ -532,13 +544,13 @@ func (p *Program) runError(c *compiled, err error, what string) []diag.Diagnosti
 		func() {
 			defer func() { _ = recover() }()
 			if v := ex.Value(); v != nil {
-				msg = clip(v.String())
+				msg = diag.Quote(v.String())
 			}
 		}()
 		return []diag.Diagnostic{finding(diag.Error, "udf-exception", what+" threw "+msg,
 			"the service does not deliver a message its transform fails on (it goes to the dead-letter topic when one is set)", p.where(c, ex))}
 	}
-	return []diag.Diagnostic{finding(diag.Error, "udf-exception", what+" failed: "+clip(err.Error()), "", diag.Span{})}
+	return []diag.Diagnostic{finding(diag.Error, "udf-exception", what+" failed: "+diag.Quote(err.Error()), "", diag.Span{})}
 }
 
 // where is the place in the user's code of the innermost frame of the
@@ -583,19 +595,22 @@ func offsetOf(s string, line, col int) int {
 	return min(o+max(col-1, 0), len(s))
 }
 
+// syntaxWords is goja's syntax message in our form: the token it names
+// is the user's text, quoted with diag.Quote ("unexpected token ." ended
+// the message with a period; found by FuzzCall, kept as a seed).
+func syntaxWords(m string) string {
+	m = lowerFirst(m)
+	if tok, ok := strings.CutPrefix(m, "unexpected token "); ok {
+		return "unexpected token " + diag.Quote(tok)
+	}
+	return strings.TrimRight(m, ".")
+}
+
 func lowerFirst(s string) string {
 	if s == "" {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
-}
-
-func clip(s string) string {
-	const n = 200
-	if len(s) > n {
-		return strconv.Quote(s[:n]) + "..."
-	}
-	return strconv.Quote(s)
 }
 
 var stringType = reflect.TypeOf("")

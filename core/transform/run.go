@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -187,7 +186,7 @@ func (p *Program) result(vm *goja.Runtime, res goja.Value, in message.Message) (
 	}
 	for _, k := range obj.Keys() {
 		if k != "data" && k != "attributes" {
-			return shape("the returned object has a key "+strconv.Quote(clipKey(k))+"; only data and attributes are allowed",
+			return shape("the returned object has a key "+diag.Quote(k)+"; only data and attributes are allowed",
 				"delete it, or move it into attributes (as a string) or into data")
 		}
 	}
@@ -214,7 +213,7 @@ func (p *Program) result(vm *goja.Runtime, res goja.Value, in message.Message) (
 	for _, k := range ao.Keys() {
 		v := ao.Get(k)
 		if !isString(v) {
-			return shape("attribute "+strconv.Quote(clipKey(k))+" is "+describe(v)+", not a string",
+			return shape("attribute "+diag.Quote(k)+" is "+describe(v)+", not a string",
 				"attribute values are strings: convert it, e.g. with String(...)")
 		}
 		out.Attributes[k] = v.String()
@@ -262,11 +261,4 @@ func describe(v goja.Value) string {
 		return "a string"
 	}
 	return "a " + v.ExportType().String()
-}
-
-func clipKey(k string) string {
-	if len(k) > 64 {
-		return k[:64] + "..."
-	}
-	return k
 }
