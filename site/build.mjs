@@ -11,6 +11,7 @@
 // tag and into _headers, which `subplay serve` applies (and which static
 // hosts such as Cloudflare Pages read as is).
 import { build } from "esbuild";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -243,13 +244,18 @@ async function main() {
     return name;
   };
 
-  // Every module scripts/build-site staged, by name (subplay-NAME.wasm).
+  // Every module scripts/build-site staged, by name (subplay-NAME.wasm),
+  // with its build tags (scripts/build-wasm --list): the router
+  // (modules.js) reads what each build has from them.
+  const tags = Object.fromEntries(execFileSync(path.join(root, "scripts", "build-wasm"), ["--list"], { encoding: "utf8" })
+    .trim().split(/\s+/).map((b) => [b.slice(0, b.indexOf(":")), b.slice(b.indexOf(":") + 1)]));
   const wasm = {};
   for (const file of fs.readdirSync(stage).sort()) {
     const m = /^subplay-(\w+)\.wasm$/.exec(file);
     if (!m) continue;
+    if (!(m[1] in tags)) throw new Error(`${file}: scripts/build-wasm --list has no build called ${m[1]}`);
     const buf = fs.readFileSync(path.join(stage, file));
-    wasm[m[1]] = { file: emit(file, hashedName(file, buf), buf), size: buf.length };
+    wasm[m[1]] = { file: emit(file, hashedName(file, buf), buf), size: buf.length, tags: tags[m[1]] };
   }
   for (const name of [...PAGE_MODULES, ...Object.values(WIDGETS).map((w) => w.module)]) {
     if (!wasm[name]) throw new Error(`the site uses the ${name} build, which scripts/build-site did not build`);

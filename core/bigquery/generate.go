@@ -2,16 +2,13 @@ package bigquery
 
 import (
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/schemaresult"
 )
 
 // SchemaField is one column in the JSON form `bq mk --schema FILE` reads
-// and `bq show --schema` prints.
-type SchemaField struct {
-	Name   string        `json:"name"`
-	Type   string        `json:"type"`
-	Mode   string        `json:"mode"`
-	Fields []SchemaField `json:"fields,omitempty"`
-}
+// and `bq show --schema` prints (in core/schemaresult, so that builds
+// without Avro can describe it).
+type SchemaField = schemaresult.SchemaField
 
 // Generate returns a table schema that fits the subscription. With
 // useTopicSchema it holds a column for each topic field, of the first

@@ -19,23 +19,13 @@ import (
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/schemaresult"
 	"github.com/subplay/subplay/core/stop"
 )
 
-// Row is what one sample message becomes in the table.
-type Row struct {
-	Message int  `json:"message"` // index of the sample message
-	Written bool `json:"written"`
-	// Values is the row, column by column in table order, as BigQuery
-	// would hold it (dates from numbers shown as dates, and so on).
-	Values json.RawMessage `json:"values,omitempty"`
-	// Dropped lists message fields without a column that dropUnknownFields
-	// removes, as JSON pointers into the message.
-	Dropped []string `json:"dropped,omitempty"`
-	// Problem says why the message is not written and stays in the backlog.
-	Problem string   `json:"problem,omitempty"`
-	Notes   []string `json:"notes,omitempty"`
-}
+// Row is what one sample message becomes in the table (in
+// core/schemaresult, so that builds without Avro can describe it).
+type Row = schemaresult.Row
 
 // Sample holds what the service knows that a sample message may not say.
 type Sample struct {

@@ -6,12 +6,14 @@ import (
 	"github.com/subplay/subplay/core/avroschema"
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/protoschema"
+	"github.com/subplay/subplay/core/schemaresult"
 )
 
-// Topic schema types.
+// Topic schema types (core/schemaresult holds them, for the builds without
+// Avro).
 const (
-	Avro     = "AVRO"
-	Protobuf = "PROTOCOL_BUFFER"
+	Avro     = schemaresult.TopicSchemaAvro
+	Protobuf = schemaresult.TopicSchemaProtobuf
 )
 
 // TopicSchema is a topic schema reduced to what decides its columns: named

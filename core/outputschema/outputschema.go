@@ -20,6 +20,7 @@ import (
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/message"
 	"github.com/subplay/subplay/core/protoschema"
+	"github.com/subplay/subplay/core/schemaresult"
 	"github.com/subplay/subplay/core/subscription"
 )
 
@@ -73,19 +74,9 @@ type Result struct {
 	MessageDiagnostics []diag.Diagnostic
 }
 
-// BigQueryResult is the verdict on a BigQuery subscription's table.
-type BigQueryResult struct {
-	// Checked says whether a table schema was given to check; Compatible
-	// is true when it was and nothing in it, the topic schema or the sample
-	// messages stops the subscription from writing.
-	Checked    bool `json:"checked"`
-	Compatible bool `json:"compatible"`
-	// TableSchema is a table that fits, to create the table with (`bq mk
-	// --schema`): from the topic schema with useTopicSchema, else the data
-	// column, plus the metadata columns with writeMetadata.
-	TableSchema []bigquery.SchemaField `json:"tableSchema"`
-	Rows        []bigquery.Row         `json:"rows,omitempty"`
-}
+// BigQueryResult is the verdict on a BigQuery subscription's table (in
+// core/schemaresult, so that builds without Avro can describe it).
+type BigQueryResult = schemaresult.BigQueryResult
 
 // Check checks the configuration's output schemas. The configuration must
 // have been decoded (Config.Sub is not nil).

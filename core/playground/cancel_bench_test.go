@@ -19,10 +19,10 @@ func BenchmarkLoops(b *testing.B) {
 		{"avro", "schema", `{"text":"{\"name\":\"projects/p/subscriptions/s\",\"topic\":\"projects/p/topics/t\",\"cloudStorageConfig\":{\"bucket\":\"b\",\"avroConfig\":{\"writeMetadata\":true}}}","time":"2026-01-01T00:00:00Z","messages":[` + msgs + `]}`},
 	}
 	for _, c := range calls {
-		if Lookup(c.op) == nil {
-			continue
-		}
 		body := []byte(c.body)
+		if _, err := Lookup(c.op).Run(body); err != nil && errorIs(err, CodeNeedsModule) {
+			continue // this build does not run it (schema in a noavro build)
+		}
 		b.Run(c.name+"/Call", func(b *testing.B) {
 			for b.Loop() {
 				if out, ok := Call(c.op, body); !ok {

@@ -1,8 +1,8 @@
-//go:build !nocel && !noavro && !noudf
+//go:build !nocel && !noavro && !noudf && !nohcl
 
 // The corpus is the contract of the full build; the lean builds (nocel,
-// noavro) answer some of its requests otherwise, and have tests of their
-// own (filter_nocel_test.go).
+// noavro, noudf, nohcl) answer some of its requests otherwise, and have
+// tests of their own (filter_nocel_test.go, schema_noavro_test.go, ...).
 
 package playground
 

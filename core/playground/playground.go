@@ -32,12 +32,16 @@ var Version = "dev"
 // Codes are stable: "bad-request" (the request JSON is malformed or has the
 // wrong shape), "unknown-operation", "cancelled" (the caller's context
 // ended before the answer was ready; see CallContext), "internal" (a bug:
-// a recovered panic).
+// a recovered panic), "needs-module" (this build lacks what the request
+// needs; Needs lists what: see CodeNeedsModule).
 // Findings about the user's configuration are never an Error: they are
 // diagnostics inside a normal response.
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Needs, with code "needs-module", names what the build lacks
+	// (NeedsCEL, NeedsAvro, NeedsUDF, NeedsHCL), sorted.
+	Needs []string `json:"needs,omitempty"`
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }

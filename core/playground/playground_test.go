@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,8 +22,9 @@ func call(t *testing.T, op, body string) (map[string]any, bool) {
 }
 
 // wantCode calls op with body and checks that it answers the error code,
-// or answers at all when code is "".
-func wantCode(t *testing.T, op, body, code string) {
+// or answers at all when code is "". A needs-module answer must name
+// exactly needs (in any order), and say it in the message too.
+func wantCode(t *testing.T, op, body, code string, needs ...string) {
 	t.Helper()
 	m, ok := call(t, op, body)
 	switch {
@@ -30,7 +32,36 @@ func wantCode(t *testing.T, op, body, code string) {
 		t.Fatalf("%s failed: %v", op, m)
 	case code != "" && (ok || errorCode(m) != code):
 		t.Fatalf("%s: got %v, want error %s", op, m, code)
+	case code == CodeNeedsModule:
+		e := m["error"].(map[string]any)
+		var got []string
+		list, _ := e["needs"].([]any)
+		for _, n := range list {
+			s, _ := n.(string)
+			got = append(got, s)
+		}
+		want := slices.Sorted(slices.Values(needs))
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: needs %q, want %q (%v)", op, got, want, m)
+		}
 	}
+}
+
+// lacks holds the Needs values this test binary's build leaves out
+// (lacks_no*_test.go fill it in from their build tags).
+var lacks = map[string]bool{}
+
+// ifLacking is needs, plus each of maybe that this build lacks: what a
+// needs-module answer names when the request needs maybe only for a part
+// another tag also leaves out.
+func ifLacking(needs []string, maybe ...string) []string {
+	out := slices.Clone(needs)
+	for _, n := range maybe {
+		if lacks[n] {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func errorCode(m map[string]any) string {

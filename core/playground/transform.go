@@ -352,7 +352,7 @@ type filterVerdict struct {
 }
 
 func needsUDF() error {
-	return &Error{Code: CodeNeedsModule, Message: "this build has no JavaScript engine to run the configuration's UDFs; the full module has one"}
+	return needsModule("this build has no JavaScript engine to run the configuration's UDFs; the full module has one", NeedsUDF)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -21,7 +21,22 @@ func TestDownstreamWithoutEvaluator(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			wantCode(t, "names", tc.body, tc.code)
+			wantCode(t, "names", tc.body, tc.code, needsIf(tc.code, NeedsCEL)...)
 		})
 	}
+}
+
+// TestSchemaWithoutEvaluator: the schema preview of sample messages
+// under a filter needs the evaluator too (and Avro, in a build without).
+func TestSchemaWithoutEvaluator(t *testing.T) {
+	const cfg = `{"name":"projects/p/subscriptions/s","topic":"projects/p/topics/t","filter":"attributes.a = \"1\"","cloudStorageConfig":{"bucket":"my-bucket","avroConfig":{}}}`
+	wantCode(t, "schema", `{"config":`+cfg+`,"messages":[{"text":"x"}],"time":"2024-01-01T00:00:00Z"}`, CodeNeedsModule, ifLacking([]string{NeedsCEL}, NeedsAvro)...)
+}
+
+// needsIf is needs when code is needs-module, else nothing.
+func needsIf(code string, needs ...string) []string {
+	if code != CodeNeedsModule {
+		return nil
+	}
+	return needs
 }

@@ -11,23 +11,22 @@ func TestNoUDF(t *testing.T) {
 	const off = `{"topic":"projects/p/topics/t","messageTransforms":[{"disabled":true,"javascriptUdf":{"functionName":"f","code":"function f(m) { return m }"}}]}`
 	cases := []struct {
 		name, op, body, code string
+		needs                []string
 	}{
-		{"transform", "transform", `{"config":` + udf + `,"messages":[{"text":"x"}]}`, "needs-module"},
-		{"validate", "validate", `{"config":` + udf + `}`, "needs-module"},
-		{"effective", "effective", `{"config":` + udf + `}`, "needs-module"},
-		{"disabled udf", "validate", `{"config":` + off + `}`, ""},
+		{"transform", "transform", `{"config":` + udf + `,"messages":[{"text":"x"}]}`, "needs-module", []string{NeedsUDF}},
+		{"validate", "validate", `{"config":` + udf + `}`, "needs-module", []string{NeedsUDF}},
+		{"effective", "effective", `{"config":` + udf + `}`, "needs-module", []string{NeedsUDF}},
+		{"disabled udf", "validate", `{"config":` + off + `}`, "", nil},
 		// The downstream previews run the transforms first: without the
 		// engine they refuse rather than preview the untransformed messages.
-		{"schema", "schema", `{"config":` + udf + `,"messages":[{"text":"x"}]}`, "needs-module"},
-		{"names", "names", `{"config":` + udf + `,"messages":[{"text":"x"}],"time":"2024-01-01T00:00:00Z"}`, "needs-module"},
-		{"transform without udfs", "transform", `{"config":` + off + `,"messages":[{"text":"x"}]}`, ""},
+		// A build without Avro says it lacks that too.
+		{"schema", "schema", `{"config":` + udf + `,"messages":[{"text":"x"}]}`, "needs-module", ifLacking([]string{NeedsUDF}, NeedsAvro)},
+		{"names", "names", `{"config":` + udf + `,"messages":[{"text":"x"}],"time":"2024-01-01T00:00:00Z"}`, "needs-module", []string{NeedsUDF}},
+		{"transform without udfs", "transform", `{"config":` + off + `,"messages":[{"text":"x"}]}`, "", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if Lookup(tc.op) == nil {
-				t.Skip("this build has no " + tc.op + " operation")
-			}
-			wantCode(t, tc.op, tc.body, tc.code)
+			wantCode(t, tc.op, tc.body, tc.code, tc.needs...)
 		})
 	}
 }

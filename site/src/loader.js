@@ -34,11 +34,12 @@ export class SubplayError extends Error {
  * load starts the worker and the WebAssembly module.
  * @param {object} [options]
  * @param {"full"|"cel"|"avro"|"min"} [options.module] which build to load
- *   (wasm/browser/doc.go): "full" (the default) has every operation; "cel"
- *   has every operation but "schema" (no hamba/avro, four fifths of the
- *   download); "avro" has every operation, but "filter" checks filters
+ *   (wasm/browser/doc.go): "full" (the default) answers every operation but
+ *   UDFs and Terraform; "cel" answers "schema" with the error needs-module
+ *   (no hamba/avro, four fifths of the download); "avro" checks filters
  *   without running them (no cel-go, two thirds); "min" has neither
- *   (under half). sp.has(op) says whether the loaded build has an
+ *   (under half). A build refusing a request says what it lacks
+ *   (error.needs). sp.has(op) says whether the loaded build has an
  *   operation.
  * @param {string|URL} [options.base] where the built files are; by default
  *   next to this module.

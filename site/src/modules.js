@@ -2,110 +2,179 @@
 // playground page loads, and routes each call to the build that can answer
 // it. The first build starts with the page; it leaves out the JavaScript
 // engine of message transforms and the Terraform reader (build tags noudf,
-// nohcl), so it stays small. The second, "extra", has everything and is
-// fetched the first time it is needed: for an operation the first lacks,
-// or when the first answers "needs-module" (it saw a UDF or Terraform text
-// it cannot fully handle, and refuses rather than answer partly).
-// build.mjs reads PAGE_MODULES too, to list what the page downloads.
+// nohcl), so it stays small. A build that cannot fully answer a call
+// answers "needs-module" with the list of what it lacks (error.needs:
+// "cel", "avro", "udf", "hcl", core/playground/needsmodule.go), and the
+// router sends the call to the smallest build that has that and everything
+// the refusing build has, fetched the first time it is needed: for the
+// page that is "extra" (everything), for a docs embed that starts with a
+// small build often a smaller one. Which build has what comes from the
+// build tags scripts/build-wasm --list gives each (a build tagged noX
+// lacks X), which build.mjs puts in the manifest beside each module's
+// size. build.mjs reads PAGE_MODULES too, to list what the page downloads.
 export const PAGE_MODULES = ["full", "extra"];
+
+/* global __SUBPLAY_MANIFEST__ */
+/** BUILDS: every build the site ships, name → { tags, size, file } (the
+ * manifest build.mjs writes; empty outside a bundle). */
+export const BUILDS = typeof __SUBPLAY_MANIFEST__ === "undefined" ? {} : __SUBPLAY_MANIFEST__.wasm;
 
 /** NEEDS_MODULE is the error code of a build that cannot fully answer. */
 export const NEEDS_MODULE = "needs-module";
 
-/** LOADING is the code of an answer that waits for the second build. */
+/** LOADING is the code of an answer that waits for another build. */
 export const LOADING = "loading";
+
+/** tagsOf is the set of build tags of builds[name], or null when unknown. */
+function tagsOf(builds, name) {
+  const b = builds[name];
+  if (!b || typeof b.tags !== "string") return null;
+  return new Set(b.tags.split(",").filter(Boolean));
+}
+
+/**
+ * pickBuild returns the build to send a call that build `from` refused
+ * with needs-module, lacking `needs` (its error.needs): the smallest of
+ * builds that has everything `from` has and everything `needs` names, or
+ * `last` (the build with everything) when needs is empty, when `from` or
+ * the builds are unknown, or when none fits. "" when that would be `from`
+ * itself: nothing can answer better.
+ */
+export function pickBuild(builds, from, needs, last) {
+  const fallback = last === from ? "" : last;
+  const have = tagsOf(builds, from);
+  if (!have || !needs || !needs.length) return fallback;
+  let best = "";
+  for (const name of Object.keys(builds)) {
+    const tags = tagsOf(builds, name);
+    if (name === from || !tags) continue;
+    // Nothing `from` has may be left out, and every need must be in.
+    if ([...tags].some((t) => !have.has(t)) || needs.some((n) => tags.has("no" + n))) continue;
+    if (!best || builds[name].size < builds[best].size) best = name;
+  }
+  return best || fallback;
+}
 
 /**
  * createRouter returns run(calls) → results, as loader.js's batch, for a
- * first build and a second one loaded on demand.
+ * first build and others loaded on demand.
  * opts.load(name) → Promise<Subplay> loads a build (loader.js's load);
- * opts.next is the second build's name; opts.onStart() is told when the
- * second build starts loading, opts.onReady(sp) when it is there (the
- * caller asks again: the calls that waited answered LOADING),
- * opts.onFail(message) when it did not load (the next call tries again).
- * The router's first build is set with setFirst once it has loaded.
+ * opts.next is the build with everything, which answers what the first
+ * build has no operation for and what no smaller build can ("": the first
+ * build has everything); opts.builds is what each build has (BUILDS);
+ * opts.onStart(name) is told when a build starts loading,
+ * opts.onReady(sp) when it is there (the caller asks again: the calls that
+ * waited answered LOADING), opts.onFail(message) when it did not load (the
+ * next call tries again). The router's first build is set with setFirst
+ * once it has loaded.
  */
-export function createRouter({ load, next = PAGE_MODULES[1], onStart = () => {}, onReady = () => {}, onFail = () => {} }) {
+export function createRouter({ load, next = PAGE_MODULES[1], builds = BUILDS, onStart = () => {}, onReady = () => {}, onFail = () => {} }) {
   let first = null;
-  let more = null; // a promise of the second build, once asked for
-  let moreSp = null;
-  let moreError = "";
+  // name → { promise, sp, error } for the builds loaded on demand.
+  const others = new Map();
+  let latest = null;
 
-  function loadMore() {
-    if (!more) {
-      onStart();
-      more = load(next).then((m) => {
-        moreSp = m;
-        moreError = "";
+  function loadBuild(name) {
+    let o = others.get(name);
+    if (!o) {
+      o = { promise: null, sp: null, error: "" };
+      others.set(name, o);
+    }
+    if (!o.promise && !o.sp) {
+      onStart(name);
+      o.promise = load(name).then((m) => {
+        o.sp = m;
+        o.error = "";
+        latest = m;
         onReady(m);
         return m;
       }, (e) => {
-        moreError = e.message;
-        more = null; // the next call tries again
+        o.error = e.message;
+        o.promise = null; // the next call tries again
         onFail(e.message);
         throw e;
       });
-      more.catch(() => {});
+      o.promise.catch(() => {});
     }
-    return more;
+    return o;
   }
 
-  const waiting = () => ({
+  const waiting = (o) => ({
     ok: false,
     value: {
       error: {
         code: LOADING,
-        message: moreError
-          ? `The rest of the core did not load (${moreError}); edit to try again.`
-          : "Loading the rest of the core (the JavaScript engine and the Terraform reader)…",
+        message: o.error
+          ? `The rest of the core did not load (${o.error}); edit to try again.`
+          : "Loading the rest of the core…",
       },
     },
   });
 
-  // toMore sends the calls at idx to the second build, or answers
-  // "loading" for them while it is on its way.
-  async function toMore(calls, idx, results) {
-    if (!moreSp) {
-      loadMore();
-      for (const i of idx) results[i] = waiting();
+  // via sends the calls at idx to the build called name, or answers
+  // "loading" for them while it is on its way; it says whether they were
+  // answered.
+  async function via(name, calls, idx, results) {
+    const o = loadBuild(name);
+    if (!o.sp) {
+      for (const i of idx) results[i] = waiting(o);
       return null;
     }
-    const rs = await moreSp.batch(idx.map((i) => calls[i]));
+    const rs = await o.sp.batch(idx.map((i) => calls[i]));
     idx.forEach((i, k) => { results[i] = rs[k]; });
     return rs;
+  }
+
+  // forward sends the calls at idx, which the build `from` refused, each
+  // to the build pickBuild names; what that build refuses in turn goes on
+  // (each step to a build with strictly more, so it ends). Never a
+  // partial answer: a refusal nothing can do better stays.
+  async function forward(calls, idx, results, from) {
+    const groups = new Map();
+    for (const i of idx) {
+      const e = results[i].value.error;
+      const to = pickBuild(builds, from, e.needs, next);
+      if (!to) continue;
+      if (!groups.has(to)) groups.set(to, []);
+      groups.get(to).push(i);
+    }
+    await Promise.all([...groups].map(async ([to, ids]) => {
+      if (!(await via(to, calls, ids, results))) return;
+      const again = ids.filter((i) => needsModule(results[i]));
+      if (again.length && to !== next) await forward(calls, again, results, to);
+    }));
   }
 
   async function run(calls) {
     const results = new Array(calls.length);
     const firstIdx = [];
-    const moreIdx = [];
-    calls.forEach((c, i) => ((!next || first.has(c[0])) ? firstIdx : moreIdx).push(i));
+    const nextIdx = [];
+    calls.forEach((c, i) => ((!next || first.has(c[0])) ? firstIdx : nextIdx).push(i));
     const viaFirst = async () => {
       if (!firstIdx.length) return;
       const rs = await first.batch(firstIdx.map((i) => calls[i]));
       firstIdx.forEach((i, k) => { results[i] = rs[k]; });
       if (firstIdx[0] === 0) results.timing = rs.timing; // for the benchmarks
-      // What the first build refused goes to the second: never its
-      // partial answer.
+      // What the first build refused goes to a build that can answer.
       const refused = firstIdx.filter((i) => needsModule(results[i]));
-      if (refused.length && next) await toMore(calls, refused, results);
+      if (refused.length) await forward(calls, refused, results, first.name);
     };
-    const viaMore = async () => {
-      if (!moreIdx.length) return;
-      const rs = await toMore(calls, moreIdx, results);
-      if (rs && moreIdx[0] === 0) results.timing = rs.timing;
+    const viaNext = async () => {
+      if (!nextIdx.length) return;
+      const rs = await via(next, calls, nextIdx, results);
+      if (rs && nextIdx[0] === 0) results.timing = rs.timing;
     };
-    await Promise.all([viaFirst(), viaMore()]);
+    await Promise.all([viaFirst(), viaNext()]);
     return results;
   }
 
   return {
     run,
     setFirst(sp) { first = sp; },
-    /** The second build, once loaded; null before. */
-    get more() { return moreSp; },
-    /** Whether the second build is on its way. */
-    get loading() { return !!more && !moreSp; },
+    /** The build loaded on demand last; null before. */
+    get more() { return latest; },
+    /** Whether a build is on its way. */
+    get loading() { return [...others.values()].some((o) => !!o.promise && !o.sp); },
   };
 }
 

@@ -133,7 +133,8 @@ export async function start(core, onProgress, { problem = "", decoded = null } =
 
   let sp;
   // What the widget's build lacks or refuses ("needs-module": a UDF, a
-  // Terraform text) goes to "extra", fetched then (modules.js).
+  // Terraform text, a filter to run) goes to the smallest build that has
+  // it, fetched then (modules.js), or to "extra".
   const router = createRouter({
     load: (m) => load({ module: m, onProgress: loading.progress }),
     next: w.module === PAGE_MODULES[1] ? "" : PAGE_MODULES[1],

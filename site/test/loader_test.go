@@ -10,11 +10,13 @@ import (
 
 // TestLoaderBuilds loads each build through subplay.js, as another page
 // would, and checks what it says it can do against what it does: the
-// operations it lists, and whether its filter operation evaluates.
+// operations it lists (every build has every operation), whether its
+// filter operation evaluates, and whether it answers schema or refuses it
+// with needs-module ["avro"].
 func TestLoaderBuilds(t *testing.T) {
 	tests := []struct {
 		module    string
-		schema    bool // has the schema operation
+		schema    bool // answers the schema operation (links hamba/avro)
 		evaluates bool // runs filters (cel-go)
 	}{
 		{"full", true, true},
@@ -30,27 +32,32 @@ func TestLoaderBuilds(t *testing.T) {
 			tb := newTab(t)
 			tb.open("")
 			var got struct {
-				Schema    bool   `json:"schema"`
-				Validate  bool   `json:"validate"`
-				Evaluated bool   `json:"evaluated"`
-				Module    string `json:"module"`
-				Error     string `json:"error"`
+				Schema    bool     `json:"schema"`
+				Has       bool     `json:"has"`
+				Needs     []string `json:"needs"`
+				Validate  bool     `json:"validate"`
+				Evaluated bool     `json:"evaluated"`
+				Module    string   `json:"module"`
+				Error     string   `json:"error"`
 			}
 			tb.eval(`import("./subplay.js").then(async ({ load }) => {
 				const sp = await load({ module: "`+tt.module+`" });
 				try {
 					const f = await sp.call("filter", { filter: "attributes:a", messages: [{ attributes: { a: "1" } }] });
-					let error = "";
-					if (sp.has("schema")) {
-						await sp.call("schema", { text: "topic: projects/p/topics/t\n", format: "yaml" }).catch((e) => { error = e.message; });
-					}
-					return { schema: sp.has("schema"), validate: sp.has("validate"), evaluated: !!f.evaluated, module: sp.name, error };
+					const [s] = await sp.batch([["schema", { text: "topic: projects/p/topics/t\n", format: "yaml" }]]);
+					const e = s.ok ? null : s.value.error;
+					return { schema: s.ok, has: sp.has("schema"), needs: e && e.needs, validate: sp.has("validate"), evaluated: !!f.evaluated, module: sp.name,
+						error: e && e.code !== "needs-module" ? e.message : "" };
 				} finally {
 					sp.terminate();
 				}
 			})`, &got)
-			if got.Schema != tt.schema || !got.Validate || got.Evaluated != tt.evaluates || got.Module != tt.module || got.Error != "" {
-				t.Errorf("the %s build: %+v; want schema %v, evaluates filters %v", tt.module, got, tt.schema, tt.evaluates)
+			var needs []string
+			if !tt.schema {
+				needs = []string{"avro"}
+			}
+			if got.Schema != tt.schema || !got.Has || !slices.Equal(got.Needs, needs) || !got.Validate || got.Evaluated != tt.evaluates || got.Module != tt.module || got.Error != "" {
+				t.Errorf("the %s build: %+v; want schema answered %v (else needs %v), evaluates filters %v", tt.module, got, tt.schema, needs, tt.evaluates)
 			}
 		})
 	}

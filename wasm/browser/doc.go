@@ -15,7 +15,7 @@
 //
 //	full  (-tags noudf,nohcl)              every operation but JavaScript UDFs and
 //	                                       Terraform input; the page's first module
-//	cel   (-tags noavro,noudf,nohcl)       no "schema" operation and no hamba/avro; the filter embed
+//	cel   (-tags noavro,noudf,nohcl)       no hamba/avro ("schema" answers needs-module); the filter embed
 //	avro  (-tags nocel,noudf,nohcl)        no cel-go, so filters are checked but not run; the schema embed
 //	min   (-tags nocel,noavro,noudf,nohcl) neither; the object-names and settings embeds
 //	extra (no tags)                        everything, with the JavaScript engine (goja) and
@@ -23,7 +23,8 @@
 //
 // noudf leaves out goja (core/transform) and nohcl leaves out
 // github.com/hashicorp/hcl/v2 (core/terraform); a build without one answers
-// a request that needs it with the error code needs-module.
+// a request that needs it with the error code needs-module, naming what it
+// lacks in the error's needs list (core/playground/needsmodule.go).
 //
 // scripts/build-wasm builds every one with patch/reflect2_methods.go.txt
 // added to hamba/avro's dependency reflect2: without it, linking cel-go

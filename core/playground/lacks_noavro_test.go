@@ -1,0 +1,5 @@
+//go:build noavro
+
+package playground
+
+func init() { lacks[NeedsAvro] = true }

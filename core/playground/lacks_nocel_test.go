@@ -1,0 +1,5 @@
+//go:build nocel
+
+package playground
+
+func init() { lacks[NeedsCEL] = true }

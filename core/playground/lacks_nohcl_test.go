@@ -1,0 +1,5 @@
+//go:build nohcl
+
+package playground
+
+func init() { lacks[NeedsHCL] = true }

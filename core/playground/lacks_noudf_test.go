@@ -1,0 +1,5 @@
+//go:build noudf
+
+package playground
+
+func init() { lacks[NeedsUDF] = true }
