@@ -45,7 +45,11 @@ edge_free_port() {
 edge_wait_up() {
 	local until=$((SECONDS + edge_start_seconds))
 	while [ "$SECONDS" -lt "$until" ]; do
-		if curl -fsS -o /dev/null --max-time 10 "$1/healthz" 2>/dev/null; then return 0; fi
+		if command -v curl >/dev/null; then
+			curl -fsS -o /dev/null --max-time 10 "$1/healthz" 2>/dev/null && return 0
+		else
+			node -e 'fetch(process.argv[1]).then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$1/healthz" && return 0
+		fi
 		sleep 0.2
 	done
 	echo "edge: $1 did not answer /healthz within $edge_start_seconds s" >&2
