@@ -4,7 +4,7 @@
 //
 //	edgebench serve -addr 127.0.0.1:0 -ready FILE
 //	edgebench load -url URL -body FILE [-n 200] [-warmup 20] [-c 8] [-d 20s] [-max 200000]
-//	edgebench mixed -url BASE -body FILE [-c 8] [-hostile 2] [-slow 2] [-d 20s] [-pid PID]
+//	edgebench mixed -url BASE -body FILE [-c 8] [-hostile 2] [-slow 2] [-d 20s] [-pid PID or NAME=PID,NAME=PID]
 //	edgebench cost -url BASE [-n 2] [-cases REGEXP]
 //
 // mixed is the load test of issue 10 (scripts/load-edge): ordinary

@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -97,7 +99,7 @@ func TestMixed(t *testing.T) {
 	os.WriteFile(body, []byte(`{"text":"topic: projects/p/topics/t\n","format":"yaml"}`), 0o644)
 	var out, errb bytes.Buffer
 	code := run([]string{"mixed", "-url", srv.URL, "-body", body, "-c", "3", "-hostile", "1", "-slow", "1",
-		"-d", "300ms", "-max", "200", "-cases", "^http/invalid-utf8"}, &out, &errb)
+		"-d", "300ms", "-max", "200", "-cases", "^http/invalid-utf8", "-pid", "main=" + strconv.Itoa(os.Getpid())}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -112,7 +114,42 @@ func TestMixed(t *testing.T) {
 	if len(r.HostileByStatus) != 1 || r.HostileByStatus["http/invalid-utf8-in-text 400"] == 0 {
 		t.Errorf("hostile answers %v, want only http/invalid-utf8-in-text 400", r.HostileByStatus)
 	}
+	// The test's own process stands in for the server's.
+	if len(r.Processes) != 1 || r.Processes[0].Name != "main" || r.Processes[0].PID != os.Getpid() ||
+		!r.Processes[0].Alive || r.Processes[0].PeakRSSMB <= 0 || r.PeakRSSMB != r.Processes[0].PeakRSSMB {
+		t.Errorf("processes %+v, peak %v MB: want this one process, alive, its peak the sum", r.Processes, r.PeakRSSMB)
+	}
 	if r.SlowEnded["still open at the end"] != 1 {
 		t.Errorf("the slow client ended %v, want still open (httptest has no read time-out)", r.SlowEnded)
+	}
+}
+
+func TestParsePids(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []procPeak
+		bad  bool
+	}{
+		{"none", "", nil, false},
+		{"one unnamed", "42", []procPeak{{Name: "server", PID: 42}}, false},
+		{"the edge pair", "main=1,extra=2", []procPeak{{Name: "main", PID: 1}, {Name: "extra", PID: 2}}, false},
+		{"not a number", "main=x", nil, true},
+		{"zero", "0", nil, true},
+		{"no name", "=3", nil, true},
+		{"a name twice", "main=1,main=2", nil, true},
+		{"unnamed among several", "1,extra=2", nil, true},
+		{"empty part", "main=1,", nil, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parsePids(tc.in)
+			if (err != nil) != tc.bad {
+				t.Fatalf("parsePids(%q) error %v, want error %v", tc.in, err, tc.bad)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("parsePids(%q) = %+v, want %+v", tc.in, got, tc.want)
+			}
+		})
 	}
 }

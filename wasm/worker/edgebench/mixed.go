@@ -34,8 +34,19 @@ type mixedResult struct {
 	HostileByStatus map[string]int `json:"hostileByStatus"` // "case status" -> count
 	HostileMaxMs    float64        `json:"hostileMaxMs"`
 	SlowEnded       map[string]int `json:"slowEnded"` // how each slow client's connection ended
-	ServerUp        bool           `json:"serverUp"`  // the process lives and /healthz answers at the end
-	PeakRSSMB       float64        `json:"peakRssMB"` // VmHWM of -pid, if given
+	ServerUp        bool           `json:"serverUp"`  // every process lives and /version answers at the end
+	PeakRSSMB       float64        `json:"peakRssMB"` // the sum of the processes' VmHWM, with -pid
+	Processes       []procPeak     `json:"processes"` // each process of -pid
+}
+
+// procPeak is one server process's peak resident set (VmHWM) at the end
+// of the run, and whether that same process still lives: one restarted
+// in the meantime has another pid, so it counts as dead.
+type procPeak struct {
+	Name      string  `json:"name"`
+	PID       int     `json:"pid"`
+	PeakRSSMB float64 `json:"peakRssMB"`
+	Alive     bool    `json:"alive"`
 }
 
 type phase struct {
@@ -62,7 +73,7 @@ func mixed(args []string, stdout io.Writer) error {
 	nSlow := fs.Int("slow", 2, "slow-body clients beside them in the loaded phase")
 	dur := fs.Duration("d", 20*time.Second, "duration of each phase")
 	maxReq := fs.Int64("max", 100_000, "at most this many ordinary requests per phase")
-	pid := fs.Int("pid", 0, "the server's process id, for its peak RSS and whether it lives")
+	pids := fs.String("pid", "", "the server's processes, for each one's peak RSS and whether it lives: PID, or NAME=PID,NAME=PID (the edge's workerd processes)")
 	only := fs.String("cases", "", "send only the hostile cases whose name matches this regular expression")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -70,6 +81,10 @@ func mixed(args []string, stdout io.Writer) error {
 	u, err := loopbackURL(*base)
 	if err != nil {
 		return err
+	}
+	procs, err := parsePids(*pids)
+	if err != nil {
+		return fmt.Errorf("-pid: %w", err)
 	}
 	if *nHostile < 1 || *nHostile >= *conc {
 		return fmt.Errorf("-hostile must be between 1 and -c minus 1")
@@ -205,15 +220,46 @@ func mixed(args []string, stdout io.Writer) error {
 	}
 
 	res.ServerUp = true
-	if *pid > 0 {
-		kib, alive := peakKiB(*pid)
-		res.PeakRSSMB = float64(kib) / 1024
-		res.ServerUp = alive
+	for _, p := range procs {
+		kib, alive := peakKiB(p.PID)
+		p.PeakRSSMB, p.Alive = float64(kib)/1024, alive
+		res.PeakRSSMB += p.PeakRSSMB
+		res.ServerUp = res.ServerUp && alive
+		res.Processes = append(res.Processes, p)
 	}
 	if status, _, err := post("/v1/version", []byte("{}")); err != nil || status != http.StatusOK {
 		res.ServerUp = false
 	}
 	return json.NewEncoder(stdout).Encode(res)
+}
+
+// parsePids reads -pid: empty, one PID (named "server"), or NAME=PID pairs
+// separated by commas.
+func parsePids(s string) ([]procPeak, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []procPeak
+	for _, part := range strings.Split(s, ",") {
+		name, num, named := strings.Cut(part, "=")
+		if !named {
+			name, num = "server", part
+		}
+		pid, err := strconv.Atoi(num)
+		if err != nil || pid <= 0 || name == "" {
+			return nil, fmt.Errorf("want PID or NAME=PID,NAME=PID, not %q", s)
+		}
+		for _, p := range out {
+			if p.Name == name {
+				return nil, fmt.Errorf("the name %q is given twice", name)
+			}
+		}
+		out = append(out, procPeak{Name: name, PID: pid})
+	}
+	if len(out) > 1 && out[0].Name == "server" {
+		return nil, fmt.Errorf("name every process when there are several, not %q", s)
+	}
+	return out, nil
 }
 
 // slowClient sends a request whose body arrives a byte every 100 ms, as a
