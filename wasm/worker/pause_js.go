@@ -49,7 +49,7 @@ type pauser struct {
 
 // callState is what the pauser knows of one call, kept in its context.
 type callState struct {
-	pauses int  // how many times the call paused
+	pauses int  // how many times the call paused after PauseEvery looks of its work
 	long   bool // the call holds the pauser's long token
 }
 
@@ -112,8 +112,9 @@ func (p *pauser) pause(ctx context.Context) {
 			continue
 		default:
 		}
-		// Another call is long: let it (and everyone) run, and try again.
-		p.wait(ctx, st)
+		// Another call is long: let it (and everyone) run, and try again
+		// (a pause that is no part of this call's work: not counted in st).
+		p.wait(ctx, nil)
 		if ctx.Err() != nil {
 			return
 		}

@@ -105,12 +105,11 @@ func holdPause(ctx context.Context) {
 	hold.Unlock()
 	// Pausing, not blocked on release alone: workerd ends a request that
 	// waits for nothing of its own as hung.
-	st, _ := ctx.Value(callKey{}).(*callState)
 	for ctx.Err() == nil {
 		select {
 		case <-release:
 		default:
-			thePauser.wait(ctx, st)
+			thePauser.wait(ctx, nil) // no work of the call: not counted in its state
 			continue
 		}
 		break
