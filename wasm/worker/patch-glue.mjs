@@ -43,11 +43,15 @@ function liveBinding(env, ctx) {
       } catch (e) {
         console.error("subplay: the Go instance failed during a long call:", e);
       }
-      if (alive) return;
+      if (!alive) binding.died();
+    }, 0);
+    // died fails the calls inside a Go program that has ended; the next
+    // request starts a fresh instance.
+    binding.died = () => {
       if (live === instance) live = undefined;
       for (const settle of binding.calls) settle(undefined);
       binding.calls.clear();
-    }, 0);
+    };
     live.catch(() => {
       if (live === instance) live = undefined;
     });
@@ -56,8 +60,7 @@ function liveBinding(env, ctx) {
 }
 
 // call runs a request in Go and resolves to its answer, or to undefined if
-// the Go program ended during it. A call that never pauses is answered
-// before subplayServe returns; a long one later. The request's signal
+// the Go program ended during it. The request's signal
 // (enable_request_signal) cancels the call when the client goes away.
 function call(binding, req, body, others) {
   return new Promise((resolve) => {
@@ -73,7 +76,24 @@ function call(binding, req, body, others) {
     } catch (e) {
       console.error("subplay: the Go instance failed, starting another:", e);
     }
-    if (started !== true) settle(undefined); // the Go program ended during the call
+    if (started !== true) {
+      settle(undefined); // the Go program ended during the call
+      return;
+    }
+    // A call still open has paused, or has not run yet: a task later, Go
+    // is asked whether it is alive (which lets a call that has not run yet
+    // run, and end the program if it must), so that a program that ended
+    // never leaves a request waiting for nothing.
+    setTimeout(() => {
+      if (!binding.calls.has(settle)) return;
+      let alive = false;
+      try {
+        alive = binding.subplayAlive() === true;
+      } catch (e) {
+        console.error("subplay: the Go instance failed, starting another:", e);
+      }
+      if (!alive) binding.died();
+    }, 0);
   });
 }
 

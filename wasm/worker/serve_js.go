@@ -31,6 +31,7 @@ import (
 //	                                             answers by calling done({status, headers, body,
 //	                                             needsModule}); signal is the request's AbortSignal
 //	                                             (or null): its abort cancels the call
+//	subplayAlive() -> true                       only while the Go program runs
 //
 // It reads one entry the glue may have put there before the instance
 // started, subplayPause(wake): queue wake as a JavaScript task (see
@@ -41,10 +42,9 @@ import (
 // worker built with everything (its service binding), whose answer is the
 // one a single worker would give.
 //
-// subplayServe returns as soon as the call has answered or first paused
-// (core/stop's looks, see pauser): an ordinary call is answered before it
-// returns, a long one lets the isolate's other requests in between its
-// pauses, and its client's disconnect stops it. The handler never waits
+// subplayServe returns once the call has started (see pauser): a long
+// call lets the isolate's other requests in between its pauses, and its
+// client's disconnect stops it. The handler never waits
 // for JavaScript, so it needs none of the stream plumbing of syumai's
 // handleRequest, and nothing of a call outlives it. That is what lets one
 // instance answer any number of requests (syumai's handleRequest closes a
@@ -78,6 +78,8 @@ func exposeSync(h, api http.Handler) {
 		}
 		return jsResponse(w.status, w.header, w.body.Bytes())
 	}))
+	// The glue asks whether the program is alive while a call is open.
+	binding.Set("subplayAlive", js.FuncOf(func(js.Value, []js.Value) any { return true }))
 	pauses := installPause(binding)
 	binding.Set("subplayServe", js.FuncOf(func(_ js.Value, args []js.Value) (result any) {
 		// A panic in a js.FuncOf callback ends the Go program; the handler
@@ -111,9 +113,10 @@ func exposeSync(h, api http.Handler) {
 		// context.Background() and never looks at the signal.
 		unlisten := onAbort(args[5], cancel)
 		req = req.WithContext(ctx)
-		// The call runs in a goroutine so that it can pause (block); until
-		// it first does, this callback does not return to JavaScript, so a
-		// call that never pauses is answered before subplayServe returns.
+		// The call runs in a goroutine so that it can pause (block). Go
+		// may run it before this callback returns or at its next entry
+		// (the glue's alive check a task later is one), so the glue
+		// treats every call as possibly answered later.
 		go func() {
 			defer cancel()
 			res, code := serve(h, req)
@@ -167,7 +170,7 @@ func onAbort(signal js.Value, cancel context.CancelFunc) (unlisten func()) {
 	}
 	f := js.FuncOf(func(js.Value, []js.Value) any {
 		cancel()
-		return nil
+		return js.Undefined() // an event listener returns nothing
 	})
 	signal.Call("addEventListener", "abort", f)
 	return func() {
