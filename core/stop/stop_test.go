@@ -57,3 +57,74 @@ func TestCheckStopsALoop(t *testing.T) {
 		t.Errorf("the loop did %d items after a cancel at item %d; want at most %d more", done, cancelAt, Every)
 	}
 }
+
+// TestPause checks that an installed pause runs once every so many looks,
+// that a cancellation made during a pause is seen by the look it belongs
+// to, and that removing it restores plain looks.
+func TestPause(t *testing.T) {
+	tests := []struct {
+		name        string
+		every       int
+		items       int
+		cancelAfter int // the pause cancels the context at its nth call; 0 never
+		wantPauses  int
+		wantItems   int // items the loop handles before it stops
+	}{
+		{"never within a short loop", 4, 3 * Every, 0, 0, 3 * Every},
+		{"once every four looks", 4, 40 * Every, 0, 10, 40 * Every},
+		{"every look", 1, 5 * Every, 0, 5, 5 * Every},
+		{"a cancel during a pause stops the loop at that look", 2, 40 * Every, 3, 3, 5 * Every},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			pauses := 0
+			SetPause(func(c context.Context) {
+				if c != ctx {
+					t.Errorf("the pause got another context than the loop's")
+				}
+				pauses++
+				if pauses == tt.cancelAfter {
+					cancel()
+				}
+			}, tt.every)
+			defer SetPause(nil, 0)
+			items := 0
+			for i := range tt.items {
+				if Check(ctx, i) != nil {
+					break
+				}
+				items++
+			}
+			if pauses != tt.wantPauses || items != tt.wantItems {
+				t.Errorf("%d pauses and %d items handled, want %d and %d", pauses, items, tt.wantPauses, tt.wantItems)
+			}
+		})
+	}
+	SetPause(nil, 0)
+	if pause != nil {
+		t.Fatal("SetPause(nil) left a pause installed")
+	}
+}
+
+// BenchmarkCheck measures a look with and without an installed pause that
+// does nothing: the cost an ordinary call pays for the worker's hook.
+func BenchmarkCheck(b *testing.B) {
+	ctx := context.Background()
+	for _, bb := range []struct {
+		name  string
+		pause func(context.Context)
+	}{{"no-pause", nil}, {"pause-installed", func(context.Context) {}}} {
+		b.Run(bb.name, func(b *testing.B) {
+			SetPause(bb.pause, 64)
+			defer SetPause(nil, 0)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if err := Check(ctx, i); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -45,7 +45,7 @@ const binding = (main.config.services || []).find((s) => s.binding === "EXTRA");
 if (!binding || binding.service !== extra.config.name) {
   fail(`wrangler.jsonc binds EXTRA to ${JSON.stringify(binding && binding.service)}, not to ${extra.config.name} (wrangler-extra.jsonc's name)`);
 }
-for (const key of ["compatibility_date", "limits"]) {
+for (const key of ["compatibility_date", "compatibility_flags", "limits"]) {
   if (JSON.stringify(main.config[key]) !== JSON.stringify(extra.config[key])) fail(`the two configurations differ in ${key}`);
 }
 

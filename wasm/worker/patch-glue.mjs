@@ -17,20 +17,84 @@ const stock = `async function fetch(req, env, ctx) {
 }`;
 
 const persistent = `// subplay: one Go instance per isolate (patched in by wasm/worker/patch-glue.mjs).
-// The instance is started by the first request and then called
-// synchronously through binding.subplayServe (wasm/worker/serve_js.go); the
-// handler keeps no state between requests, so sharing it is safe.
+// The instance is started by the first request and then called through
+// binding.subplayServe (wasm/worker/serve_js.go); the handler keeps no
+// state between requests, so sharing it is safe.
 let live; // a Promise of the binding of the live instance
 
 function liveBinding(env, ctx) {
   if (live === undefined) {
     const binding = {};
-    live = run(createRuntimeContext({ env, ctx, binding })).then(() => binding);
+    const instance = run(createRuntimeContext({ env, ctx, binding })).then(() => binding);
+    live = instance;
+    // The calls inside Go, by the function that settles each one's answer,
+    // and the functions to call once there are none.
+    binding.calls = new Set();
+    binding.idle = [];
+    // A long call pauses (wasm/worker/pause_js.go): Go asks for its wake
+    // to run as a task of its own, queued from the running request, so
+    // that other requests and abort events run first. A wake that does not answer true ran into a Go program
+    // that ended during it: the calls inside fail, the next request starts
+    // a fresh instance.
+    binding.subplayPause = (wake, id) => setTimeout(() => {
+      let alive = false;
+      try {
+        alive = wake(id) === true;
+      } catch (e) {
+        console.error("subplay: the Go instance failed during a long call:", e);
+      }
+      if (!alive) binding.died();
+    }, 0);
+    // died fails the calls inside a Go program that has ended; the next
+    // request starts a fresh instance.
+    binding.died = () => {
+      if (live === instance) live = undefined;
+      for (const settle of binding.calls) settle(undefined);
+      binding.calls.clear();
+    };
     live.catch(() => {
-      live = undefined;
+      if (live === instance) live = undefined;
     });
   }
   return live;
+}
+
+// call runs a request in Go and resolves to its answer, or to undefined if
+// the Go program ended during it. The request's signal
+// (enable_request_signal) cancels the call when the client goes away.
+function call(binding, req, body, others) {
+  return new Promise((resolve) => {
+    const settle = (res) => {
+      binding.calls.delete(settle);
+      if (binding.calls.size === 0) for (const f of binding.idle.splice(0)) f();
+      resolve(res);
+    };
+    binding.calls.add(settle);
+    let started;
+    try {
+      started = binding.subplayServe(req.method, req.url, [...req.headers], body, others, req.signal ?? null, settle);
+    } catch (e) {
+      console.error("subplay: the Go instance failed, starting another:", e);
+    }
+    if (started !== true) {
+      settle(undefined); // the Go program ended during the call
+      return;
+    }
+    // A call still open has paused, or has not run yet: a task later, Go
+    // is asked whether it is alive (which lets a call that has not run yet
+    // run, and end the program if it must), so that a program that ended
+    // never leaves a request waiting for nothing.
+    setTimeout(() => {
+      if (!binding.calls.has(settle)) return;
+      let alive = false;
+      try {
+        alive = binding.subplayAlive() === true;
+      } catch (e) {
+        console.error("subplay: the Go instance failed, starting another:", e);
+      }
+      if (!alive) binding.died();
+    }, 0);
+  });
 }
 
 // What Go needs to know whether other requests compete for the instance
@@ -143,9 +207,10 @@ async function forward(extra, req, body) {
   return failed("the worker that runs UDFs and reads Terraform failed while answering this request; the failure was logged");
 }
 
-// Requests reach Go one at a time: subplayServe is synchronous, and an
-// isolate runs one piece of JavaScript at a time. A body is read (up to the
-// limit) before its turn, so a slow client holds no Go time.
+// An isolate runs one piece of JavaScript (or Go) at a time: a request
+// reaches Go when no other call is running, and a long call lets others
+// in only at its pauses. A body is read (up to the limit) before its turn,
+// so a slow client holds no Go time.
 async function fetch(req, env, ctx) {
   inside++;
   try {
@@ -188,11 +253,12 @@ async function serve(req, env, ctx) {
     res = undefined;
   }
   const body = await readLimited(req, binding.subplayMaxBody);
-  try {
-    res = binding.subplayServe(req.method, req.url, [...req.headers], body, competing());
-  } catch (e) {
-    console.error("subplay: the Go instance failed, starting another:", e);
-  }
+  res = await call(binding, req, body, competing());
+  // A long call may resume during this request's JavaScript (its wake
+  // timer, or this call's end, let it run) and then queue its next wake
+  // here: workerd cancels the timers of a request once it has ended, so
+  // the request stays open in the background until Go has no call left.
+  if (binding.calls.size > 0) ctx.waitUntil(new Promise((resolve) => binding.idle.push(resolve)));
   if (res === undefined || typeof res.status !== "number") {
     if (res !== undefined) console.error("subplay: the Go instance failed, starting another: it answered", res);
     if (live === instance) live = undefined; // unless another request already replaced it

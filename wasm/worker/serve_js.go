@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -26,18 +27,28 @@ import (
 //	subplayRefuse(method, url, headers, others) -> {status, headers, body} or null
 //	                                             the 503 "busy" a large declared body gets now,
 //	                                             asked before the body is read
-//	subplayServe(method, url, headers, body, others)  -> {status, headers, body, needsModule}
+//	subplayServe(method, url, headers, body, others, signal, done) -> true
+//	                                             answers by calling done({status, headers, body,
+//	                                             needsModule}); signal is the request's AbortSignal
+//	                                             (or null): its abort cancels the call
+//	subplayAlive() -> true                       only while the Go program runs
+//
+// It reads one entry the glue may have put there before the instance
+// started, subplayPause(wake): queue wake as a JavaScript task (see
+// pauser).
 //
 // needsModule is true when this build answered the request with the
 // playground's needs-module error: the glue then sends the request to the
 // worker built with everything (its service binding), whose answer is the
 // one a single worker would give.
 //
-// The call is synchronous: the handler is pure computation and never waits
-// for JavaScript, so it needs none of the promise and stream plumbing of
-// syumai's handleRequest, and nothing of it outlives the call. That is what
-// lets one instance answer any number of requests (syumai's handleRequest
-// closes a channel when its response ends, which ends the instance).
+// subplayServe returns once the call has started (see pauser): a long
+// call lets the isolate's other requests in between its pauses, and its
+// client's disconnect stops it. The handler never waits
+// for JavaScript, so it needs none of the stream plumbing of syumai's
+// handleRequest, and nothing of a call outlives it. That is what lets one
+// instance answer any number of requests (syumai's handleRequest closes a
+// channel when its response ends, which ends the instance).
 func exposeSync(h, api http.Handler) {
 	binding := js.Global().Get("context").Get("binding")
 	if binding.Type() != js.TypeObject {
@@ -67,47 +78,118 @@ func exposeSync(h, api http.Handler) {
 		}
 		return jsResponse(w.status, w.header, w.body.Bytes())
 	}))
+	// The glue asks whether the program is alive while a call is open.
+	binding.Set("subplayAlive", js.FuncOf(func(js.Value, []js.Value) any { return true }))
+	pauses := installPause(binding)
 	binding.Set("subplayServe", js.FuncOf(func(_ js.Value, args []js.Value) (result any) {
 		// A panic in a js.FuncOf callback ends the Go program; the handler
 		// recovers its own, so this guards only the conversions below.
 		defer func() {
 			if v := recover(); v != nil {
 				fmt.Fprintf(os.Stderr, "subplay worker: panic converting a request: %v\n%s", v, debug.Stack())
-				result = jsResponse(http.StatusInternalServerError, http.Header{"Content-Type": {"application/json"}},
-					[]byte(`{"error":{"code":"internal","message":"the worker failed while answering this request; the failure was logged"}}`))
+				if len(args) == 7 && args[6].Type() == js.TypeFunction {
+					args[6].Invoke(internalError())
+				}
+				result = true
 			}
 		}()
-		if len(args) != 5 {
-			panic(fmt.Sprintf("subplayServe takes 5 arguments, not %d", len(args)))
+		if len(args) != 7 {
+			panic(fmt.Sprintf("subplayServe takes 7 arguments, not %d", len(args)))
 		}
+		done := args[6]
 		req, err := toRequest(args[0].String(), args[1].String(), args[2], args[3])
 		if err != nil {
 			panic(err)
 		}
 		// How many other requests compete for the instance: the handler
 		// limits costly work only while some do.
-		req = req.WithContext(httpapi.WithOthers(req.Context(), args[4].Int()))
-		w := &recorder{header: http.Header{}}
-		h.ServeHTTP(w, req)
-		if w.status == 0 {
-			w.status = http.StatusOK
-		}
-		res := jsResponse(w.status, w.header, w.body.Bytes())
-		if needsModule(w.status, w.body.Bytes()) {
-			res.Set("needsModule", true)
-		}
-		return res
+		ctx := httpapi.WithOthers(req.Context(), args[4].Int())
+		ctx, cancel := context.WithCancel(ctx)
+		ctx, st := pauses.begin(ctx)
+		// The client's disconnect (workerd's request.signal, with the
+		// compatibility flag enable_request_signal) cancels the call: its
+		// loops stop at their next look, at the latest after the pause
+		// that let the abort event in. syumai's own entry gives a request
+		// context.Background() and never looks at the signal.
+		unlisten := onAbort(args[5], cancel)
+		req = req.WithContext(ctx)
+		// The call runs in a goroutine so that it can pause (block). Go
+		// may run it before this callback returns or at its next entry
+		// (the glue's alive check a task later is one), so the glue
+		// treats every call as possibly answered later.
+		go func() {
+			defer cancel()
+			res, code := serve(h, req)
+			unlisten()
+			pauses.end(st, code)
+			done.Invoke(res)
+		}()
+		return true
 	}))
 }
 
-// needsModule says whether an answer is the playground's needs-module
-// error (an internal error as HTTP sees it: statusOf knows no such code).
-func needsModule(status int, body []byte) bool {
-	if status != http.StatusInternalServerError || !bytes.Contains(body, []byte(playground.CodeNeedsModule)) {
-		return false
+// serve answers req with h and returns the response for the glue and the
+// answer's error code ("" unless it is an error). A panic here (the
+// handler recovers its own, so only a conversion's) would end the Go
+// program from a goroutine; it is answered 500 instead.
+func serve(h http.Handler, req *http.Request) (res js.Value, code string) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(os.Stderr, "subplay worker: panic answering a request: %v\n%s", v, debug.Stack())
+			res, code = internalError(), "internal"
+		}
+	}()
+	w := &recorder{header: http.Header{}}
+	h.ServeHTTP(w, req)
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	res = jsResponse(w.status, w.header, w.body.Bytes())
+	code = errorCode(w.status, w.body.Bytes())
+	if code == playground.CodeNeedsModule {
+		res.Set("needsModule", true)
+	}
+	return res, code
+}
+
+// internalError is the answer to a request whose conversion failed.
+func internalError() js.Value {
+	return jsResponse(http.StatusInternalServerError, http.Header{"Content-Type": {"application/json"}},
+		[]byte(`{"error":{"code":"internal","message":"the worker failed while answering this request; the failure was logged"}}`))
+}
+
+// onAbort calls cancel once signal (an AbortSignal, or null) aborts, and
+// returns the function that stops listening.
+func onAbort(signal js.Value, cancel context.CancelFunc) (unlisten func()) {
+	if signal.Type() != js.TypeObject {
+		return func() {}
+	}
+	if signal.Get("aborted").Truthy() {
+		cancel()
+		return func() {}
+	}
+	f := js.FuncOf(func(js.Value, []js.Value) any {
+		cancel()
+		return js.Undefined() // an event listener returns nothing
+	})
+	signal.Call("addEventListener", "abort", f)
+	return func() {
+		signal.Call("removeEventListener", "abort", f)
+		f.Release()
+	}
+}
+
+// errorCode returns the error code of an answer that is the API's error
+// document, "" for any other answer.
+func errorCode(status int, body []byte) string {
+	if status < 400 || !bytes.Contains(body, []byte(`"code"`)) {
+		return ""
 	}
 	var e playground.ErrorResponse
-	return json.Unmarshal(body, &e) == nil && e.Error != nil && e.Error.Code == playground.CodeNeedsModule
+	if json.Unmarshal(body, &e) != nil || e.Error == nil {
+		return ""
+	}
+	return e.Error.Code
 }
 
 // toRequest builds the request the handler sees from what the glue passes:
