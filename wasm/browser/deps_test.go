@@ -23,6 +23,11 @@ var celExtras = []string{"github.com/google/cel-go/cel", "github.com/google/cel-
 // before and after they arrive.
 var engines = []string{"github.com/dop251/goja", "github.com/hashicorp/hcl/v2"}
 
+// lean are packages no page build but extra links: log came only through
+// modern-go/concurrent's loggers (json-iterator's dependency), which
+// scripts/build-wasm drops (concurrent_map).
+var lean = []string{"net/http", "log"}
+
 // builds are the modules the site ships (scripts/build-wasm --list), with
 // import path prefixes each must leave out and some it must have.
 var builds = []struct {
@@ -34,17 +39,17 @@ var builds = []struct {
 	// the packages given, whose uses of them the linker drops.
 	onlyVia map[string][]string
 }{
-	{"full", "noudf,nohcl", slices.Concat([]string{"net/http"}, celExtras, engines),
+	{"full", "noudf,nohcl", slices.Concat(lean, celExtras, engines),
 		[]string{"github.com/google/cel-go/", "github.com/hamba/avro/"}, celRegexp},
 	{"cel", "noavro,noudf,nohcl",
-		slices.Concat([]string{"net/http", "github.com/hamba/avro/", "github.com/json-iterator/", "github.com/modern-go/reflect2"}, celExtras, engines),
+		slices.Concat(lean, []string{"github.com/hamba/avro/", "github.com/json-iterator/", "github.com/modern-go/reflect2"}, celExtras, engines),
 		[]string{"github.com/google/cel-go/"}, celRegexp},
-	{"avro", "nocel,noudf,nohcl", slices.Concat([]string{"net/http", "github.com/google/cel-go/", "google.golang.org/protobuf/", "regexp"}, engines),
+	{"avro", "nocel,noudf,nohcl", slices.Concat(lean, []string{"github.com/google/cel-go/", "google.golang.org/protobuf/", "regexp"}, engines),
 		[]string{"github.com/hamba/avro/"}, nil},
 	{"min", "nocel,noavro,noudf,nohcl",
 		// regexp: only go-yaml's initialiser used it, and the patch
 		// (patch/yaml_floats.go.txt) takes that out.
-		slices.Concat([]string{"net/http", "github.com/google/cel-go/", "google.golang.org/protobuf/", "github.com/hamba/avro/", "github.com/json-iterator/", "regexp"}, engines),
+		slices.Concat(lean, []string{"github.com/google/cel-go/", "google.golang.org/protobuf/", "github.com/hamba/avro/", "github.com/json-iterator/", "regexp"}, engines),
 		nil, nil},
 	{"extra", "", slices.Concat([]string{"net/http"}, celExtras),
 		slices.Concat([]string{"github.com/google/cel-go/", "github.com/hamba/avro/"}, required(engines)), nil},
