@@ -20,12 +20,26 @@ func patchedModFile(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
-// TestYAMLPatch runs, in the patched copy of go.yaml.in/yaml/v3, the test
-// that compares the matchers of patch/yaml_floats.go.txt with the regular
-// expressions they replace.
-func TestYAMLPatch(t *testing.T) {
-	cmd := exec.Command("go", "test", "-count=1", "-modfile", patchedModFile(t), "go.yaml.in/yaml/v3")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test in the patched go.yaml.in/yaml/v3: %v\n%s", err, out)
+// TestPatchedModules runs, in each patched copy scripts/build-wasm
+// makes, the test that compares the matchers of wasm/browser/patch with
+// the regular expressions they replace.
+func TestPatchedModules(t *testing.T) {
+	modfile := patchedModFile(t)
+	for _, tt := range []struct{ name, pkg string }{
+		{"yaml_floats", "go.yaml.in/yaml/v3"},
+		{"cel_parser", "github.com/google/cel-go/parser"},
+		{"protobuf_json_token", "google.golang.org/protobuf/internal/encoding/json"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command("go", "test", "-count=1", "-modfile", modfile, "-run", "^TestSubplay", "-v", tt.pkg)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("go test in the patched %s: %v\n%s", tt.pkg, err, out)
+			}
+			// A patch whose test file went missing must not pass quietly.
+			if !strings.Contains(string(out), "--- PASS: TestSubplay") {
+				t.Fatalf("go test in the patched %s ran no TestSubplay test:\n%s", tt.pkg, out)
+			}
+		})
 	}
 }
