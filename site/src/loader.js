@@ -78,6 +78,9 @@ class Subplay extends EventTarget {
   slotWorker = null;
   /** How the answers came: taken from the shared slot, or by message. */
   answered = { shared: 0, posted: 0 };
+  // hold's depth, and the calls whose slot it is to watch afterwards.
+  holding = 0;
+  held = [];
 
   constructor({ module = "full", base, onProgress, timeout = 10000 } = {}) {
     super();
@@ -193,7 +196,8 @@ class Subplay extends EventTarget {
     p.timer = setTimeout(() => this.restart(id), this.timeout);
     const watch = this.expectShared(id);
     this.worker.postMessage({ type: "call", id, calls: p.wire });
-    if (watch) this.collectShared(id);
+    if (watch && this.holding) this.held.push(id);
+    else if (watch) this.collectShared(id);
   }
 
   // expectShared prepares the shared answer slot (lib/slot.js) for call
@@ -265,12 +269,36 @@ class Subplay extends EventTarget {
   batch(calls) {
     const id = this.nextId++;
     const wire = toWire(calls);
-    return this.ready.then(() => new Promise((resolve, reject) => {
+    const enqueue = () => new Promise((resolve, reject) => {
       const p = { resolve, reject, wire, timer: 0, sent: false, replayed: false };
       this.pending.set(id, p);
       // A worker being replaced gets the call once it is ready (replay).
       if (this.up) this.send(id, p);
-    }));
+    });
+    // A worker that is up gets the call at once, in the caller's task, so
+    // that work the caller does after posting (see hold) overlaps the
+    // worker's.
+    return this.up ? enqueue() : this.ready.then(enqueue);
+  }
+
+  /**
+   * hold runs fn, which may post calls (batch), and watches the shared
+   * answer slot for them only once fn has returned: a page posts an edit's
+   * call, redraws its editor while the worker computes, and then takes the
+   * answer, still before the next frame. The watch is as long as without
+   * hold (spin).
+   */
+  hold(fn) {
+    this.holding++;
+    try {
+      return fn();
+    } finally {
+      if (--this.holding === 0) {
+        const ids = this.held;
+        this.held = [];
+        for (const id of ids) if (this.pending.has(id)) this.collectShared(id);
+      }
+    }
   }
 
   settle(m) {

@@ -3,10 +3,16 @@
 package sitetest
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"sort"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -28,6 +34,12 @@ import (
 // (the frame that draws it), and "same frame" counts the keystrokes whose
 // diagnostics were drawn before the keystroke's own frame began (what
 // typing with the previews in step looks like).
+//
+// SUBPLAY_KEY_PROFILE=DIR writes a CPU profile of the page's main thread
+// over the measured keystrokes to DIR/keystroke-TAB.cpuprofile (sampled
+// every 100 µs; DevTools' Performance panel opens it) and logs the
+// functions that took the most time, on their own and with what they
+// called: what the time before the request is spent on.
 func BenchmarkKeystroke(b *testing.B) {
 	for _, p := range editPanels {
 		b.Run(p.tab, func(b *testing.B) {
@@ -96,17 +108,21 @@ func BenchmarkKeystroke(b *testing.B) {
 				key(i)
 			}
 			var total, frame, send, seen, worker, wait, render []float64
+			var byKey, sendByKey [2][]float64 // the digits', Backspace's
 			same := 0
+			stopProfile := startProfile(b, tb, p.tab)
 			b.ResetTimer()
 			for i := range b.N {
 				s := key(i)
 				total, frame, seen = append(total, s.Total), append(frame, s.Frame), append(seen, s.Seen)
 				send, worker, wait, render = append(send, s.Send), append(worker, s.Worker), append(wait, s.Wait), append(render, s.Render)
+				byKey[i%2], sendByKey[i%2] = append(byKey[i%2], s.Total), append(sendByKey[i%2], s.Send)
 				if s.Same {
 					same++
 				}
 			}
 			b.StopTimer()
+			stopProfile()
 			if b.N%2 == 1 { // leave the text as it was
 				key(b.N)
 			}
@@ -122,8 +138,112 @@ func BenchmarkKeystroke(b *testing.B) {
 			}{{"keydown seen", seen}, {"send", send}, {"worker", worker}, {"wait", wait}, {"render", render}} {
 				parts = append(parts, fmt.Sprintf("%s p50 %.1f p95 %.1f", x.name, percentile(x.v, 50), percentile(x.v, 95)))
 			}
+			for k, name := range []string{"digit", "Backspace"} {
+				parts = append(parts, fmt.Sprintf("%s: drawn p50 %.1f p95 %.1f, send p50 %.1f", name,
+					percentile(byKey[k], 50), percentile(byKey[k], 95), percentile(sendByKey[k], 50)))
+			}
 			b.Logf("%s, %d keystrokes: diagnostics drawn p50 %.1f p95 %.1f ms, on screen (next frame) p50 %.1f p95 %.1f ms, drawn before the keystroke's own frame in %d; %s ms",
 				p.tab, b.N, percentile(total, 50), percentile(total, 95), percentile(frame, 50), percentile(frame, 95), same, strings.Join(parts, "; "))
 		})
 	}
+}
+
+// startProfile starts the page's CPU profiler when SUBPLAY_KEY_PROFILE
+// names a directory, and returns what stops it and writes the profile.
+func startProfile(b *testing.B, tb *tab, name string) func() {
+	dir := os.Getenv("SUBPLAY_KEY_PROFILE")
+	if dir == "" {
+		return func() {}
+	}
+	tb.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, profiler.Enable, cdp.Empty{}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t, profiler.SetSamplingInterval, profiler.SetSamplingIntervalParams{Interval: 100}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, t, profiler.Start, cdp.Empty{})
+		return err
+	}))
+	return func() {
+		tb.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			res, err := cdp.Call(ctx, t, profiler.Stop, cdp.Empty{})
+			if err != nil {
+				return err
+			}
+			raw, err := json.Marshal(res.Profile)
+			if err != nil {
+				return err
+			}
+			path := fmt.Sprintf("%s/keystroke-%s.cpuprofile", dir, name)
+			b.Logf("CPU profile of the measured keystrokes: %s\n%s", path, profileSummary(res.Profile, 60))
+			return os.WriteFile(path, raw, 0o644)
+		}))
+	}
+}
+
+// profileSummary lists the n functions with the most samples of their own
+// (self) and the n with the most samples including their callees (total),
+// in ms, as function name, file and line.
+func profileSummary(p *profiler.Profile, n int) string {
+	if p == nil || len(p.Nodes) == 0 {
+		return "(empty profile)"
+	}
+	ms := make(map[int64]float64) // node id -> sampled ms of its own
+	for i, id := range p.Samples {
+		if i+1 < len(p.TimeDeltas) {
+			ms[id] += float64(p.TimeDeltas[i+1]) / 1000
+		}
+	}
+	parent := make(map[int64]int64)
+	byID := make(map[int64]*profiler.ProfileNode)
+	for _, nd := range p.Nodes {
+		byID[nd.ID] = nd
+		for _, c := range nd.Children {
+			parent[c] = nd.ID
+		}
+	}
+	name := func(nd *profiler.ProfileNode) string {
+		f := nd.CallFrame
+		url := f.URL
+		if i := strings.LastIndex(url, "/"); i >= 0 {
+			url = url[i+1:]
+		}
+		fn := f.FunctionName
+		if fn == "" {
+			fn = "(anonymous)"
+		}
+		return fmt.Sprintf("%s %s:%d", fn, url, f.LineNumber+1)
+	}
+	self := make(map[string]float64)
+	total := make(map[string]float64)
+	var all float64
+	for id, v := range ms {
+		all += v
+		self[name(byID[id])] += v
+		seen := make(map[string]bool) // recursion counts once
+		for at, ok := id, true; ok; at, ok = parent[at] {
+			k := name(byID[at])
+			if !seen[k] {
+				seen[k] = true
+				total[k] += v
+			}
+		}
+	}
+	top := func(m map[string]float64) string {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
+		var sb strings.Builder
+		for i, k := range keys {
+			if i == n {
+				break
+			}
+			fmt.Fprintf(&sb, "  %8.1f ms  %s\n", m[k], k)
+		}
+		return sb.String()
+	}
+	return fmt.Sprintf("sampled %.0f ms\nself:\n%stotal:\n%s", all, top(self), top(total))
 }

@@ -31,12 +31,16 @@ function languageOf(format) {
  * createEditor mounts an editor in parent.
  * opts: doc, format ("json", "yaml" or "" for plain), label (for screen
  * readers), onChange(text), lines (show line numbers), hint (shown while
- * empty).
+ * empty), onEdit(text, apply) (see editFirst).
  */
-export function createEditor(parent, { doc = "", format = "json", label, onChange, lines = true, hint } = {}) {
+export function createEditor(parent, { doc = "", format = "json", label, onChange, onEdit, lines = true, hint } = {}) {
   const lang = new Compartment();
   const extensions = extensionsFor({ lang, format, label, onChange, lines, hint });
-  const view = new EditorView({ state: EditorState.create({ doc, extensions }), parent });
+  const view = new EditorView({
+    state: EditorState.create({ doc, extensions }),
+    parent,
+    dispatchTransactions: onEdit ? editFirst(onEdit) : undefined,
+  });
   let lastDiagnostics = null;
   let current = format;
   return {
@@ -65,6 +69,39 @@ export function createEditor(parent, { doc = "", format = "json", label, onChang
       view.dispatch({ selection: { anchor: r.from, head: r.to }, scrollIntoView: true });
       view.focus();
     },
+  };
+}
+
+/**
+ * editFirst makes a dispatchTransactions that tells onEdit(text, apply)
+ * about a change of the text before the editor redraws: text is the new
+ * text, apply() redraws (once; it is called after onEdit anyway). Only
+ * then does CodeMirror update its view: the DOM, the syntax highlighting,
+ * the gutters, the lint marks. A keystroke spends most of its time there,
+ * so a request for the core posted before apply() is computed in the
+ * worker meanwhile. onEdit must not dispatch to this editor before
+ * apply(): CodeMirror allows no update that does not start from the view's
+ * state.
+ */
+export function editFirst(onEdit) {
+  return (trs, view) => {
+    if (!trs.some((tr) => tr.docChanged)) {
+      view.update(trs);
+      return;
+    }
+    let applied = false;
+    const apply = () => {
+      if (applied) return;
+      applied = true;
+      view.update(trs);
+    };
+    try {
+      // newDoc is the text after the changes, without computing the
+      // transaction's new state (the syntax tree, the lint fields).
+      onEdit(trs[trs.length - 1].newDoc.toString(), apply);
+    } finally {
+      apply();
+    }
   };
 }
 
