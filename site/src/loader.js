@@ -224,8 +224,14 @@ class Subplay extends EventTarget {
   // the task of the edit that asked for it, before the next frame.
   collectShared(id) {
     let m;
+    const p0 = this.pending.get(id);
+    const t0 = performance.now();
     try {
       m = collect(this.slot, id, this.spin);
+      // When and how long the page watched, for the benchmarks (settle's
+      // timing).
+      p0.watchAt = t0;
+      p0.watched = performance.now() - t0;
     } catch (e) {
       // An answer taken but unreadable: the call fails now rather than at
       // its time-out.
@@ -237,7 +243,7 @@ class Subplay extends EventTarget {
     }
     if (!m) return;
     this.answered.shared++;
-    this.settle({ ...m, id });
+    this.settle({ ...m, id, shared: true });
   }
 
   /** kill makes the core exit as a fatal error would: for tests of the
@@ -311,7 +317,7 @@ class Subplay extends EventTarget {
     const results = m.results.map(parseResult);
     // Where a call's time went, for the page's benchmarks: when it was
     // posted, how long the worker ran it, when the answer was handled.
-    results.timing = { sent: p.sentAt, worker: m.ms, received };
+    results.timing = { sent: p.sentAt, worker: m.ms, received, watchAt: p.watchAt, watched: p.watched, shared: !!m.shared };
     p.resolve(results);
   }
 

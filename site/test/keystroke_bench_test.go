@@ -61,7 +61,8 @@ func BenchmarkKeystroke(b *testing.B) {
 				}, true);
 				document.addEventListener("subplay:rendered", (e) => {
 					const d = e.detail, k = window.benchKey || {}, t = d.timing || {};
-					const s = { seq: d.seq, key: k, done: d.done, sent: t.sent, worker: t.worker, received: t.received, painted: 0 };
+					const s = { seq: d.seq, key: k, done: d.done, sent: t.sent, worker: t.worker, received: t.received, painted: 0,
+						watchAt: t.watchAt, watched: t.watched, shared: t.shared };
 					window.benchSamples[d.seq] = s;
 					requestAnimationFrame(() => setTimeout(() => { s.painted = performance.now(); if (window.benchWake) window.benchWake(); }));
 				});
@@ -69,7 +70,8 @@ func BenchmarkKeystroke(b *testing.B) {
 			})()`, p.field, len(p.field)), nil)
 			type sample struct {
 				Total, Frame, Send, Seen, Worker, Wait, Render float64
-				Same                                           bool
+				Redraw, Watched                                float64 // -1: no watch
+				Same, Shared                                   bool
 			}
 			key := func(i int) sample {
 				n := tb.rendered()
@@ -91,6 +93,7 @@ func BenchmarkKeystroke(b *testing.B) {
 								total: s.done - k.at, frame: s.painted - k.at, send: s.sent - k.at, seen: k.seen - k.at,
 								worker: s.worker, wait: s.received - s.sent - s.worker, render: s.done - s.received,
 								same: k.frame > 0 && s.done < k.frame,
+								redraw: s.watchAt ? s.watchAt - s.sent : -1, watched: s.watched ?? -1, shared: !!s.shared,
 							});
 							return true;
 						}
@@ -109,6 +112,8 @@ func BenchmarkKeystroke(b *testing.B) {
 			}
 			var total, frame, send, seen, worker, wait, render []float64
 			var byKey, sendByKey [2][]float64 // the digits', Backspace's
+			var redraw, watched []float64     // the keystrokes whose answer the page watched the slot for
+			shared := 0
 			same := 0
 			stopProfile := startProfile(b, tb, p.tab)
 			b.ResetTimer()
@@ -117,6 +122,12 @@ func BenchmarkKeystroke(b *testing.B) {
 				total, frame, seen = append(total, s.Total), append(frame, s.Frame), append(seen, s.Seen)
 				send, worker, wait, render = append(send, s.Send), append(worker, s.Worker), append(wait, s.Wait), append(render, s.Render)
 				byKey[i%2], sendByKey[i%2] = append(byKey[i%2], s.Total), append(sendByKey[i%2], s.Send)
+				if s.Watched >= 0 {
+					redraw, watched = append(redraw, s.Redraw), append(watched, s.Watched)
+				}
+				if s.Shared {
+					shared++
+				}
 				if s.Same {
 					same++
 				}
@@ -142,6 +153,13 @@ func BenchmarkKeystroke(b *testing.B) {
 				parts = append(parts, fmt.Sprintf("%s: drawn p50 %.1f p95 %.1f, send p50 %.1f", name,
 					percentile(byKey[k], 50), percentile(byKey[k], 95), percentile(sendByKey[k], 50)))
 			}
+			// What SPIN_MS is chosen by (loader.js): the worker's time per
+			// call, and how long the page watched the slot after the editor
+			// redrew.
+			b.Logf("%s: worker ms p50 %.1f p90 %.1f p95 %.1f p99 %.1f max %.1f; slot watched for %d keystrokes: editor redraw p50 %.1f p95 %.1f, watched p50 %.1f p90 %.1f p95 %.1f max %.1f; %d answers from the slot, %d by message",
+				p.tab, percentile(worker, 50), percentile(worker, 90), percentile(worker, 95), percentile(worker, 99), percentile(worker, 100),
+				len(watched), percentile(redraw, 50), percentile(redraw, 95), percentile(watched, 50), percentile(watched, 90), percentile(watched, 95), percentile(watched, 100),
+				shared, b.N-shared)
 			b.Logf("%s, %d keystrokes: diagnostics drawn p50 %.1f p95 %.1f ms, on screen (next frame) p50 %.1f p95 %.1f ms, drawn before the keystroke's own frame in %d; %s ms",
 				p.tab, b.N, percentile(total, 50), percentile(total, 95), percentile(frame, 50), percentile(frame, 95), same, strings.Join(parts, "; "))
 		})
