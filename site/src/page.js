@@ -37,6 +37,7 @@ const router = createRouter({
     document.body.dataset.busy = PAGE_MODULES[1];
   },
   onReady: (m) => {
+    more = m;
     watchCrashes(m);
     window.subplayMoreTiming = m.timing;
     loading.done();
@@ -64,13 +65,38 @@ function createConfigEditor() {
     doc: state.config,
     format: editorFormat(),
     label: "Subscription configuration",
-    onChange: (text) => {
+    // An edit's request goes to the core before the editor redraws (the
+    // larger part of a keystroke's time), and its answer is taken from the
+    // shared slot after (loader.js hold), so the worker computes while the
+    // editor redraws.
+    onEdit: (text, apply) => {
       const before = editorFormat();
       state.config = text;
-      if (editorFormat() !== before) editor.setFormat(editorFormat());
-      refresh();
+      const after = () => {
+        apply();
+        if (editorFormat() !== before) editor.setFormat(editorFormat());
+      };
+      // Before the core is there, refresh may draw the build's preview,
+      // which marks this editor: only after it has redrawn.
+      if (!sp || applying) {
+        after();
+        refresh();
+        return;
+      }
+      held(() => {
+        refresh(true);
+        after();
+      });
     },
   });
+}
+
+// held runs fn with the builds' shared-slot watches put off until it
+// returns (loader.js hold).
+let more = null; // the second build, once loaded
+function held(fn) {
+  const inner = () => sp.hold(fn);
+  return more ? more.hold(inner) : inner();
 }
 
 const formatSelect = $("#format");
@@ -272,7 +298,11 @@ const saver = createSaver({
 });
 let saving = false; // off until the first state is on screen
 
-function refresh() {
+// refresh asks the core for the current state. The request goes at the
+// end of the current task's synchronous work (several changes at once make
+// one request), or at once when now is set (an edit in the configuration
+// editor, onEdit).
+function refresh(now = false) {
   if (saving) {
     saver.save(state);
     if (!shareStatus.hidden && shareStatus.dataset.kind === "share") shareStatus.hidden = true;
@@ -286,19 +316,33 @@ function refresh() {
   // the request goes once they are done, still before the page yields to
   // the browser.
   if (requestQueued) return;
+  if (now) {
+    request();
+    return;
+  }
   requestQueued = true;
   queueMicrotask(() => {
     requestQueued = false;
-    // The tests and benchmarks wait until the rendered job is the last
-    // one requested.
-    document.body.dataset.requested = String(runner(callsFor(state, panel(state.tab)), { tab: state.tab }));
+    request();
   });
 }
 let requestQueued = false;
 
+function request() {
+  // The tests and benchmarks wait until the rendered job is the last
+  // one requested.
+  document.body.dataset.requested = String(runner(callsFor(state, panel(state.tab)), { tab: state.tab }));
+}
+
+let applying = false; // applyState: its changes make one request
 function applyState(s) {
   state = normalize(s);
-  editor.setText(state.config);
+  applying = true;
+  try {
+    editor.setText(state.config);
+  } finally {
+    applying = false;
+  }
   editor.setFormat(editorFormat());
   formatSelect.value = state.format;
   for (const p of Object.values(panels)) if (p.sync) p.sync(state);

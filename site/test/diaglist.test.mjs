@@ -1,7 +1,7 @@
 // Unit tests of the diagnostics list's order and routing (site/src/lib/diaglist.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ordered, summary, messageIndex, inputOf } from "../src/lib/diaglist.js";
+import { ordered, summary, messageIndex, inputOf, itemKeys } from "../src/lib/diaglist.js";
 
 test("what blocks comes first, then by position", () => {
   const ds = [
@@ -38,4 +38,14 @@ test("which text a finding is about", () => {
     [{ path: "/ackDeadlineSeconds" }, "config"],
   ];
   for (const [d, want] of cases) assert.equal(inputOf(d, "config"), want, JSON.stringify(d));
+});
+
+test("an item is drawn again only when what it shows changes", () => {
+  const a = { severity: "error", code: "e1", line: 4, message: "m" };
+  const label = (d) => (d.line === 4 ? "Message 1" : "");
+  const [k1, k2, k3] = itemKeys([a, { ...a }, { ...a, line: 5 }], label, true);
+  assert.equal(k1, k2, "equal findings");
+  assert.notEqual(k1, k3, "another line");
+  assert.notEqual(itemKeys([a], label, true)[0], itemKeys([a], null, true)[0], "another label");
+  assert.notEqual(itemKeys([a], null, true)[0], itemKeys([a], null, false)[0], "a button or not");
 });

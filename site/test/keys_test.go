@@ -63,25 +63,33 @@ type answered struct{ Shared, Posted int }
 func typeKeys(t *testing.T, tb *tab) {
 	t.Helper()
 	tb.eval(`(() => { const v = window.subplayPage.editor.view; const at = v.state.doc.toString().indexOf("30\n") + 2; v.dispatch({selection: {anchor: at}}); v.focus(); return true; })()`, nil)
+	// typed is what a printable key inserts at the caret (the editor
+	// inserts it itself: editor.js typeDirect); "" for the others.
 	keys := []struct {
 		name     string
 		key      string
+		typed    string
 		requests int
 	}{
-		{"digit", "0", 1},
-		{"another digit", "7", 1},
-		{"Backspace after a digit", kb.Backspace, 1},
-		{"letter (a JSON error)", "x", 1},
-		{"Backspace over the letter", kb.Backspace, 1},
-		{"Enter", kb.Enter, 2},
-		{"Backspace in leading spaces", kb.Backspace, 1},
-		{"closing bracket", "}", 1},
-		{"Backspace over it", kb.Backspace, 1},
-		{"space", " ", 1},
+		{"digit", "0", "0", 1},
+		{"another digit", "7", "7", 1},
+		{"Backspace after a digit", kb.Backspace, "", 1},
+		{"letter (a JSON error)", "x", "x", 1},
+		{"Backspace over the letter", kb.Backspace, "", 1},
+		{"Enter", kb.Enter, "", 2},
+		{"Backspace in leading spaces", kb.Backspace, "", 1},
+		{"closing bracket", "}", "", 1}, // and the line is indented again
+		{"Backspace over it", kb.Backspace, "", 1},
+		{"space", " ", " ", 1},
 	}
 	for _, k := range keys {
 		var before int
 		tb.eval(`Number(document.body.dataset.requested)`, &before)
+		var was struct {
+			Text string
+			Head int // in UTF-16 units; the text is ASCII
+		}
+		tb.eval(`(() => { const v = window.subplayPage.editor.view; return {text: v.state.doc.toString(), head: v.state.selection.main.head}; })()`, &was)
 		n := tb.rendered()
 		tb.run(chromedp.KeyEvent(k.key))
 		tb.waitRender(n)
@@ -99,6 +107,9 @@ func typeKeys(t *testing.T, tb *tab) {
 			return {requested: Number(document.body.dataset.requested), text, shown,
 				core: core.map((d) => ({code: d.code, line: String(d.line || "")}))};
 		})()`, &got)
+		if want := was.Text[:was.Head] + k.typed + was.Text[was.Head:]; k.typed != "" && got.Text != want {
+			t.Errorf("%s: the text is %q, want %q", k.name, got.Text, want)
+		}
 		if d := got.Requested - before; d < 1 || d > k.requests {
 			t.Errorf("%s: %d requests, want 1 to %d", k.name, d, k.requests)
 		}
@@ -124,4 +135,46 @@ func sameSet(t *testing.T, a, b []json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// TestDiagnosticsRedrawOnlyWhatChanged types a key that removes one of two
+// findings (the ack deadline 5 becomes 50; the retention stays too short)
+// and checks that the finding that stays is the same element as before:
+// only what changed is drawn anew (diaglist.js).
+func TestDiagnosticsRedrawOnlyWhatChanged(t *testing.T) {
+	tb := newTab(t)
+	tb.open("")
+	tb.setConfig(`{
+  "name": "projects/my-project/subscriptions/orders",
+  "topic": "projects/my-project/topics/orders",
+  "messageRetentionDuration": "5s",
+  "ackDeadlineSeconds": 5
+}
+`)
+	var before []string
+	tb.eval(`(() => {
+		const v = window.subplayPage.editor.view;
+		v.dispatch({selection: {anchor: v.state.doc.toString().indexOf("5\n") + 1}});
+		v.focus();
+		return [...document.querySelectorAll("#diagnostics li.diag")].map((li, i) => { li.subplayTag = i + 1; return li.dataset.code; });
+	})()`, &before)
+	n := tb.rendered()
+	tb.run(chromedp.KeyEvent("0"))
+	tb.waitRender(n)
+	var after []struct {
+		Code string
+		Tag  int // 0: a new element
+	}
+	tb.eval(`[...document.querySelectorAll("#diagnostics li.diag")].map((li) => ({code: li.dataset.code, tag: li.subplayTag || 0}))`, &after)
+	kept := 0
+	for _, a := range after {
+		if a.Tag == 0 {
+			t.Errorf("finding %s was drawn anew; before the key the list had %v", a.Code, before)
+		} else {
+			kept++
+		}
+	}
+	if len(after) >= len(before) || kept == 0 {
+		t.Errorf("before the key %v, after %+v: want one finding fewer and the others kept", before, after)
+	}
 }

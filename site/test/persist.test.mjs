@@ -64,3 +64,28 @@ test("ago", () => {
   const cases = [[0, "just now"], [45e3, "45 seconds ago"], [60e3, "1 minute ago"], [7200e3, "2 hours ago"], [3 * 86400e3, "3 days ago"]];
   for (const [d, want] of cases) assert.equal(ago(1e9, 1e9 + d), want);
 });
+
+test("the write waits for an idle moment; flush does not", async () => {
+  const f = fakes();
+  const queued = [];
+  const idle = (fn) => {
+    queued.push(fn);
+    return () => {
+      const i = queued.indexOf(fn);
+      if (i >= 0) queued.splice(i, 1);
+    };
+  };
+  const saver = createSaver({ encode, isDefault: () => false, ...f, wait: 5, idle });
+  saver.save({ config: "a" });
+  await new Promise((r) => setTimeout(r, 30));
+  assert.deepEqual(f.urls, [], "written before the page was idle");
+  assert.equal(queued.length, 1);
+  await queued.shift()();
+  assert.deepEqual(f.urls, ["/#z=a"]);
+  saver.save({ config: "b" });
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(queued.length, 1);
+  await saver.flush();
+  assert.deepEqual(f.urls, ["/#z=a", "/#z=b"]);
+  assert.equal(queued.length, 0, "flush cancels the idle write");
+});

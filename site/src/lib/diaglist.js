@@ -42,24 +42,49 @@ export function summary(ds) {
 export function renderDiagnostics(list, ds, onJump, count, opts = {}) {
   ds = ds || [];
   const key = JSON.stringify(ds);
+  // The buttons call the latest onJump, also from items drawn before.
+  list.subplayJump = onJump;
   if (list.subplayKey === key) return;
   list.subplayKey = key;
   if (count) count.textContent = summary(ds);
   if (ds.length === 0) {
+    list.subplayItems = null;
     replace(list, h("li", { class: "diag-none" }, "No findings."));
     return;
   }
   const all = ordered(ds);
   const blocking = all.filter((d) => d.severity in rank);
   const infos = all.slice(blocking.length);
+  // Only what changed is drawn anew: an edit usually adds or removes one
+  // finding and leaves the others as they were (itemKeys).
+  const old = list.subplayItems || new Map();
+  const drawn = new Map();
+  const jump = onJump ? (d) => list.subplayJump && list.subplayJump(d) : null;
+  const items = (group) => itemKeys(group, opts.label, !!onJump).map((k, i) => {
+    const li = old.get(k)?.pop() || item(group[i], jump, opts.label);
+    if (!drawn.has(k)) drawn.set(k, []);
+    drawn.get(k).push(li);
+    return li;
+  });
+  list.subplayItems = drawn;
   // The fold keeps its open state across edits: reading the notes and
   // typing at once must not close them.
   const wasOpen = list.querySelector("details.diag-infos")?.open || false;
   replace(list,
-    blocking.map((d) => item(d, onJump, opts.label)),
+    items(blocking),
     infos.length ? h("li", { class: "diag-fold" }, h("details", { class: "diag-infos", open: wasOpen },
       h("summary", null, `${plural(infos.length, "info note")}: consequences worth knowing, nothing to fix`),
-      h("ul", { class: "diag-list" }, infos.map((d) => item(d, onJump, opts.label))))) : null);
+      h("ul", { class: "diag-list" }, items(infos)))) : null);
+}
+
+/**
+ * itemKeys returns, for each finding of ds, a key that is equal for two
+ * findings exactly when they are drawn the same: the finding, what
+ * label(d) says about it, and whether it can be jumped to. Two equal
+ * findings have equal keys; renderDiagnostics keeps a list of items per key.
+ */
+export function itemKeys(ds, label, jumps) {
+  return ds.map((d) => JSON.stringify([d, label ? label(d) : "", jumps]));
 }
 
 function item(d, onJump, label) {

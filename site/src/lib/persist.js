@@ -12,13 +12,24 @@ export const DEBOUNCE_MS = 400;
  * createSaver returns save(state), which after DEBOUNCE_MS of quiet writes
  * the latest state's fragment to the URL and to storage; flush() does it
  * now. encode is state.js's; isDefault(state) says when the URL stays bare.
+ * idle(fn) runs fn when the page is idle and returns what cancels it (by
+ * default requestIdleCallback, within another DEBOUNCE_MS; without it, at
+ * once): the write (compressing the state, replaceState, storage) then
+ * stays out of the tasks that answer a keystroke and draw its frame.
  */
-export function createSaver({ encode, isDefault, storage, history, location, wait = DEBOUNCE_MS }) {
+export function createSaver({ encode, isDefault, storage, history, location, wait = DEBOUNCE_MS, idle = whenIdle(wait) }) {
   let timer = null;
+  let cancelIdle = null;
   let pending = null;
   let written = null;
-  async function write() {
+  function stop() {
+    if (timer) clearTimeout(timer);
     timer = null;
+    if (cancelIdle) cancelIdle();
+    cancelIdle = null;
+  }
+  async function write() {
+    stop();
     const s = pending;
     pending = null;
     if (!s) return written;
@@ -38,13 +49,24 @@ export function createSaver({ encode, isDefault, storage, history, location, wai
   return {
     save(state) {
       pending = state;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(write, wait);
+      stop();
+      timer = setTimeout(() => {
+        timer = null;
+        if (idle) cancelIdle = idle(write);
+        else write();
+      }, wait);
     },
     flush() {
-      if (timer) clearTimeout(timer);
       return write();
     },
+  };
+}
+
+function whenIdle(wait) {
+  if (typeof requestIdleCallback !== "function") return null;
+  return (fn) => {
+    const h = requestIdleCallback(fn, { timeout: wait });
+    return () => cancelIdleCallback(h);
   };
 }
 
