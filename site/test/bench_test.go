@@ -8,6 +8,8 @@ package sitetest
 //	BenchmarkDownload      bytes each page downloads, from the build's
 //	                       manifest (raw, gzip, brotli) and as transferred
 //	BenchmarkColdLoad      navigation to the first preview, cache off
+//	BenchmarkRepeatVisit   the same with the cache on, after a first visit,
+//	                       and whether the module's code cache was used
 //	BenchmarkEditToPreview an edit to the rendered preview, per panel
 //	BenchmarkLongestTask   the longest main-thread task after first paint,
 //	                       from a Chromium trace of a load and 40 edits
@@ -195,34 +197,45 @@ func last(xs []float64) float64 {
 // streaming compiles found one to use.
 func cacheTrace(b *testing.B, tb *tab, done func(written []float64, hits int), fn func()) {
 	b.Helper()
+	var written []float64
+	hits := 0
+	for _, raw := range traceEvents(b, tb, []string{"disabled-by-default-devtools.timeline"}, fn) {
+		var te struct {
+			Name string `json:"name"`
+			Args struct {
+				Produced float64 `json:"producedCacheSize"`
+			} `json:"args"`
+		}
+		if json.Unmarshal(raw, &te) != nil {
+			continue
+		}
+		switch te.Name {
+		case "v8.wasm.cachedModule":
+			written = append(written, te.Args.Produced)
+		case "v8.wasm.moduleCacheHit":
+			hits++
+		}
+	}
+	done(written, hits)
+}
+
+// traceEvents runs fn under a Chromium trace of the given categories and
+// returns the trace's events.
+func traceEvents(b *testing.B, tb *tab, categories []string, fn func()) []json.RawMessage {
+	b.Helper()
 	ctx, cancel := context.WithCancel(tb.ctx)
 	defer cancel()
 	var mu sync.Mutex
-	var written []float64
-	hits := 0
+	var events []json.RawMessage
 	complete := make(chan struct{})
 	err := chromedp.Listen(ctx, func(ev any) {
 		switch e := ev.(type) {
 		case *tracing.EventDataCollected:
 			mu.Lock()
-			defer mu.Unlock()
-			for _, raw := range e.Value {
-				var te struct {
-					Name string `json:"name"`
-					Args struct {
-						Produced float64 `json:"producedCacheSize"`
-					} `json:"args"`
-				}
-				if json.Unmarshal(raw, &te) != nil {
-					continue
-				}
-				switch te.Name {
-				case "v8.wasm.cachedModule":
-					written = append(written, te.Args.Produced)
-				case "v8.wasm.moduleCacheHit":
-					hits++
-				}
+			for _, v := range e.Value {
+				events = append(events, json.RawMessage(v))
 			}
+			mu.Unlock()
 		case *tracing.EventTracingComplete:
 			close(complete)
 		}
@@ -232,7 +245,7 @@ func cacheTrace(b *testing.B, tb *tab, done func(written []float64, hits int), f
 	}
 	if _, err := chromedp.Call(tb.ctx, tracing.Start, tracing.StartParams{
 		TransferMode: tracing.StartTransferModeReportEvents,
-		TraceConfig:  &tracing.TraceConfig{IncludedCategories: []string{"disabled-by-default-devtools.timeline"}},
+		TraceConfig:  &tracing.TraceConfig{IncludedCategories: categories},
 	}); err != nil {
 		b.Fatal(err)
 	}
@@ -247,7 +260,7 @@ func cacheTrace(b *testing.B, tb *tab, done func(written []float64, hits int), f
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	done(written, hits)
+	return events
 }
 
 // loadFigures is where one load's time went, in ms: navigation to the
@@ -422,51 +435,19 @@ func BenchmarkEditToPreview(b *testing.B) {
 func BenchmarkLongestTask(b *testing.B) {
 	for range b.N {
 		tb := newBenchTab(b)
-		var mu sync.Mutex
-		var events []json.RawMessage
-		done := make(chan struct{})
-		err := chromedp.Listen(tb.ctx, func(ev any) {
-			switch e := ev.(type) {
-			case *tracing.EventDataCollected:
-				mu.Lock()
-				for _, v := range e.Value {
-					events = append(events, json.RawMessage(v))
+		events := traceEvents(b, tb, []string{
+			"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "loading", "__metadata",
+		}, func() {
+			tb.open("")
+			for _, p := range editPanels {
+				tb.setConfig(p.config)
+				tb.clickTab(p.tab)
+				for i := range 10 {
+					tb.setConfig(strings.Replace(p.config, "30", fmt.Sprint(31+i), 1))
 				}
-				mu.Unlock()
-			case *tracing.EventTracingComplete:
-				close(done)
 			}
 		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := chromedp.Call(tb.ctx, tracing.Start, tracing.StartParams{
-			TransferMode: tracing.StartTransferModeReportEvents,
-			TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
-				"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "loading", "__metadata",
-			}},
-		}); err != nil {
-			b.Fatal(err)
-		}
-		tb.open("")
-		for _, p := range editPanels {
-			tb.setConfig(p.config)
-			tb.clickTab(p.tab)
-			for i := range 10 {
-				tb.setConfig(strings.Replace(p.config, "30", fmt.Sprint(31+i), 1))
-			}
-		}
-		if _, err := chromedp.Call(tb.ctx, tracing.End, cdp.Empty{}); err != nil {
-			b.Fatal(err)
-		}
-		select {
-		case <-done:
-		case <-time.After(60 * time.Second):
-			b.Fatal("the trace did not complete")
-		}
-		mu.Lock()
 		tasks := longTasks(events, 0)
-		mu.Unlock()
 		longest, over := 0.0, 0
 		for _, t := range tasks {
 			longest = max(longest, t.ms)
