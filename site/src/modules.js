@@ -156,8 +156,6 @@ class Handover extends EventTarget {
     this.full = null; // the full build, once up
     this.failed = false; // whether the full build did not load
     this.inQuick = 0; // calls in flight on quick
-    this.name = quick.name;
-    this.version = quick.version;
     /** The first build's load timing (fetch, compile, start): the
      * first answer's; mainTiming is the full build's, once up. */
     this.timing = quick.timing;
@@ -192,6 +190,11 @@ class Handover extends EventTarget {
   get current() {
     return this.full || this.quick;
   }
+
+  /** name is the build answering now (the router forwards its refusals
+   * by what that build lacks); version is its version. */
+  get name() { return this.current.name; }
+  get version() { return this.current.version; }
 
   /** has: until the full build is up, every operation is taken (the
    * calls QUICK_MODULE cannot answer wait for it). */

@@ -50,6 +50,7 @@ test("the small build is loaded first and answers validate and effective alone",
   await tick();
   assert.deepEqual(asked, [QUICK_MODULE, full]);
   assert.equal(sp.timing, quick.timing, "the timing is the first answer's build's");
+  assert.equal(sp.name, QUICK_MODULE);
   const rs = await sp.batch([["effective", "{}"]]);
   assert.equal(rs[0].value.by, QUICK_MODULE);
   assert.equal(sp.has("schema"), true, "until the full build is up, every operation is taken");
@@ -77,6 +78,7 @@ test("other calls wait for the full build, which then answers everything and sto
   assert.equal((await sp.batch([["effective", "{}"]]))[0].value.by, full);
   assert.equal(sp.has("schema"), true);
   assert.equal(sp.mainTiming, f.timing);
+  assert.equal(sp.name, full, "the router forwards refusals by the build answering now");
 });
 
 test("the small build is stopped only once its calls in flight have their answers", async () => {
