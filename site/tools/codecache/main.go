@@ -10,7 +10,7 @@
 // v8.wasm.moduleCacheInvalid) and V8's deserialisation time, and what the
 // profile's Code Cache/wasm directory holds.
 //
-//	go run ./site/tools/codecache -dir dist/site-test -keep 10s -visits 3 [-edits 20] [-js-flags ...]
+//	go run ./site/tools/codecache -dir dist/site-test[,dist/site-b] -keep 10s -visits 3 [-edits 20] [-js-flags 'A;B']
 package main
 
 import (
@@ -34,7 +34,7 @@ import (
 )
 
 func main() {
-	dir := flag.String("dir", "dist/site", "the built site")
+	dir := flag.String("dir", "dist/site", "the built site; several, comma-separated, start one browser each, visited alternately")
 	visits := flag.Int("visits", 3, "visits after the first")
 	keep := flag.Duration("keep", 10*time.Second, "how long the first visit stays open after the core's first answer")
 	edits := flag.Int("edits", 0, "edits made on the first visit (each waits for its preview)")
@@ -42,26 +42,38 @@ func main() {
 	chromium := flag.String("chromium", "/usr/bin/chromium", "")
 	flag.Parse()
 
-	site, err := httpapi.Site(*dir)
-	check(err)
-	addr := make(chan string, 1)
-	go func() {
-		err := httpapi.ListenAndServe(context.Background(), "127.0.0.1:0", site, func(a string) { addr <- a })
+	// One server per built site.
+	bases := map[string]string{}
+	for _, d := range strings.Split(*dir, ",") {
+		site, err := httpapi.Site(d)
 		check(err)
-	}()
-	base := "http://" + <-addr + "/"
+		addr := make(chan string, 1)
+		go func() {
+			err := httpapi.ListenAndServe(context.Background(), "127.0.0.1:0", site, func(a string) { addr <- a })
+			check(err)
+		}()
+		bases[d] = "http://" + <-addr + "/"
+	}
 	tmp, err := os.MkdirTemp("", "codecache-")
 	check(err)
 	defer os.RemoveAll(tmp)
 
 	type browser struct {
+		dir, base      string
 		flags, profile string
 		ctx            context.Context
 		runs           []pageTiming
 	}
 	var browsers []*browser
-	for i, f := range strings.Split(*jsFlags, ";") {
-		b := &browser{flags: f, profile: filepath.Join(tmp, fmt.Sprint("p", i))}
+	var sets [][2]string // (site, V8 flags): a browser each
+	for _, d := range strings.Split(*dir, ",") {
+		for _, f := range strings.Split(*jsFlags, ";") {
+			sets = append(sets, [2]string{d, f})
+		}
+	}
+	for i, set := range sets {
+		f := set[1]
+		b := &browser{dir: set[0], base: bases[set[0]], flags: f, profile: filepath.Join(tmp, fmt.Sprint("p", i))}
 		opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(*chromium), chromedp.Flag("headless", true),
 			chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true),
 			chromedp.UserDataDir(b.profile), chromedp.WindowSize(1280, 900)}
@@ -83,13 +95,13 @@ func main() {
 
 	for v := 0; v <= *visits; v++ {
 		for _, b := range browsers {
-			name := fmt.Sprintf("[js-flags %q] visit %d", b.flags, v+1)
+			name := fmt.Sprintf("[%s, js-flags %q] visit %d", b.dir, b.flags, v+1)
 			ctx := b.ctx
 			events := traced(ctx, func() {
 				// Leave the page first, so each visit starts a fresh worker and
 				// fetches the module as a returning visitor's page does.
 				check(chromedp.Do(ctx, chromedp.Navigate("about:blank")))
-				check(chromedp.Do(ctx, chromedp.Navigate(base)))
+				check(chromedp.Do(ctx, chromedp.Navigate(b.base)))
 				t := timing(ctx)
 				fmt.Printf("%s: first preview %.0f ms, core's first answer %.0f ms: fetch %.0f, compile %.0f, go start %.0f, ready→sent %.0f, first call %.0f, render %.0f (load %s)\n",
 					name, t.First, t.Live, t.Fetch, t.Compile, t.Start, t.Sent-t.Ready, t.Worker, t.Live-t.Got, loadavg())
@@ -121,8 +133,8 @@ func main() {
 			slices.Sort(xs)
 			return xs[len(xs)/2]
 		}
-		fmt.Printf("MEDIAN of visits 2-%d [js-flags %q]: first preview %.0f, core's first answer %.0f: fetch %.0f, compile %.0f, go start %.0f, first call %.0f\n",
-			*visits+1, b.flags, med(func(t pageTiming) float64 { return t.First }), med(func(t pageTiming) float64 { return t.Live }),
+		fmt.Printf("MEDIAN of visits 2-%d [%s, js-flags %q]: first preview %.0f, core's first answer %.0f: fetch %.0f, compile %.0f, go start %.0f, first call %.0f\n",
+			*visits+1, b.dir, b.flags, med(func(t pageTiming) float64 { return t.First }), med(func(t pageTiming) float64 { return t.Live }),
 			med(func(t pageTiming) float64 { return t.Fetch }), med(func(t pageTiming) float64 { return t.Compile }),
 			med(func(t pageTiming) float64 { return t.Start }), med(func(t pageTiming) float64 { return t.Worker }))
 	}
