@@ -18,7 +18,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { PAGE_MODULES } from "./src/modules.js";
+import { PAGE_MODULES, QUICK_MODULE } from "./src/modules.js";
 import { WIDGETS } from "./src/widgets.js";
 import { firstPaintPlugin } from "./tools/firstpaint.mjs";
 
@@ -257,7 +257,7 @@ async function main() {
     const buf = fs.readFileSync(path.join(stage, file));
     wasm[m[1]] = { file: emit(file, hashedName(file, buf), buf), size: buf.length, tags: tags[m[1]] };
   }
-  for (const name of [...PAGE_MODULES, ...Object.values(WIDGETS).map((w) => w.module)]) {
+  for (const name of [QUICK_MODULE, ...PAGE_MODULES, ...Object.values(WIDGETS).map((w) => w.module)]) {
     if (!wasm[name]) throw new Error(`the site uses the ${name} build, which scripts/build-site did not build`);
   }
 
@@ -377,8 +377,11 @@ async function main() {
   // What each page downloads, for scripts/bench-site and the tests.
   const pageFiles = {};
   const common = [files["style.css"], files["favicon.svg"], files["worker.js"]];
-  const [first, ...rest] = PAGE_MODULES.map((m) => wasm[m].file);
-  pageFiles["index.html"] = ["index.html", ...chunkFiles["app.js"], ...common, first];
+  // The page starts with QUICK_MODULE, then the first of PAGE_MODULES
+  // (modules.js startCore).
+  const startModules = [QUICK_MODULE, PAGE_MODULES[0]];
+  const rest = PAGE_MODULES.slice(1).map((m) => wasm[m].file);
+  pageFiles["index.html"] = ["index.html", ...chunkFiles["app.js"], ...common, ...startModules.map((m) => wasm[m].file)];
   // The schema panel needs every operation: whatever other build the page
   // has is fetched by then.
   pageFiles["index.html, every panel opened"] = [...pageFiles["index.html"], ...rest];
@@ -387,7 +390,7 @@ async function main() {
   }
   fs.writeFileSync(path.join(out, "manifest.json"), JSON.stringify({
     ...manifest, brotliQuality: quality, gzipLevel, files, sizes, pages: pageFiles,
-    pageModules: PAGE_MODULES, widgetModules: Object.fromEntries(Object.entries(WIDGETS).map(([k, w]) => [k, w.module])),
+    pageModules: PAGE_MODULES, startModules, widgetModules: Object.fromEntries(Object.entries(WIDGETS).map(([k, w]) => [k, w.module])),
   }, null, 2));
 
   // Every module, the lazily loaded ones (extra) included: what a page

@@ -3,11 +3,13 @@
 // (page.js, with the editor) loads and builds itself in tasks of its own.
 import { load } from "./loader.js";
 import { stageEditor } from "./lib/stage.js";
-import { PAGE_MODULES } from "./modules.js";
+import { startCore } from "./modules.js";
 import { paintEarly } from "./early.js";
 
 let progress = () => {};
-const core = load({ module: PAGE_MODULES[0], onProgress: (loaded, total) => progress(loaded, total) });
+// The small build first, for the first answer; the full one behind it
+// (modules.js startCore).
+const core = startCore(load, { onProgress: (loaded, total) => progress(loaded, total) });
 core.catch(() => {}); // page.js reports a failure
 // The build's preview of the default state, before the editor's code is
 // even evaluated (early.js).

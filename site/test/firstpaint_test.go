@@ -26,6 +26,13 @@ type gatedSite struct {
 
 func newGatedSite(t *testing.T) *gatedSite {
 	t.Helper()
+	return newGatedSiteFor(t, ".wasm")
+}
+
+// newGatedSiteFor is newGatedSite holding back only the files whose path
+// ends in suffix.
+func newGatedSiteFor(t *testing.T, suffix string) *gatedSite {
+	t.Helper()
 	u, err := url.Parse(serverURL)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +40,7 @@ func newGatedSite(t *testing.T) *gatedSite {
 	rp := httputil.NewSingleHostReverseProxy(u)
 	g := &gatedSite{gate: make(chan struct{})}
 	g.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, ".wasm") {
+		if strings.HasSuffix(r.URL.Path, suffix) {
 			select {
 			case <-g.gate:
 			case <-r.Context().Done():

@@ -247,6 +247,7 @@ type siteManifest struct {
 	Sizes         map[string]struct{ Raw, Gzip, Br int }
 	Pages         map[string][]string
 	PageModules   []string
+	StartModules  []string // the builds the page starts with, in order
 	WidgetModules map[string]string
 }
 

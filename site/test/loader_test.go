@@ -156,3 +156,58 @@ func TestLoaderRecoversFromACrash(t *testing.T) {
 		t.Errorf("after a crash: %+v; want events [crash recover], one crash, and a valid answer", got)
 	}
 }
+
+// TestSmallBuildFirst holds the page's full build back (its requests wait
+// at a gate) and checks the start-up order of modules.js startCore: the
+// small build gives the first answer on its own; a call it would answer
+// differently (a filter run on messages: min has no cel-go) waits for the
+// full build instead of taking min's answer, although min answered a
+// later call; and once the full build is let through, that call gets the
+// full build's answer.
+func TestSmallBuildFirst(t *testing.T) {
+	m := readSiteManifest(t)
+	if len(m.StartModules) != 2 || m.StartModules[0] != "min" {
+		t.Fatalf("the build says the page starts with %v; want min, then the full build", m.StartModules)
+	}
+	full := m.Wasm[m.StartModules[1]].File
+	site := newGatedSiteFor(t, "/"+full)
+	tb := newTab(t)
+	tb.base = site.URL + "/"
+	tb.open("") // the core's first answer drawn, with the full build held back
+
+	var rows int
+	tb.eval(`document.querySelectorAll("#panel-settings tbody tr").length`, &rows)
+	if rows < 5 {
+		t.Errorf("with only the small build, the effective settings have %d rows", rows)
+	}
+	// The filter call first, then a call the small build answers: the
+	// worker answers in order, so had the filter gone to the small build
+	// it would be settled by the time the second is.
+	var early struct {
+		FilterSettled bool `json:"filterSettled"`
+		Effective     bool `json:"effective"`
+	}
+	tb.eval(`(async () => {
+		window.filterAnswer = null;
+		window.filterCall = window.subplayPage.call("filter", { filter: "attributes:a", messages: [{ attributes: { a: "1" } }] })
+			.then((r) => { window.filterAnswer = r; }, (e) => { window.filterAnswer = { error: e.message }; });
+		const e = await window.subplayPage.call("effective", { text: "name: projects/p/subscriptions/s\ntopic: projects/p/topics/t\n", format: "yaml" });
+		await new Promise((r) => setTimeout(r, 0));
+		return { filterSettled: window.filterAnswer !== null, effective: !!e.settings };
+	})()`, &early)
+	if !early.Effective {
+		t.Errorf("the small build did not answer effective: %+v", early)
+	}
+	if early.FilterSettled {
+		t.Errorf("a filter call was answered before the full build was there (by the small build, which does not run filters)")
+	}
+	site.open()
+	var late struct {
+		Evaluated bool   `json:"evaluated"`
+		Error     string `json:"error"`
+	}
+	tb.eval(`window.filterCall.then(() => ({ evaluated: !!window.filterAnswer.evaluated, error: window.filterAnswer.error || "" }))`, &late)
+	if !late.Evaluated || late.Error != "" {
+		t.Errorf("once the full build was there, the filter call got %+v; want it evaluated", late)
+	}
+}

@@ -61,8 +61,9 @@ func TestPageLoads(t *testing.T) {
 		t.Errorf("the effective settings have %d rows", rows)
 	}
 	tb.screenshot("page")
-	// The page starts with the first of its builds, and nothing else.
-	checkRequests(t, served.since(mark), m, m.Pages["index.html"], m.PageModules[:1])
+	// The page starts with the small build and the first of its builds
+	// (modules.js startCore), and nothing else.
+	checkRequests(t, served.since(mark), m, m.Pages["index.html"], m.StartModules)
 
 	// After load, every panel works from what is in the page: requests are
 	// only for the builds that panels need and the first lacks, fetched

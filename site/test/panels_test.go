@@ -108,7 +108,7 @@ func TestExtraOnlyWhenNeeded(t *testing.T) {
 	tb.setConfig("gcloud pubsub subscriptions create orders --topic=projects/my-project/topics/orders --ack-deadline=30\n")
 	tb.clickTab("settings")
 	tb.setConfig(exportConfig)
-	checkRequests(t, served.since(mark), m, m.Pages["index.html"], []string{"full"})
+	checkRequests(t, served.since(mark), m, m.Pages["index.html"], m.StartModules) // the small build, then full (modules.js startCore)
 
 	mark = served.mark()
 	tb.eval(watchCodes, nil)
