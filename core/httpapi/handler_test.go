@@ -88,6 +88,23 @@ func TestFailures(t *testing.T) {
 	}
 }
 
+// A needs-module refusal reaches an HTTP client whole, with the list of
+// what the build lacks, as the wasm bridge gives it to the page's router.
+func TestNeedsPassThrough(t *testing.T) {
+	run := func(context.Context, *playground.Op, []byte) ([]byte, error) {
+		return nil, &playground.Error{Code: playground.CodeNeedsModule, Message: "no engine here",
+			Needs: []string{playground.NeedsHCL, playground.NeedsUDF}}
+	}
+	rec, _ := serve(t, run, "POST", "/v1/version", "{}")
+	var e playground.ErrorResponse
+	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error == nil {
+		t.Fatalf("not a JSON error: %s", rec.Body)
+	}
+	if e.Error.Code != playground.CodeNeedsModule || strings.Join(e.Error.Needs, ",") != "hcl,udf" {
+		t.Errorf("got code %q needs %q, want needs-module with [hcl udf]: %s", e.Error.Code, e.Error.Needs, rec.Body)
+	}
+}
+
 // A panic after the response started cannot change its status; it must
 // still be logged and must not write a second body.
 func TestPanicAfterWrite(t *testing.T) {

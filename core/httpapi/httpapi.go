@@ -317,7 +317,7 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, op *playground.
 		// stack in it); the log keeps the operation for whoever debugs it.
 		h.log.Printf("operation %q failed: %s", op.Name, perr.Message)
 	}
-	writeError(w, r, status, perr.Code, perr.Message)
+	writeErrorValue(w, r, status, perr)
 }
 
 // statusOf maps a playground error code to its HTTP status. An unknown code
@@ -379,8 +379,14 @@ func writeJSON(w http.ResponseWriter, r *http.Request, status int, body []byte) 
 }
 
 func writeError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
-	b, err := json.Marshal(playground.ErrorResponse{Error: &playground.Error{Code: code, Message: msg}})
-	if err != nil { // cannot happen for two strings, but never answer with nothing
+	writeErrorValue(w, r, status, &playground.Error{Code: code, Message: msg})
+}
+
+// writeErrorValue answers e whole: a needs-module refusal keeps its list
+// of what the build lacks, as the wasm bridge and the CLI give it.
+func writeErrorValue(w http.ResponseWriter, r *http.Request, status int, e *playground.Error) {
+	b, err := json.Marshal(playground.ErrorResponse{Error: e})
+	if err != nil { // cannot happen for strings, but never answer with nothing
 		b = []byte(`{"error":{"code":"internal","message":"encoding an error failed"}}`)
 	}
 	writeJSON(w, r, status, b)

@@ -84,7 +84,7 @@ func (in *ConfigInput) Load() (*subscription.Config, error) {
 // loadTerraform reads Terraform text, or says that this build cannot.
 func (in *ConfigInput) loadTerraform(name string) (*subscription.Config, error) {
 	if !terraform.Supported {
-		return nil, needsModule("this build has no Terraform reader (built with nohcl); the full build reads Terraform text", NeedsHCL)
+		return nil, needsModule("this build has no Terraform reader (built with nohcl); a build with hcl must answer this request", NeedsHCL)
 	}
 	res := terraform.Read(terraform.Request{Name: name, Text: *in.Text, Resource: in.TerraformResource})
 	in.label, in.unknown = res.Resource, res.Unknown

@@ -352,7 +352,7 @@ type filterVerdict struct {
 }
 
 func needsUDF() error {
-	return needsModule("this build has no JavaScript engine to run the configuration's UDFs; the full module has one", NeedsUDF)
+	return needsModule("this build has no JavaScript engine to run the configuration's UDFs (built with noudf); a build with udf must answer this request", NeedsUDF)
 }
 
 func ptr[T any](v T) *T { return &v }
