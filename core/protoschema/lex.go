@@ -2,6 +2,7 @@ package protoschema
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
 )
@@ -36,7 +37,7 @@ func (t token) describe() string {
 }
 
 // lex splits text into tokens. It never fails: a character it does not
-// know becomes a one-byte symbol the parser then refuses, and an
+// know becomes a one-character symbol the parser then refuses, and an
 // unterminated string or comment ends at the end of the text with an error.
 func lex(text string) ([]token, []diag.Diagnostic) {
 	var toks []token
@@ -100,8 +101,11 @@ func lex(text string) ([]token, []diag.Diagnostic) {
 			toks = append(toks, token{tString, text[i+1 : j], i, j + 1})
 			i = j + 1
 		default:
-			toks = append(toks, token{tSymbol, text[i : i+1], i, i + 1})
-			i++
+			// A character outside ASCII is one symbol, never split into
+			// bytes (an invalid byte is one symbol of its own).
+			_, n := utf8.DecodeRuneInString(text[i:])
+			toks = append(toks, token{tSymbol, text[i : i+n], i, i + n})
+			i += n
 		}
 	}
 	toks = append(toks, token{tEOF, "", len(text), len(text)})

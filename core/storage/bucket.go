@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
 )
@@ -92,11 +93,13 @@ func CheckBucket(name string) []diag.Diagnostic {
 			start += len(part) + 1
 		}
 	}
+	// The span covers the whole first or last character, not one byte of it.
 	if !alnum(b[0]) {
-		add(diag.Error, off, off+1, "bucket-name-start", "a bucket name starts with a letter or digit", "")
+		_, n := utf8.DecodeRuneInString(b)
+		add(diag.Error, off, off+n, "bucket-name-start", "a bucket name starts with a letter or digit", "")
 	}
-	if last := len(b) - 1; last > 0 && !alnum(b[last]) {
-		add(diag.Error, off+last, off+last+1, "bucket-name-end", "a bucket name ends with a letter or digit", "")
+	if _, n := utf8.DecodeLastRuneInString(b); len(b) > n && !alnum(b[len(b)-1]) {
+		add(diag.Error, off+len(b)-n, off+len(b), "bucket-name-end", "a bucket name ends with a letter or digit", "")
 	}
 	if a, err := netip.ParseAddr(b); err == nil && a.Is4() {
 		add(diag.Error, off, off+len(b), "bucket-name-ip", "a bucket cannot be named like an IP address", "")
