@@ -222,6 +222,7 @@ class Handover extends EventTarget {
   constructor(quick, full) {
     super();
     this.quick = quick;
+    this.quickAll = quick; // kept after retire, for its answer counts
     this.full = null; // the full build, once up
     this.failed = false; // whether the full build did not load
     this.inQuick = 0; // calls in flight on quick
@@ -292,12 +293,32 @@ class Handover extends EventTarget {
     return r.ok ? r.value : this.current.call(op, request);
   }
 
+  /** hold is loader.js's hold over every build that may take a call
+   * posted inside fn (the small one, the full one, or both). */
+  hold(fn) {
+    const builds = [this.quick, this.full].filter((b) => b && typeof b.hold === "function");
+    const run = (i) => (i === builds.length ? fn() : builds[i].hold(() => run(i + 1)));
+    return run(0);
+  }
+
   kill() { this.current.kill(); }
   terminate() {
     this.quick?.terminate();
     this.full?.terminate();
   }
-  get answered() { return this.current.answered; }
+  /** answered counts the answers of both builds, the small one's kept
+   * after it is retired, so the counts never go back when the full build
+   * takes over. */
+  get answered() {
+    const a = { shared: 0, posted: 0 };
+    for (const b of [this.quickAll, this.full]) {
+      if (b && b.answered) {
+        a.shared += b.answered.shared;
+        a.posted += b.answered.posted;
+      }
+    }
+    return a;
+  }
   get spin() { return this.current.spin; }
   set spin(ms) {
     if (this.quick) this.quick.spin = ms;
