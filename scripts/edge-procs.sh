@@ -10,6 +10,10 @@
 # main worker in another, its binding EXTRA pointed at that port
 # (--external-addr). Each process is the leader of its own process group
 # (setsid), so edge_stop ends it and anything it started, and nothing else.
+# Each config is served from its binary form (workerd.bin, workerd-extra.bin,
+# workerd serve --binary) when build-worker wrote one at least as new as
+# the text: workerd parsing the text holds several copies of the embedded
+# modules (wasm/worker/binary-config.mjs says how much).
 #
 # If the extra worker's process ends, a supervisor starts it again, as
 # Cloudflare starts a fresh isolate for the next request: meanwhile the
@@ -38,6 +42,17 @@ edge_supervisors=()
 # edge_free_port prints a free TCP port on 127.0.0.1.
 edge_free_port() {
 	node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'
+}
+
+# edge_config CAPNP: sets edge_config_args to the workerd serve arguments
+# for the config CAPNP: its binary form if there is one no older than it.
+edge_config() {
+	local bin=${1%.capnp}.bin
+	if [ -f "$bin" ] && [ ! "$1" -nt "$bin" ]; then
+		edge_config_args=(--binary "$bin")
+	else
+		edge_config_args=("$1")
+	fi
 }
 
 # edge_wait_up URL: waits until URL/healthz answers 200, or fails after
@@ -78,8 +93,9 @@ edge_start() {
 		edge_supervisors+=($!)
 		external=(--external-addr "$edge_extra_service=$extra_addr")
 	fi
+	edge_config "$dir/workerd.capnp"
 	# shellcheck disable=SC2086 # the flags are words
-	setsid "$edge_workerd" serve "$dir/workerd.capnp" --socket-addr "http=$main_addr" "${external[@]}" \
+	setsid "$edge_workerd" serve "${edge_config_args[@]}" --socket-addr "http=$main_addr" "${external[@]}" \
 		${edge_workerd_flags:-} >"$edge_dir/$name.log" 2>&1 &
 	edge_main_pid=$!
 	edge_pgids+=("$edge_main_pid")
@@ -97,8 +113,9 @@ edge_supervise() {
 	local config=$1 addr=$2 log=$3 pidfile=$4 hold=$5 pid status restarts=0
 	trap 'kill -- "-$pid" 2>/dev/null; exit 0' TERM
 	for (( ; ; )); do
+		edge_config "$config"
 		# shellcheck disable=SC2086
-		setsid "$edge_workerd" serve "$config" --socket-addr "http=$addr" ${edge_workerd_flags:-} >>"$log" 2>&1 &
+		setsid "$edge_workerd" serve "${edge_config_args[@]}" --socket-addr "http=$addr" ${edge_workerd_flags:-} >>"$log" 2>&1 &
 		pid=$!
 		echo "$pid" >"$pidfile"
 		status=0
