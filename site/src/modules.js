@@ -292,6 +292,14 @@ class Handover extends EventTarget {
     return r.ok ? r.value : this.current.call(op, request);
   }
 
+  /** hold is loader.js's hold over every build that may take a call
+   * posted inside fn (the small one, the full one, or both). */
+  hold(fn) {
+    const builds = [this.quick, this.full].filter((b) => b && typeof b.hold === "function");
+    const run = (i) => (i === builds.length ? fn() : builds[i].hold(() => run(i + 1)));
+    return run(0);
+  }
+
   kill() { this.current.kill(); }
   terminate() {
     this.quick?.terminate();
