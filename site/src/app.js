@@ -11,9 +11,9 @@ let progress = () => {};
 // (modules.js startCore).
 const core = startCore(load, { onProgress: (loaded, total) => progress(loaded, total) });
 core.catch(() => {}); // page.js reports a failure
-// The build's preview of the default state, before the editor's code is
-// even evaluated (early.js).
-const settings = paintEarly();
+// The preview kept for the saved work, or the build's preview of the
+// default state, before the editor's code is even evaluated (early.js).
+const settings = await paintEarly();
 await stageEditor();
 const page = await import("./page.js");
 page.start(core, (f) => {

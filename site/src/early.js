@@ -1,40 +1,92 @@
-// early.js draws the first preview before the rest of the page exists: the
-// build's answer for the default state (site/tools/firstpaint.mjs), into
-// the diagnostics list and the settings panel, as soon as the page's entry
-// runs, before the editor's code has been evaluated and long before the
-// core has downloaded. It does so only when the page is sure to open the
-// default state: no link in the address and no work saved in this browser
-// (page.js restores those); and only when the calls the page would send
-// for it are exactly those the build answered. page.js then takes over the
-// panel, and its own check (firstPaint there) keeps the preview only while
-// it matches what is on screen.
+// early.js draws the first preview before the rest of the page exists,
+// into the diagnostics list and the settings panel, as soon as the page's
+// entry runs, before the editor's code has been evaluated and long before
+// the core has downloaded. It draws one of two answers, each only for
+// exactly the calls the page would send for the state it is about to open
+// (a link in the address, else the work saved in this browser, else the
+// default state, as page.js restores them):
+//   - the answers this browser kept for that state on an earlier visit
+//     (lib/persist-preview.js), when the core that computed them is the
+//     one this page ships: a returning visitor's preview;
+//   - the build's answer for the default state (site/tools/firstpaint.mjs).
+// page.js then takes over the panel, and its own check (firstPaint there)
+// keeps the preview only while it matches what is on screen; the core's
+// answer replaces it.
 import FIRST from "virtual:first-paint";
 import { callsFor, wireKey } from "./calls.js";
-import { defaults } from "./lib/state.js";
+import { decode, defaults } from "./lib/state.js";
 import { readSaved, ASIDE_KEY } from "./lib/persist.js";
+import { coreIdentity, readPreview } from "./lib/persist-preview.js";
 import { renderDiagnostics } from "./lib/diaglist.js";
 import { settingsPanel } from "./panels/settings.js";
 
 export { FIRST };
 
-/**
- * paintEarly draws the build's preview when it applies and returns the
- * settings panel it built (for page.js to keep), or null.
- */
-export function paintEarly() {
+/** CORE names the core this page ships (persist-preview.js coreIdentity). */
+export const CORE = coreIdentity();
+
+/** STORED is the kept preview paintEarly drew, {key, results}, or null. */
+export let STORED = null;
+
+// opening returns the state the page is about to open and whether it is
+// restored (a link or saved work), or null when storage is refused or the
+// link cannot be read (page.js says why).
+async function opening() {
+  let saved;
   try {
-    if (!FIRST || location.hash.length > 1 || readSaved(localStorage) || readSaved(localStorage, ASIDE_KEY)) return null;
+    saved = readSaved(localStorage) || readSaved(localStorage, ASIDE_KEY);
   } catch {
-    return null; // storage refused: page.js decides once it has read what it can
+    return null;
   }
-  const state = defaults();
-  if (state.tab !== "settings") return null;
-  const panel = settingsPanel(document.getElementById("panel-settings"));
-  if (wireKey(callsFor(state, panel)) !== FIRST.key) return panel;
-  const [base] = FIRST.results;
-  renderDiagnostics(document.getElementById("diagnostics"), base.ok ? base.value.diagnostics : [], null, document.getElementById("diag-count"));
-  panel.render({ state, effective: base.ok ? base.value : null, responses: FIRST.results.slice(1) });
+  const frag = location.hash.length > 1 ? location.hash : saved ? "#" + saved.frag : "";
+  if (!frag) return { state: defaults(), restored: false };
+  try {
+    return { state: (await decode(frag)).state, restored: true };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * paintEarly draws a preview when one applies and returns the settings
+ * panel it built (for page.js to keep), or null.
+ */
+export async function paintEarly() {
+  const open = await opening();
+  if (!open || open.state.tab !== "settings") return null;
+  const el = document.getElementById("panel-settings");
+  const panel = settingsPanel(el);
+  const key = wireKey(callsFor(open.state, panel));
+  let results = null;
+  let from = "build";
+  if (open.restored) {
+    try {
+      results = readPreview(localStorage, key, CORE);
+    } catch {
+      results = null;
+    }
+    if (results) from = "stored";
+  }
+  if (!results && FIRST && key === FIRST.key) results = FIRST.results;
+  if (!results) return panel;
+  const [base] = results;
+  const diagList = document.getElementById("diagnostics");
+  const diagCount = document.getElementById("diag-count");
+  try {
+    const diags = base.ok ? base.value.diagnostics
+      : [{ severity: "error", code: base.value.error.code, message: base.value.error.message }];
+    renderDiagnostics(diagList, diags, null, diagCount);
+    panel.render({ state: open.state, effective: base.ok ? base.value : null, responses: results.slice(1) });
+  } catch {
+    // Kept answers of a shape the panels cannot draw: nothing is shown,
+    // and page.js says the core is coming.
+    diagCount.textContent = "";
+    diagList.subplayKey = undefined;
+    return settingsPanel(el);
+  }
+  if (from === "stored") STORED = { key, results };
   document.body.dataset.firstPaint = "shown";
+  document.body.dataset.previewFrom = from;
   window.subplayFirstPreview = performance.now();
   return panel;
 }

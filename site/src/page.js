@@ -8,7 +8,8 @@ import { createEditor, warmEditor } from "./lib/editor.js";
 import { renderDiagnostics } from "./lib/diaglist.js";
 import { createRunner } from "./lib/runner.js";
 import { defaults, decode, encode, normalize, TABS } from "./lib/state.js";
-import { createSaver, readSaved, ago, ASIDE_KEY } from "./lib/persist.js";
+import { createSaver, readSaved, ago, ASIDE_KEY, DEBOUNCE_MS } from "./lib/persist.js";
+import { createPreviewKeeper } from "./lib/persist-preview.js";
 import { applyTheme } from "./lib/theme.js";
 import { loadingIndicator } from "./lib/loading.js";
 import { settingsPanel } from "./panels/settings.js";
@@ -20,7 +21,7 @@ import { transformsPanel } from "./panels/transforms.js";
 import { exportPanel } from "./panels/export.js";
 import { PAGE_MODULES, createRouter } from "./modules.js";
 import { callsFor, wireKey } from "./calls.js";
-import { FIRST } from "./early.js";
+import { FIRST, STORED, CORE } from "./early.js";
 
 let state = defaults();
 let lastBase = null;
@@ -255,6 +256,9 @@ function finish(job, results, t0) {
   if (window.subplayFirstPreview === undefined) window.subplayFirstPreview = done;
   if (job.prebuilt) return;
   document.body.dataset.rendered = String(job.seq);
+  // Kept for the next visit's first preview (early.js): only the settings
+  // tab's answers, the only panel early.js draws.
+  if (job.meta.tab === "settings") previews.keep(job.calls, results);
   // For the benchmarks: the core's first answer, and where its time went.
   if (window.subplayFirstCall === undefined) window.subplayFirstCall = { ...results.timing, done };
   document.dispatchEvent(new CustomEvent("subplay:rendered", {
@@ -266,21 +270,27 @@ function finish(job, results, t0) {
 }
 const runner = createRunner(runCalls, show);
 
-// The first preview comes from the build (site/tools/firstpaint.mjs): the
+// The first preview comes from answers computed before the core is up:
+// those this browser kept for the work it restores (early.js STORED,
+// lib/persist-preview.js), or the build's (site/tools/firstpaint.mjs): the
 // answer of the module the page loads first, run on the default state
-// while the site was built. It is drawn only while the calls the page
+// while the site was built. Either is drawn only while the calls the page
 // would send are exactly those it answers, and only until the core itself
 // answers. An edit before that takes it away again: the diagnostics say
 // they are coming, and the panel is dimmed as stale.
-let prebuiltDrawn = false; // by show, with the editor's marks and jumps
+let prebuiltDrawn = null; // the preview drawn by show, with the editor's marks and jumps
 function firstPaint(calls) {
-  if (FIRST && wireKey(calls) === FIRST.key) {
-    if (prebuiltDrawn) return;
-    prebuiltDrawn = true;
-    show({ seq: 0, meta: { tab: state.tab }, t: performance.now(), calls, prebuilt: true }, FIRST.results);
+  const key = wireKey(calls);
+  const [from, preview] = STORED && key === STORED.key ? ["stored", STORED]
+    : FIRST && key === FIRST.key ? ["build", FIRST] : [null, null];
+  if (preview) {
+    if (prebuiltDrawn === preview) return;
+    prebuiltDrawn = preview;
+    show({ seq: 0, meta: { tab: state.tab }, t: performance.now(), calls, prebuilt: true }, preview.results);
     document.body.dataset.firstPaint = "shown";
+    document.body.dataset.previewFrom = from;
   } else if (document.body.dataset.firstPaint === "shown") {
-    prebuiltDrawn = false;
+    prebuiltDrawn = null;
     document.body.dataset.stale = "true";
     editor.setDiagnostics([]);
     diagCount.textContent = "";
@@ -297,6 +307,8 @@ const saver = createSaver({
   storage: localStorage, history, location,
 });
 let saving = false; // off until the first state is on screen
+// The core's last answers for the settings tab, kept beside the work.
+const previews = createPreviewKeeper({ storage: localStorage, core: CORE, wait: DEBOUNCE_MS });
 
 // refresh asks the core for the current state. The request goes at the
 // end of the current task's synchronous work (several changes at once make
@@ -459,6 +471,10 @@ window.subplayPage = {
   call: (op, req) => sp.call(op, req),
   // The build's answer for the default state: {key, results, version}.
   firstPaint: FIRST,
+  // The answers kept by an earlier visit that early.js drew, {key,
+  // results}, or null; and the name of the core this page ships.
+  storedPreview: STORED,
+  core: CORE,
   // For the recovery test: the core exits as on a fatal error.
   killCore: () => sp.kill(),
   // For the tests of the shared answer slot (loader.js, lib/slot.js): how

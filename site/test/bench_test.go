@@ -137,7 +137,10 @@ func BenchmarkColdLoad(b *testing.B) {
 // BenchmarkRepeatVisit measures a returning visitor: it loads the
 // playground once with the cache on and uses it as a person would (20
 // edits, then 10 s more with the page open), then loads it again b.N
-// times. It uses the browser's own profile, not a fresh browser context:
+// times. The edits are saved work, so the first preview of a repeat visit
+// is the answers the page kept for it (early.js, lib/persist-preview.js)
+// when it was, and the log says in how many visits
+// (stored-previews). It uses the browser's own profile, not a fresh browser context:
 // those are off-the-record, and Chromium keeps no code cache for them.
 //
 // Whether Chromium stored the module's compiled code, and used it, is
@@ -165,15 +168,41 @@ func BenchmarkRepeatVisit(b *testing.B) {
 		}
 		time.Sleep(10 * time.Second)
 	})
-	var runs []loadFigures
+	// Each measured visit is paired with one whose kept answers were
+	// removed just before (what a visitor had before they were kept, on
+	// the same build and cache), alternating, so that the two sets see
+	// the same load. Each pair has a tab of its own in the same profile
+	// (a tab lives two minutes), whose first visit is not counted: a new
+	// tab's first navigation also starts its renderer.
+	var runs, without []loadFigures
 	b.ResetTimer()
-	for range b.N {
+	for i := range b.N {
+		tb := newTab(b, chromedp.WithNewWindow(true))
+		tb.base = serverURL
 		tb.open("")
-		runs = append(runs, readLoadFigures(tb))
+		// Which of the two goes first alternates (the one without gets
+		// them written again for the next).
+		for _, keep := range [][]bool{{true, false}, {false, true}}[i%2] {
+			// The last visit's answers are written at most two debounce
+			// intervals after its last answer (persist-preview.js).
+			time.Sleep(1500 * time.Millisecond)
+			if !keep {
+				tb.eval(`localStorage.removeItem("subplay:preview"), true`, nil)
+			}
+			tb.open("")
+			if keep {
+				runs = append(runs, readLoadFigures(tb))
+			} else {
+				without = append(without, readLoadFigures(tb))
+			}
+		}
 	}
 	b.StopTimer()
 	hits := 0
+	tb = newTab(b, chromedp.WithNewWindow(true))
+	tb.base = serverURL
 	cacheTrace(b, tb, func(_ []float64, h int) { hits = h }, func() { tb.open("") })
+	reportLoadsAs(b, "page, repeat visit without the kept answers (removed before each)", "nokept-", without)
 	reportLoads(b, "page, repeat visit", runs)
 	total := 0.0
 	for _, w := range written {
@@ -271,8 +300,9 @@ func traceEvents(b *testing.B, tb *tab, categories []string, fn func()) []json.R
 // first call and its rendering, and waiting for the page's own start).
 type loadFigures struct {
 	First   float64 `json:"first"`
-	Live    float64 `json:"live"`  // the core's first answer drawn
-	Built   bool    `json:"built"` // whether the first preview was the build's
+	Live    float64 `json:"live"`   // the core's first answer drawn
+	Built   bool    `json:"built"`  // whether the first preview was the build's
+	Stored  bool    `json:"stored"` // whether it was the answers kept by an earlier visit
 	Fetch   float64 `json:"fetch"`
 	Compile float64 `json:"compile"`
 	Start   float64 `json:"start"`
@@ -286,7 +316,7 @@ func readLoadFigures(tb *tab) loadFigures {
 	var r loadFigures
 	tb.eval(`(() => { const t = window.subplayTiming || {};
 		const c = window.subplayFirstCall || {};
-		return {first: window.subplayFirstPreview, live: c.done || 0, built: document.body.dataset.firstPaint !== undefined, fetch: t.fetch || 0, compile: t.compile || 0, start: t.start || 0, ready: t.readyAt || 0,
+		return {first: window.subplayFirstPreview, live: c.done || 0, built: document.body.dataset.previewFrom === "build", stored: document.body.dataset.previewFrom === "stored", fetch: t.fetch || 0, compile: t.compile || 0, start: t.start || 0, ready: t.readyAt || 0,
 			sent: c.sent || 0, worker: c.worker || 0, got: c.received || 0}; })()`, &r)
 	return r
 }
@@ -295,6 +325,12 @@ func readLoadFigures(tb *tab) loadFigures {
 // answer, and logs where the core's part went, stage by stage, with the
 // machine's load average (a busy machine stretches every stage).
 func reportLoads(b *testing.B, what string, runs []loadFigures) {
+	reportLoadsAs(b, what, "", runs)
+}
+
+// reportLoadsAs is reportLoads with its metrics' units prefixed, for a
+// second set of loads in the same benchmark.
+func reportLoadsAs(b *testing.B, what, prefix string, runs []loadFigures) {
 	col := func(f func(loadFigures) float64) []float64 {
 		var xs []float64
 		for _, r := range runs {
@@ -304,18 +340,22 @@ func reportLoads(b *testing.B, what string, runs []loadFigures) {
 	}
 	first := col(func(r loadFigures) float64 { return r.First })
 	live := col(func(r loadFigures) float64 { return r.Live })
-	built := 0
+	built, stored := 0, 0
 	for _, r := range runs {
 		if r.Built {
 			built++
 		}
+		if r.Stored {
+			stored++
+		}
 	}
-	b.ReportMetric(percentile(first, 50), "p50-first-preview-ms")
-	b.ReportMetric(percentile(first, 95), "p95-first-preview-ms")
-	b.ReportMetric(percentile(live, 50), "p50-core-answer-ms")
+	b.ReportMetric(percentile(first, 50), prefix+"p50-first-preview-ms")
+	b.ReportMetric(percentile(first, 95), prefix+"p95-first-preview-ms")
+	b.ReportMetric(percentile(live, 50), prefix+"p50-core-answer-ms")
+	b.ReportMetric(float64(stored), prefix+"stored-previews")
 	lines := []string{
 		fmt.Sprintf("%s, %d loads, load average %s:", what, len(runs), loadAverage()),
-		fmt.Sprintf("  first preview           p50 %5.0f  p95 %5.0f ms  (the build's preview in %d of %d)", percentile(first, 50), percentile(first, 95), built, len(runs)),
+		fmt.Sprintf("  first preview           p50 %5.0f  p95 %5.0f ms  (the build's preview in %d of %d, the answers kept by an earlier visit in %d)", percentile(first, 50), percentile(first, 95), built, len(runs), stored),
 		fmt.Sprintf("  core's first answer     p50 %5.0f  p95 %5.0f ms  (navigation to drawn), of which:", percentile(live, 50), percentile(live, 95)),
 	}
 	for _, x := range []struct {
@@ -334,7 +374,7 @@ func reportLoads(b *testing.B, what string, runs []loadFigures) {
 		xs := col(x.f)
 		lines = append(lines, fmt.Sprintf("    %-21s p50 %5.0f  p95 %5.0f ms", x.name, percentile(xs, 50), percentile(xs, 95)))
 		if x.metric != "" {
-			b.ReportMetric(percentile(xs, 50), "p50-"+x.metric+"-ms")
+			b.ReportMetric(percentile(xs, 50), prefix+"p50-"+x.metric+"-ms")
 		}
 	}
 	b.Log(strings.Join(lines, "\n"))

@@ -62,7 +62,9 @@ export function createSaver({ encode, isDefault, storage, history, location, wai
   };
 }
 
-function whenIdle(wait) {
+/** whenIdle(wait) is the default idle of createSaver: fn runs when the
+ * page is idle, within wait ms; null without requestIdleCallback. */
+export function whenIdle(wait) {
   if (typeof requestIdleCallback !== "function") return null;
   return (fn) => {
     const h = requestIdleCallback(fn, { timeout: wait });
