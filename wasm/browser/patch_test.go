@@ -29,6 +29,7 @@ func TestPatchedModules(t *testing.T) {
 		{"yaml_floats", "go.yaml.in/yaml/v3"},
 		{"cel_parser", "github.com/google/cel-go/parser"},
 		{"protobuf_json_token", "google.golang.org/protobuf/internal/encoding/json"},
+		{"avro_json", "github.com/hamba/avro/v2"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := exec.Command("go", "test", "-count=1", "-modfile", modfile, "-run", "^TestSubplay", "-v", tt.pkg)
