@@ -1,7 +1,7 @@
 // Unit tests of the page's autosave (site/src/lib/persist.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createSaver, readSaved, ago, SAVE_KEY } from "../src/lib/persist.js";
+import { createSaver, idleWriter, readSaved, ago, SAVE_KEY } from "../src/lib/persist.js";
 
 function fakes(hash = "") {
   const store = new Map();
@@ -88,4 +88,74 @@ test("the write waits for an idle moment; flush does not", async () => {
   await saver.flush();
   assert.deepEqual(f.urls, ["/#z=a", "/#z=b"]);
   assert.equal(queued.length, 0, "flush cancels the idle write");
+});
+
+test("idleWriter: the last value, once quiet, when idle; flush, drop and cancel", async () => {
+  const written = [];
+  const queued = [];
+  const idle = (fn) => {
+    queued.push(fn);
+    return () => {
+      const i = queued.indexOf(fn);
+      if (i >= 0) queued.splice(i, 1);
+    };
+  };
+  const w = idleWriter((v) => {
+    written.push(v);
+    return "wrote " + v;
+  }, { wait: 5, idle });
+  const quiet = () => new Promise((r) => setTimeout(r, 30));
+  const cases = [
+    ["debounced: only the last of a burst, and only once idle", async () => {
+      for (const v of ["a", "ab", "abc"]) w.schedule(v);
+      assert.equal(queued.length, 0, "queued before the quiet time");
+      await quiet();
+      assert.deepEqual(written, [], "written before the page was idle");
+      assert.equal(queued.length, 1);
+      queued.shift()({ timeRemaining: () => 50, didTimeout: false }); // a real deadline
+      return ["abc"];
+    }],
+    ["flush writes now and cancels the idle write", async () => {
+      w.schedule("b");
+      await quiet();
+      assert.equal(queued.length, 1);
+      assert.equal(w.flush(), "wrote b");
+      assert.equal(queued.length, 0, "flush left the idle write queued");
+      return ["b"];
+    }],
+    ["flush before the quiet time cancels the timer", async () => {
+      w.schedule("c");
+      w.flush();
+      await quiet();
+      assert.equal(queued.length, 0, "the timer still ran");
+      return ["c"];
+    }],
+    ["drop forgets the pending value", async () => {
+      w.schedule("d");
+      w.drop();
+      await quiet();
+      assert.equal(queued.length, 0);
+      w.schedule("e");
+      await quiet();
+      w.drop();
+      assert.equal(queued.length, 0, "drop left the idle write queued");
+      return [];
+    }],
+    ["with nothing pending, flush writes nothing", async () => {
+      assert.equal(w.flush(), undefined);
+      return [];
+    }],
+  ];
+  for (const [name, run] of cases) {
+    written.length = 0;
+    const want = await run();
+    assert.deepEqual(written, want, name);
+  }
+  // Without idle the write follows the quiet time at once.
+  const now = [];
+  const direct = idleWriter((v) => now.push(v), { wait: 5, idle: null });
+  direct.schedule("x");
+  assert.deepEqual(now, []);
+  await quiet();
+  assert.deepEqual(now, ["x"]);
 });

@@ -13,7 +13,7 @@
 // PREVIEW_MAX_CHARS, is ignored.
 
 /* global __SUBPLAY_MANIFEST__ */
-import { whenIdle } from "./persist.js";
+import { idleWriter } from "./persist.js";
 import { wireKey } from "../calls.js";
 
 export const PREVIEW_KEY = "subplay:preview";
@@ -97,26 +97,13 @@ export function readPreview(storage, key, core) {
 /**
  * createPreviewKeeper returns keep(calls, results), which after wait ms of
  * quiet stores the latest answers, keyed by wireKey(calls), when the page
- * is idle (as persist.js's
- * saver: the write stays out of the tasks that answer a keystroke), and
- * drop(), which forgets what is pending. A refused write (a private
- * window, a full quota) leaves no preview, and nothing else changes.
+ * is idle (persist.js idleWriter, as the saver: the write stays out of the
+ * tasks that answer a keystroke), and drop(), which forgets what is
+ * pending. A refused write (a private window, a full quota) leaves no
+ * preview, and nothing else changes.
  */
-export function createPreviewKeeper({ storage, core, wait, idle = whenIdle(wait) }) {
-  let timer = null;
-  let cancelIdle = null;
-  let pending = null;
-  function stop() {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    if (cancelIdle) cancelIdle();
-    cancelIdle = null;
-  }
-  function write() {
-    stop();
-    const p = pending;
-    pending = null;
-    if (!p) return;
+export function createPreviewKeeper({ storage, core, wait, idle }) {
+  const writer = idleWriter((p) => {
     const text = encodePreview(wireKey(p.calls), core, p.results);
     try {
       // Too large or transient: an older entry would only be wasted space.
@@ -129,22 +116,12 @@ export function createPreviewKeeper({ storage, core, wait, idle = whenIdle(wait)
         // Storage refused altogether: there is no preview to keep.
       }
     }
-  }
+  }, { wait, idle });
   return {
     keep(calls, results) {
-      if (!core) return;
-      pending = { calls, results };
-      stop();
-      timer = setTimeout(() => {
-        timer = null;
-        if (idle) cancelIdle = idle(write);
-        else write();
-      }, wait);
+      if (core) writer.schedule({ calls, results });
     },
-    drop() {
-      pending = null;
-      stop();
-    },
-    flush: write,
+    drop: writer.drop,
+    flush: writer.flush,
   };
 }

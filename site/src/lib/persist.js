@@ -17,22 +17,9 @@ export const DEBOUNCE_MS = 400;
  * once): the write (compressing the state, replaceState, storage) then
  * stays out of the tasks that answer a keystroke and draw its frame.
  */
-export function createSaver({ encode, isDefault, storage, history, location, wait = DEBOUNCE_MS, idle = whenIdle(wait) }) {
-  let timer = null;
-  let cancelIdle = null;
-  let pending = null;
+export function createSaver({ encode, isDefault, storage, history, location, wait, idle }) {
   let written = null;
-  function stop() {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    if (cancelIdle) cancelIdle();
-    cancelIdle = null;
-  }
-  async function write() {
-    stop();
-    const s = pending;
-    pending = null;
-    if (!s) return written;
+  const writer = idleWriter(async (s) => {
     const frag = await encode(s);
     const bare = isDefault(s);
     const url = location.pathname + location.search + (bare ? "" : "#" + frag);
@@ -45,24 +32,59 @@ export function createSaver({ encode, isDefault, storage, history, location, wai
     }
     written = frag;
     return frag;
+  }, { wait, idle });
+  return {
+    save: writer.schedule,
+    // With nothing pending, the fragment last written.
+    flush: async () => (await writer.flush()) ?? written,
+  };
+}
+
+/**
+ * idleWriter is the debounce both keepers of the page's work share
+ * (createSaver here, persist-preview.js createPreviewKeeper): schedule(v)
+ * makes v the pending value and, after wait ms without another schedule,
+ * passes it to write when the page is idle (idle as createSaver's; null:
+ * at once). flush() cancels what is scheduled and writes the pending value
+ * now, returning what write returns (undefined with nothing pending);
+ * drop() forgets the pending value. A value is written at most once.
+ */
+export function idleWriter(write, { wait = DEBOUNCE_MS, idle = whenIdle(wait) } = {}) {
+  let timer = null;
+  let cancelIdle = null;
+  let pending = null;
+  function stop() {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (cancelIdle) cancelIdle();
+    cancelIdle = null;
+  }
+  // run takes no argument: requestIdleCallback passes its deadline.
+  function run() {
+    stop();
+    const v = pending;
+    pending = null;
+    return v == null ? undefined : write(v);
   }
   return {
-    save(state) {
-      pending = state;
+    schedule(v) {
+      pending = v;
       stop();
       timer = setTimeout(() => {
         timer = null;
-        if (idle) cancelIdle = idle(write);
-        else write();
+        if (idle) cancelIdle = idle(run);
+        else run();
       }, wait);
     },
-    flush() {
-      return write();
+    flush: () => run(),
+    drop() {
+      pending = null;
+      stop();
     },
   };
 }
 
-/** whenIdle(wait) is the default idle of createSaver: fn runs when the
+/** whenIdle(wait) is the default idle of idleWriter: fn runs when the
  * page is idle, within wait ms; null without requestIdleCallback. */
 export function whenIdle(wait) {
   if (typeof requestIdleCallback !== "function") return null;
