@@ -4,59 +4,12 @@ package sitetest
 
 import (
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 )
-
-// gatedSite is the site behind a proxy that holds back every WebAssembly
-// module until open is called: the page as it is before its core has
-// loaded, for as long as a test needs.
-type gatedSite struct {
-	*httptest.Server
-	gate chan struct{}
-	once sync.Once
-}
-
-func newGatedSite(t *testing.T) *gatedSite {
-	t.Helper()
-	return newGatedSiteFor(t, ".wasm")
-}
-
-// newGatedSiteFor is newGatedSite holding back only the files whose path
-// ends in suffix.
-func newGatedSiteFor(t *testing.T, suffix string) *gatedSite {
-	t.Helper()
-	u, err := url.Parse(serverURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rp := httputil.NewSingleHostReverseProxy(u)
-	g := &gatedSite{gate: make(chan struct{})}
-	g.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, suffix) {
-			select {
-			case <-g.gate:
-			case <-r.Context().Done():
-				return
-			}
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(func() {
-		g.open()
-		g.Close()
-	})
-	return g
-}
-
-func (g *gatedSite) open() { g.once.Do(func() { close(g.gate) }) }
 
 // TestFirstPaintFromBuild: with the core held back, the default state's
 // preview (computed by the build with the same module) is on the page at

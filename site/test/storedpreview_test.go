@@ -4,12 +4,8 @@ package sitetest
 
 import (
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/chromedp/cdproto/network"
@@ -17,75 +13,9 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// holdSite is the site behind a proxy that can hold back every
-// WebAssembly module, again and again (gatedSite opens once): a first
-// visit with the core, then a reload without it, on one origin (so one
-// localStorage).
-type holdSite struct {
-	*httptest.Server
-	mu   sync.Mutex
-	gate chan struct{} // nil: let modules through
-}
-
-func newHoldSite(t *testing.T) *holdSite {
-	t.Helper()
-	u, err := url.Parse(serverURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rp := httputil.NewSingleHostReverseProxy(u)
-	// The modules are never cached (the worker's fetches ignore the
-	// tab's cache switch): a reload asks for them again, and the hold
-	// holds them.
-	rp.ModifyResponse = func(r *http.Response) error {
-		if strings.HasSuffix(r.Request.URL.Path, ".wasm") {
-			r.Header.Set("Cache-Control", "no-store")
-		}
-		return nil
-	}
-	s := &holdSite{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, ".wasm") {
-			s.mu.Lock()
-			gate := s.gate
-			s.mu.Unlock()
-			if gate != nil {
-				select {
-				case <-gate:
-				case <-r.Context().Done():
-					return
-				}
-			}
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(func() {
-		s.release()
-		s.Close()
-	})
-	return s
-}
-
-func (s *holdSite) hold() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.gate == nil {
-		s.gate = make(chan struct{})
-	}
-}
-
-func (s *holdSite) release() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.gate != nil {
-		close(s.gate)
-		s.gate = nil
-	}
-}
-
 // newHoldTab is a tab on site with the HTTP cache off, so that a reload
 // asks the proxy for the modules again and the hold works.
-func newHoldTab(t *testing.T, site *holdSite) *tab {
+func newHoldTab(t *testing.T, site *gatedSite) *tab {
 	t.Helper()
 	tb := newTab(t)
 	tb.base = site.URL + "/"
@@ -183,7 +113,7 @@ func TestStoredPreviewOnReload(t *testing.T) {
 	}
 	tb.screenshot("stored-preview")
 
-	site.release()
+	site.open()
 	tb.run(chromedp.WaitVisible(chromedp.CSS("body[data-ready][data-rendered]")))
 	tb.waitRender(0)
 	var after struct {
@@ -264,7 +194,7 @@ func TestStoredPreviewOnlyForItsStateAndCore(t *testing.T) {
 			if (from == "stored") != control {
 				t.Errorf("kept preview shown: %v, want %v", from == "stored", control)
 			}
-			site.release()
+			site.open()
 			tb.run(chromedp.WaitVisible(chromedp.CSS("body[data-ready][data-rendered]")))
 			tb.waitRender(0)
 			var rows int

@@ -1,0 +1,107 @@
+//go:build browser
+
+package sitetest
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// gatedSite is the site behind a proxy that can hold back the files whose
+// path ends in a suffix (the WebAssembly modules, or one of them): the page
+// as it is before its core has loaded, for as long as a test needs. hold
+// arms the gate, open lets everything through; either may come again.
+type gatedSite struct {
+	*httptest.Server
+	mu   sync.Mutex
+	gate chan struct{} // nil: open
+}
+
+// newGatedSite is a site holding back every WebAssembly module until open
+// is called.
+func newGatedSite(t *testing.T) *gatedSite {
+	t.Helper()
+	return newGatedSiteFor(t, ".wasm")
+}
+
+// newGatedSiteFor is newGatedSite holding back only the files whose path
+// ends in suffix.
+func newGatedSiteFor(t *testing.T, suffix string) *gatedSite {
+	t.Helper()
+	return serveGated(t, suffix, true, false)
+}
+
+// newHoldSite is a site that lets every WebAssembly module through until
+// hold is called, and can hold them again after open: a first visit with
+// the core, then a reload without it, on one origin (so one localStorage).
+// The modules are sent no-store (the worker's fetches ignore the tab's
+// cache switch): a reload asks for them again, and the hold holds them.
+func newHoldSite(t *testing.T) *gatedSite {
+	t.Helper()
+	return serveGated(t, ".wasm", false, true)
+}
+
+func serveGated(t *testing.T, suffix string, held, noStore bool) *gatedSite {
+	t.Helper()
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	if noStore {
+		rp.ModifyResponse = func(r *http.Response) error {
+			if strings.HasSuffix(r.Request.URL.Path, suffix) {
+				r.Header.Set("Cache-Control", "no-store")
+			}
+			return nil
+		}
+	}
+	g := &gatedSite{}
+	if held {
+		g.gate = make(chan struct{})
+	}
+	g.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, suffix) {
+			g.mu.Lock()
+			gate := g.gate
+			g.mu.Unlock()
+			if gate != nil {
+				select {
+				case <-gate:
+				case <-r.Context().Done():
+					return
+				}
+			}
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		g.open()
+		g.Close()
+	})
+	return g
+}
+
+// hold holds back the files from now on, until open.
+func (g *gatedSite) hold() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gate == nil {
+		g.gate = make(chan struct{})
+	}
+}
+
+// open lets the held files, and all that follow, through.
+func (g *gatedSite) open() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gate != nil {
+		close(g.gate)
+		g.gate = nil
+	}
+}
