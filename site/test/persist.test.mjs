@@ -23,6 +23,22 @@ function fakes(hash = "") {
 
 const encode = async (s) => "z=" + s.config;
 
+// fakeIdle stands for requestIdleCallback: the writes it was given wait in
+// queued until the test runs them.
+function fakeIdle() {
+  const queued = [];
+  const idle = (fn) => {
+    queued.push(fn);
+    return () => {
+      const i = queued.indexOf(fn);
+      if (i >= 0) queued.splice(i, 1);
+    };
+  };
+  return { idle, queued };
+}
+
+const quiet = () => new Promise((r) => setTimeout(r, 30));
+
 test("edits reach the URL and storage once typing pauses, the last one winning", async () => {
   const f = fakes();
   const saver = createSaver({ encode, isDefault: (s) => s.config === "default", ...f, wait: 5 });
@@ -67,14 +83,7 @@ test("ago", () => {
 
 test("the write waits for an idle moment; flush does not", async () => {
   const f = fakes();
-  const queued = [];
-  const idle = (fn) => {
-    queued.push(fn);
-    return () => {
-      const i = queued.indexOf(fn);
-      if (i >= 0) queued.splice(i, 1);
-    };
-  };
+  const { idle, queued } = fakeIdle();
   const saver = createSaver({ encode, isDefault: () => false, ...f, wait: 5, idle });
   saver.save({ config: "a" });
   await new Promise((r) => setTimeout(r, 30));
@@ -91,71 +100,40 @@ test("the write waits for an idle moment; flush does not", async () => {
 });
 
 test("idleWriter: the last value, once quiet, when idle; flush, drop and cancel", async () => {
-  const written = [];
-  const queued = [];
-  const idle = (fn) => {
-    queued.push(fn);
-    return () => {
-      const i = queued.indexOf(fn);
-      if (i >= 0) queued.splice(i, 1);
-    };
-  };
-  const w = idleWriter((v) => {
-    written.push(v);
-    return "wrote " + v;
-  }, { wait: 5, idle });
-  const quiet = () => new Promise((r) => setTimeout(r, 30));
-  const cases = [
-    ["debounced: only the last of a burst, and only once idle", async () => {
-      for (const v of ["a", "ab", "abc"]) w.schedule(v);
-      assert.equal(queued.length, 0, "queued before the quiet time");
-      await quiet();
-      assert.deepEqual(written, [], "written before the page was idle");
-      assert.equal(queued.length, 1);
-      queued.shift()({ timeRemaining: () => 50, didTimeout: false }); // a real deadline
-      return ["abc"];
-    }],
-    ["flush writes now and cancels the idle write", async () => {
-      w.schedule("b");
-      await quiet();
-      assert.equal(queued.length, 1);
-      assert.equal(w.flush(), "wrote b");
-      assert.equal(queued.length, 0, "flush left the idle write queued");
-      return ["b"];
-    }],
-    ["flush before the quiet time cancels the timer", async () => {
-      w.schedule("c");
-      w.flush();
-      await quiet();
-      assert.equal(queued.length, 0, "the timer still ran");
-      return ["c"];
-    }],
-    ["drop forgets the pending value", async () => {
-      w.schedule("d");
-      w.drop();
-      await quiet();
-      assert.equal(queued.length, 0);
-      w.schedule("e");
-      await quiet();
-      w.drop();
-      assert.equal(queued.length, 0, "drop left the idle write queued");
-      return [];
-    }],
-    ["with nothing pending, flush writes nothing", async () => {
-      assert.equal(w.flush(), undefined);
-      return [];
-    }],
-  ];
-  for (const [name, run] of cases) {
-    written.length = 0;
-    const want = await run();
+  // A step is a value to schedule, or "wait" (past the quiet time),
+  // "idle" (the page idles: the queued write runs), "flush" or "drop".
+  for (const [name, steps, want, queuedAfter = 0] of [
+    ["the last of a burst, once the page is idle", ["a", "ab", "abc", "wait", "idle"], ["abc"]],
+    ["nothing before the page is idle", ["a", "ab", "wait"], [], 1],
+    ["nothing before the quiet time", ["a"], []],
+    ["flush writes now and cancels the idle write", ["b", "wait", "flush"], ["b"]],
+    ["flush before the quiet time cancels the timer", ["c", "flush", "wait"], ["c"]],
+    ["drop forgets the pending value", ["d", "drop", "wait"], []],
+    ["drop cancels the idle write", ["e", "wait", "drop"], []],
+    ["a value is written once", ["f", "flush", "flush", "wait"], ["f"]],
+    ["with nothing pending, flush writes nothing", ["flush"], []],
+  ]) {
+    const written = [];
+    const { idle, queued } = fakeIdle();
+    const w = idleWriter((v) => written.push(v), { wait: 5, idle });
+    for (const step of steps) {
+      if (step === "wait") await quiet();
+      // A real deadline: the write must not take it for the value.
+      else if (step === "idle") queued.shift()({ timeRemaining: () => 50, didTimeout: false });
+      else if (step === "flush" || step === "drop") w[step]();
+      else w.schedule(step);
+    }
     assert.deepEqual(written, want, name);
+    assert.equal(queued.length, queuedAfter, name + ": idle writes queued");
   }
+  const w = idleWriter((v) => "wrote " + v, { wait: 5, idle: null });
+  assert.equal(w.flush(), undefined, "flush with nothing pending");
+  w.schedule("x");
+  assert.equal(w.flush(), "wrote x", "flush gives what write returns");
   // Without idle the write follows the quiet time at once.
   const now = [];
   const direct = idleWriter((v) => now.push(v), { wait: 5, idle: null });
-  direct.schedule("x");
-  assert.deepEqual(now, []);
+  direct.schedule("y");
   await quiet();
-  assert.deepEqual(now, ["x"]);
+  assert.deepEqual(now, ["y"]);
 });
