@@ -4,7 +4,7 @@
 // the core has downloaded. It draws one of two answers, each only for
 // exactly the calls the page would send for the state it is about to open
 // (a link in the address, else the work saved in this browser, else the
-// default state, as page.js restores them):
+// default state: persist.js chooseOpening, as page.js restores them):
 //   - the answers this browser kept for that state on an earlier visit
 //     (lib/persist-preview.js), when the core that computed them is the
 //     one this page ships: a returning visitor's preview;
@@ -15,7 +15,7 @@
 import FIRST from "virtual:first-paint";
 import { callsFor, wireKey } from "./calls.js";
 import { decode, defaults } from "./lib/state.js";
-import { readSaved, ASIDE_KEY } from "./lib/persist.js";
+import { chooseOpening } from "./lib/persist.js";
 import { coreIdentity, readPreview } from "./lib/persist-preview.js";
 import { renderDiagnostics } from "./lib/diaglist.js";
 import { settingsPanel } from "./panels/settings.js";
@@ -32,16 +32,15 @@ export let STORED = null;
 // restored (a link or saved work), or null when storage is refused or the
 // link cannot be read (page.js says why).
 async function opening() {
-  let saved;
+  let open;
   try {
-    saved = readSaved(localStorage) || readSaved(localStorage, ASIDE_KEY);
+    open = chooseOpening(localStorage, location.hash);
   } catch {
     return null;
   }
-  const frag = location.hash.length > 1 ? location.hash : saved ? "#" + saved.frag : "";
-  if (!frag) return { state: defaults(), restored: false };
+  if (open.from === "default") return { state: defaults(), restored: false };
   try {
-    return { state: (await decode(frag)).state, restored: true };
+    return { state: (await decode(open.frag)).state, restored: true };
   } catch {
     return null;
   }

@@ -8,7 +8,7 @@ import { createEditor, warmEditor } from "./lib/editor.js";
 import { renderDiagnostics } from "./lib/diaglist.js";
 import { createRunner } from "./lib/runner.js";
 import { defaults, decode, encode, normalize, TABS } from "./lib/state.js";
-import { createSaver, readSaved, ago, ASIDE_KEY, DEBOUNCE_MS } from "./lib/persist.js";
+import { createSaver, chooseOpening, ago, ASIDE_KEY, DEBOUNCE_MS } from "./lib/persist.js";
 import { createPreviewKeeper } from "./lib/persist-preview.js";
 import { applyTheme } from "./lib/theme.js";
 import { loadingIndicator } from "./lib/loading.js";
@@ -432,19 +432,18 @@ async function restoreFromHash() {
 // browser. A link that differs from the saved work wins, and the saved
 // work is offered back.
 async function restoreWork() {
-  const saved = readSaved(localStorage) || readSaved(localStorage, ASIDE_KEY);
-  const hash = location.hash.replace(/^#/, "");
-  if (hash) {
+  const { from, frag, saved } = chooseOpening(localStorage, location.hash);
+  if (from === "link") {
     const ok = await restoreFromHash();
-    if (ok && saved && saved.frag !== hash) {
+    if (ok && saved && "#" + saved.frag !== frag) {
       const [mine, theirs] = await Promise.all([decode("#" + saved.frag).catch(() => null), decode(location.hash)]);
       if (mine && JSON.stringify(mine.state) !== JSON.stringify(theirs.state) && JSON.stringify(mine.state) !== defaultKey) offerRestore(saved);
     }
     return ok;
   }
-  if (!saved) return false;
+  if (from === "default") return false;
   try {
-    applyState((await decode("#" + saved.frag)).state);
+    applyState((await decode(frag)).state);
     showStatus("restored", `Your work from ${ago(saved.at)} is back (kept in this browser). `,
       h("button", { type: "button", class: "link", onclick: () => { applyState(defaults()); shareStatus.hidden = true; } }, "Start over from the example"));
     return true;

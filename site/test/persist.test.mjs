@@ -1,7 +1,7 @@
 // Unit tests of the page's autosave (site/src/lib/persist.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createSaver, idleWriter, readSaved, ago, SAVE_KEY } from "../src/lib/persist.js";
+import { createSaver, idleWriter, chooseOpening, readSaved, ago, SAVE_KEY, ASIDE_KEY } from "../src/lib/persist.js";
 
 function fakes(hash = "") {
   const store = new Map();
@@ -136,4 +136,22 @@ test("idleWriter: the last value, once quiet, when idle; flush, drop and cancel"
   direct.schedule("y");
   await quiet();
   assert.deepEqual(now, ["y"]);
+});
+
+test("chooseOpening: the link, else the saved work, else the default", () => {
+  const work = { frag: "z=mine", at: 1 };
+  const aside = { frag: "z=aside", at: 2 };
+  for (const [name, hash, stored, want] of [
+    ["a link over saved work", "#z=link", { [SAVE_KEY]: work }, { from: "link", frag: "#z=link", saved: work }],
+    ["a link, nothing saved", "#z=link", {}, { from: "link", frag: "#z=link", saved: null }],
+    ["saved work", "", { [SAVE_KEY]: work, [ASIDE_KEY]: aside }, { from: "saved", frag: "#z=mine", saved: work }],
+    ["work a link put aside", "", { [ASIDE_KEY]: aside }, { from: "saved", frag: "#z=aside", saved: aside }],
+    ["a bare # is no link", "#", { [SAVE_KEY]: work }, { from: "saved", frag: "#z=mine", saved: work }],
+    ["saved work not ours", "", { [SAVE_KEY]: { frag: 3 } }, { from: "default", frag: "", saved: null }],
+    ["nothing", "", {}, { from: "default", frag: "", saved: null }],
+  ]) {
+    const f = fakes();
+    for (const [k, v] of Object.entries(stored)) f.storage.setItem(k, JSON.stringify(v));
+    assert.deepEqual(chooseOpening(f.storage, hash), want, name);
+  }
 });

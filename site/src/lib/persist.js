@@ -104,6 +104,22 @@ export function readSaved(storage, key = SAVE_KEY) {
   }
 }
 
+/**
+ * chooseOpening says what the page opens, for early.js (which draws its
+ * preview first) and page.js (which restores it) alike: the link in the
+ * address (hash, location.hash), else the work saved in storage or kept
+ * aside when a link replaced it, else the default state. It returns
+ * {from, frag, saved}: from is "link", "saved" or "default"; frag is the
+ * fragment to decode, "#…" ("" for the default); saved is the saved work
+ * (readSaved), which page.js offers back when a link replaced it.
+ */
+export function chooseOpening(storage, hash) {
+  const saved = readSaved(storage) || readSaved(storage, ASIDE_KEY);
+  if (hash.length > 1) return { from: "link", frag: hash, saved };
+  if (saved) return { from: "saved", frag: "#" + saved.frag, saved };
+  return { from: "default", frag: "", saved: null };
+}
+
 /** ago says how long ago a time was, roughly: "2 minutes ago". */
 export function ago(at, now = Date.now()) {
   const s = Math.max(0, Math.round((now - at) / 1000));
