@@ -23,7 +23,7 @@ func TestFirstPaintFromBuild(t *testing.T) {
 	tb.run(chromedp.Navigate(tb.base), chromedp.WaitVisible(chromedp.CSS(`body[data-first-paint="shown"]`)))
 	// The preview comes before the rest of the page; the checks below use
 	// the page's hook, which comes with the editor.
-	tb.eval(`new Promise((resolve, reject) => { const t0 = Date.now(); const f = () => window.subplayPage && window.subplayPage.editor ? resolve(true) : Date.now() - t0 > 30000 ? reject(new Error("the page never started")) : setTimeout(f, 20); f(); })`, nil)
+	waitEditor(tb)
 	var early struct {
 		Ready, Rendered  bool
 		Rows, Diags      int
@@ -74,16 +74,7 @@ func TestFirstPaintFromBuild(t *testing.T) {
 	site.open()
 	tb.run(chromedp.WaitVisible(chromedp.CSS("body[data-ready][data-rendered]")))
 	tb.waitRender(0)
-	var live json.RawMessage
-	tb.eval(`(async () => {
-		const calls = JSON.parse(window.subplayPage.firstPaint.key);
-		const out = [];
-		for (const [op, req] of calls) {
-			try { out.push({ok: true, value: await window.subplayPage.call(op, JSON.parse(req))}); }
-			catch (e) { out.push({ok: false, value: {error: {code: e.code, message: e.message}}}); }
-		}
-		return out;
-	})()`, &live)
+	live := coreAnswers(tb, `window.subplayPage.firstPaint.key`)
 	if !jsonEqual(t, live, early.Results) {
 		t.Errorf("the build's answer differs from the core's for the same calls:\nbuild: %s\ncore:  %s", early.Results, live)
 	}

@@ -3,6 +3,7 @@
 package sitetest
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -104,4 +105,30 @@ func (g *gatedSite) open() {
 		close(g.gate)
 		g.gate = nil
 	}
+}
+
+// waitEditor waits, with the core perhaps held back, until page.js has
+// started: its hook is there with the editor.
+func waitEditor(tb *tab) {
+	tb.t.Helper()
+	tb.eval(`new Promise((resolve, reject) => { const t0 = Date.now(); const f = () => window.subplayPage && window.subplayPage.editor ? resolve(true) : Date.now() - t0 > 30000 ? reject(new Error("the page never started")) : setTimeout(f, 20); f(); })`, nil)
+}
+
+// coreAnswers asks the loaded core for the calls keyed by the wire key
+// (calls.js wireKey) the JavaScript expression key gives, and returns its
+// answers in the shape a preview keeps them: what a preview drawn before
+// the core is compared with.
+func coreAnswers(tb *tab, key string) json.RawMessage {
+	tb.t.Helper()
+	var live json.RawMessage
+	tb.eval(`(async () => {
+		const calls = JSON.parse(`+key+`);
+		const out = [];
+		for (const [op, req] of calls) {
+			try { out.push({ok: true, value: await window.subplayPage.call(op, JSON.parse(req))}); }
+			catch (e) { out.push({ok: false, value: {error: {code: e.code, message: e.message}}}); }
+		}
+		return out;
+	})()`, &live)
+	return live
 }

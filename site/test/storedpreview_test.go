@@ -48,24 +48,14 @@ func visitAndKeep(t *testing.T, tb *tab) json.RawMessage {
 		};
 		f();
 	})`, nil)
-	var live json.RawMessage
-	tb.eval(`(async () => {
-		const calls = JSON.parse(JSON.parse(localStorage.getItem("subplay:preview")).key);
-		const out = [];
-		for (const [op, req] of calls) {
-			try { out.push({ok: true, value: await window.subplayPage.call(op, JSON.parse(req))}); }
-			catch (e) { out.push({ok: false, value: {error: {code: e.code, message: e.message}}}); }
-		}
-		return out;
-	})()`, &live)
-	return live
+	return coreAnswers(tb, `JSON.parse(localStorage.getItem("subplay:preview")).key`)
 }
 
 // waitStarted waits, with the core held back, until page.js has restored
 // the work (its hook is there with the editor) and had time to draw.
 func waitStarted(tb *tab) {
 	tb.t.Helper()
-	tb.eval(`new Promise((resolve, reject) => { const t0 = Date.now(); const f = () => window.subplayPage && window.subplayPage.editor ? resolve(true) : Date.now() - t0 > 30000 ? reject(new Error("the page never started")) : setTimeout(f, 20); f(); })`, nil)
+	waitEditor(tb)
 	tb.eval(`new Promise((resolve) => setTimeout(resolve, 300))`, nil)
 }
 
