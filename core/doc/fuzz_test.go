@@ -44,7 +44,7 @@ var yamlSeeds = []string{
 	"a: 0x1F\nb: 0o17\nc: 017\nd: 1_000\ne: .inf\nf: -.Inf\ng: .nan\nh: 1e3\ni: +1.5\n",
 	"a: !!str 123\nb: !!int \"7\"\nc: !custom x\nd: 2001-12-14\ne: !!binary aGk=\n",
 	"? complex\n: key\n", "[a, b]: c\n", "{a: 1, b: [x, y], c: {d: e}}\n", "a: yes\nb: No\nc: TRUE\n",
-	"\ufeffa: bom\n", "a: 1\r\nb: 2\r\n", "a: é中😀\n", "a: 1\na: 2\n",
+	"\ufeffa: bom\n", "a: 1\r\nb: 2\r\n", "a: é中😀\n", "a: 1\na: 2\n", "ܨ:", "- é:\n  中: [😀]\n",
 	"a: &a [*a]\n", "a: &a\n  b: *a\n", "x: &x [a, a]\ny: &y [*x, *x]\nz: [*y, *y]\n",
 	// Errors.
 	"", " \n", "a: b: c\n", "a:\n\t- tab\n", "a: [1, 2\n", "a: {b: 1\n", "a: \"unclosed\n", "a: 'unclosed\n",
@@ -99,10 +99,29 @@ func checkParsed(t *testing.T, d *Doc, ds []diag.Diagnostic) {
 		if n.Span.Start.Offset() < 0 || n.Span.End.Offset() > len(text) || n.Span.End < n.Span.Start {
 			t.Fatalf("%s node span %v outside the text (%d bytes)", n.Kind, n.Span, len(text))
 		}
+		checkCharBoundaries(t, text, n.Kind.String()+" node", n.Span)
+		for _, m := range n.Members {
+			checkCharBoundaries(t, text, "key", m.KeySpan)
+		}
 		if n.Kind == String {
 			checkSourceSpans(t, d, n)
 		}
 	})
+}
+
+// checkCharBoundaries asserts that a span of valid UTF-8 text neither starts
+// nor ends inside a character: the spans of nodes become the spans of
+// findings about them (a message with neither data nor attributes).
+func checkCharBoundaries(t *testing.T, text, what string, sp diag.Span) {
+	t.Helper()
+	if !utf8.ValidString(text) {
+		return
+	}
+	for _, o := range []int{sp.Start.Offset(), sp.End.Offset()} {
+		if o > 0 && o < len(text) && !utf8.RuneStart(text[o]) {
+			t.Fatalf("%s span %v: offset %d is inside a character", what, sp, o)
+		}
+	}
 }
 
 // checkLocated asserts that a diagnostic has a span inside the text and a

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -89,7 +90,21 @@ func safeDecode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 
 func (w *yamlWalker) span(n *yaml.Node, fallbackLen int) diag.Span {
 	start := w.src.Offset(n.Line, n.Column)
-	return diag.SpanOf(start, min(start+fallbackLen, len(w.src.Text)))
+	end := min(start+fallbackLen, len(w.src.Text))
+	for end > start && end < len(w.src.Text) && !utf8.RuneStart(w.src.Text[end]) {
+		end++ // a one-character marker covers the whole character
+	}
+	return diag.SpanOf(start, end)
+}
+
+// charEnd is the offset just past the character that starts at i (i itself
+// at the end of s): a one-character marker must not split a character.
+func charEnd(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	_, w := utf8.DecodeRuneInString(s[i:])
+	return i + w
 }
 
 func (w *yamlWalker) add(n *yaml.Node, code, msg, hint string) {

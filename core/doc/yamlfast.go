@@ -192,7 +192,7 @@ func indicator(c byte) bool {
 func (p *fastYAML) mapping(depth int) *Node {
 	p.collection(depth)
 	col := p.i - p.ls
-	n := p.node(Object, p.i, min(p.i+1, len(p.s)))
+	n := p.node(Object, p.i, charEnd(p.s, p.i))
 	base := len(p.members)
 	for {
 		ks := p.i
