@@ -162,6 +162,15 @@ func tooDeep(maxDepth, at int) diag.Diagnostic {
 		Span:    diag.SpanOf(at, at+1)}
 }
 
+// tooManyMembers is the finding at the key that takes an object past
+// limits.ObjectMembers; the reader stops there.
+func tooManyMembers(key diag.Span) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Error, Code: "too-large",
+		Message: "this object holds more than " + itoa(maxObjectMembers) + " members",
+		Hint:    "a subscription has a few dozen fields, at most 64 labels, a message at most 100 attributes; check that this is the right file",
+		Span:    key}
+}
+
 // utf16Text reports whether text looks like UTF-16: a byte-order mark, or a
 // NUL in its first two bytes (the high byte of an ASCII character).
 func utf16Text(text string) bool {

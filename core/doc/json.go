@@ -173,6 +173,7 @@ func (p *jsonParser) object(depth int) *Node {
 		return n
 	}
 	seen := make(map[string]struct{}, 8)
+	members := 0
 	for {
 		p.space()
 		if p.i >= len(p.s) {
@@ -195,6 +196,12 @@ func (p *jsonParser) object(depth int) *Node {
 		ks := p.i
 		key := p.str()
 		keySpan := diag.SpanOf(ks, p.i)
+		if members++; members > maxObjectMembers {
+			// The one finding that matters: the others would crowd it
+			// out of the capped list.
+			p.ds, p.dropped = []diag.Diagnostic{tooManyMembers(keySpan)}, 0
+			panic(errStop{})
+		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
 			p.syntax("expected ':' after the key "+diag.Quote(key)+", found "+p.describe(p.i), "")

@@ -13,8 +13,9 @@ import (
 )
 
 const (
-	maxYAMLNodes  = limits.YAMLNodes
-	maxAliasNodes = limits.YAMLAliasNodes
+	maxObjectMembers = limits.ObjectMembers
+	maxYAMLNodes     = limits.YAMLNodes
+	maxAliasNodes    = limits.YAMLAliasNodes
 )
 
 type yamlWalker struct {
@@ -24,6 +25,7 @@ type yamlWalker struct {
 	aliased  int  // values visited through aliases
 	inAlias  int  // > 0 while expanding an alias
 	deep     bool // too-deep was reported: once is enough
+	tooMany  bool // a mapping passed limits.ObjectMembers: the tree is dropped
 	ds       []diag.Diagnostic
 	dropped  int // findings past diag.MaxCollected, counted only
 }
@@ -42,9 +44,12 @@ func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic
 // parseYAMLFull reads text with yaml.v3 and walks its nodes into the tree:
 // any YAML, with a positioned finding for each problem.
 func parseYAMLFull(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
-	deep, many := scanYAML(src.Text, maxDepth*limits.YAMLScanDepthFactor, maxYAMLNodes)
+	deep, many, wide := scanYAML(src.Text, maxDepth*limits.YAMLScanDepthFactor, maxYAMLNodes)
 	if deep >= 0 {
 		return nil, []diag.Diagnostic{tooDeep(maxDepth, deep)}, 0
+	}
+	if wide >= 0 {
+		return nil, []diag.Diagnostic{tooManyMembers(diag.SpanOf(wide, yamlKeyEnd(src.Text, wide)))}, 0
 	}
 	if many >= 0 {
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "too-large",
@@ -64,6 +69,9 @@ func parseYAMLFull(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagno
 			Message: "the input holds no value, only comments or a document marker", Span: diag.SpanOf(0, 0)}}, 0
 	}
 	root = w.node(first.Content[0], 0)
+	if w.tooMany {
+		return nil, w.ds, w.dropped
+	}
 	var next yaml.Node
 	if err := safeDecode(dec, &next); err == nil {
 		w.ds = append(w.ds, diag.Diagnostic{Severity: diag.Warning, Code: "yaml-multiple-documents",
@@ -106,6 +114,9 @@ func (w *yamlWalker) note(d diag.Diagnostic) {
 }
 
 func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
+	if w.tooMany {
+		return &Node{Kind: Null, Span: w.span(n, 0)}
+	}
 	w.nodes++
 	if w.inAlias > 0 {
 		w.aliased++
@@ -150,6 +161,11 @@ func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
+		if len(n.Content)/2 > maxObjectMembers {
+			w.tooMany = true
+			w.ds, w.dropped = []diag.Diagnostic{tooManyMembers(w.scalarSpan(n.Content[2*maxObjectMembers]))}, 0
+			return &Node{Kind: Null, Span: w.span(n, 1)}
+		}
 		out := &Node{Kind: Object, Span: w.span(n, 1)}
 		seen := make(map[string]struct{}, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
