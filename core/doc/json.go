@@ -16,16 +16,18 @@ type jsonParser struct {
 	s        string
 	i        int
 	maxDepth int
-	ds       []diag.Diagnostic
-	dropped  int // findings past diag.MaxCollected, counted only
+	// maxMembers bounds one object's members (Limits.MaxMembers).
+	maxMembers int
+	ds         []diag.Diagnostic
+	dropped    int // findings past diag.MaxCollected, counted only
 }
 
 // errStop unwinds the parser after the first syntax error: past it, the
 // structure is a guess, and a cascade of follow-on errors helps nobody.
 type errStop struct{}
 
-func parseJSON(text string, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
-	p := &jsonParser{s: text, maxDepth: maxDepth}
+func parseJSON(text string, maxDepth, maxMembers int) (root *Node, ds []diag.Diagnostic, dropped int) {
+	p := &jsonParser{s: text, maxDepth: maxDepth, maxMembers: maxMembers}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(errStop); !ok {
@@ -196,10 +198,10 @@ func (p *jsonParser) object(depth int) *Node {
 		ks := p.i
 		key := p.str()
 		keySpan := diag.SpanOf(ks, p.i)
-		if members++; members > maxObjectMembers {
+		if members++; members > p.maxMembers {
 			// The one finding that matters: the others would crowd it
 			// out of the capped list.
-			p.ds, p.dropped = []diag.Diagnostic{tooManyMembers(keySpan)}, 0
+			p.ds, p.dropped = []diag.Diagnostic{tooManyMembers(keySpan, p.maxMembers)}, 0
 			panic(errStop{})
 		}
 		p.space()

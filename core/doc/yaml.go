@@ -13,24 +13,25 @@ import (
 )
 
 const (
-	maxObjectMembers = limits.ObjectMembers
-	maxYAMLNodes     = limits.YAMLNodes
-	maxAliasNodes    = limits.YAMLAliasNodes
+	maxYAMLNodes  = limits.YAMLNodes
+	maxAliasNodes = limits.YAMLAliasNodes
 )
 
 type yamlWalker struct {
 	src      *diag.Source
 	maxDepth int
-	nodes    int
-	aliased  int  // values visited through aliases
-	inAlias  int  // > 0 while expanding an alias
-	deep     bool // too-deep was reported: once is enough
-	tooMany  bool // a mapping passed limits.ObjectMembers: the tree is dropped
-	ds       []diag.Diagnostic
-	dropped  int // findings past diag.MaxCollected, counted only
+	// maxMembers bounds one mapping's members (Limits.MaxMembers).
+	maxMembers int
+	nodes      int
+	aliased    int  // values visited through aliases
+	inAlias    int  // > 0 while expanding an alias
+	deep       bool // too-deep was reported: once is enough
+	tooMany    bool // a mapping passed limits.ObjectMembers: the tree is dropped
+	ds         []diag.Diagnostic
+	dropped    int // findings past diag.MaxCollected, counted only
 }
 
-func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
+func parseYAML(src *diag.Source, maxDepth, maxMembers int) (root *Node, ds []diag.Diagnostic, dropped int) {
 	if strings.TrimSpace(strings.TrimPrefix(src.Text, "\ufeff")) == "" {
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
 			Message: "the input is empty", Hint: "paste a subscription as JSON or YAML", Span: diag.SpanOf(0, 0)}}, 0
@@ -38,18 +39,18 @@ func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic
 	if root, ok := parseYAMLFast(src.Text, maxDepth); ok {
 		return root, nil, 0
 	}
-	return parseYAMLFull(src, maxDepth)
+	return parseYAMLFull(src, maxDepth, maxMembers)
 }
 
 // parseYAMLFull reads text with yaml.v3 and walks its nodes into the tree:
 // any YAML, with a positioned finding for each problem.
-func parseYAMLFull(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
-	deep, many, wide := scanYAML(src.Text, maxDepth*limits.YAMLScanDepthFactor, maxYAMLNodes)
+func parseYAMLFull(src *diag.Source, maxDepth, maxMembers int) (root *Node, ds []diag.Diagnostic, dropped int) {
+	deep, many, wide := scanYAML(src.Text, maxDepth*limits.YAMLScanDepthFactor, maxYAMLNodes, maxMembers)
 	if deep >= 0 {
 		return nil, []diag.Diagnostic{tooDeep(maxDepth, deep)}, 0
 	}
 	if wide >= 0 {
-		return nil, []diag.Diagnostic{tooManyMembers(diag.SpanOf(wide, yamlKeyEnd(src.Text, wide)))}, 0
+		return nil, []diag.Diagnostic{tooManyMembers(diag.SpanOf(wide, yamlKeyEnd(src.Text, wide)), maxMembers)}, 0
 	}
 	if many >= 0 {
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "too-large",
@@ -63,7 +64,7 @@ func parseYAMLFull(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagno
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, []diag.Diagnostic{yamlError(src, err)}, 0
 	}
-	w := &yamlWalker{src: src, maxDepth: maxDepth}
+	w := &yamlWalker{src: src, maxDepth: maxDepth, maxMembers: maxMembers}
 	if err != nil || len(first.Content) == 0 { // io.EOF: nothing but comments
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
 			Message: "the input holds no value, only comments or a document marker", Span: diag.SpanOf(0, 0)}}, 0
@@ -161,9 +162,9 @@ func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		if len(n.Content)/2 > maxObjectMembers {
+		if len(n.Content)/2 > w.maxMembers {
 			w.tooMany = true
-			w.ds, w.dropped = []diag.Diagnostic{tooManyMembers(w.scalarSpan(n.Content[2*maxObjectMembers]))}, 0
+			w.ds, w.dropped = []diag.Diagnostic{tooManyMembers(w.scalarSpan(n.Content[2*w.maxMembers]), w.maxMembers)}, 0
 			return &Node{Kind: Null, Span: w.span(n, 1)}
 		}
 		out := &Node{Kind: Object, Span: w.span(n, 1)}

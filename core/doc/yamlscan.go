@@ -16,7 +16,7 @@ import (
 // of two of the real depth (see limits.YAMLScanDepthFactor), which is why
 // the caller passes a limit above the real one.
 func yamlTooDeep(s string, limit int) int {
-	at, _, _ := scanYAML(s, limit, math.MaxInt)
+	at, _, _ := scanYAML(s, limit, math.MaxInt, math.MaxInt)
 	return at
 }
 
@@ -30,14 +30,14 @@ func yamlTooDeep(s string, limit int) int {
 // first passes entryLimit, or -1.
 //
 // It also counts the members of each mapping, so that a mapping wider than
-// limits.ObjectMembers is refused before yaml.v3 builds a node per key
+// memberLimit (limits.ObjectMembers) is refused before yaml.v3 builds a node per key
 // (the walker would refuse it only after): in block context a line whose
 // first node is a key ("k: ...", a colon outside quotes) is a member of the
 // collection at its indentation, and in a flow mapping each comma starts
 // one. wideAt is the offset of the first key too many, or -1. Lines that
 // start with "- ", "? " or ": " are not counted, so the count is a lower
 // bound too. The scan stops at the first of the three.
-func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt, wideAt int) {
+func scanYAML(s string, limit, entryLimit, memberLimit int) (deepAt, manyAt, wideAt int) {
 	var (
 		entries int   // commas in flow collections, minus the brackets opened
 		indents []int // columns of the open block collections
@@ -162,7 +162,7 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt, wideAt int) {
 				if top := len(flowKeys) - 1; flowKeys[top] >= 0 {
 					// After the limit's comma the next member is one too
 					// many, unless the comma was the trailing one.
-					if flowKeys[top]++; flowKeys[top] >= maxObjectMembers {
+					if flowKeys[top]++; flowKeys[top] >= memberLimit {
 						k := j + 1
 						for k < len(s) && isYAMLSpace(s[k]) {
 							k++
@@ -175,7 +175,7 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt, wideAt int) {
 			case c == ':' && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r' || (flow > 0 && j+1 < lineEnd && strings.IndexByte(",[]{}", s[j+1]) >= 0)):
 				nodeStart = true
 				if flow == 0 && keyOf >= 0 {
-					if keys[keyOf]++; keys[keyOf] > maxObjectMembers {
+					if keys[keyOf]++; keys[keyOf] > memberLimit {
 						return -1, -1, keyAt
 					}
 					keyOf = -1

@@ -113,7 +113,7 @@ func TestYAMLManyFlowEntries(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			// A mapping this wide passes limits.ObjectMembers first.
-			_, many, wide := scanYAML(c.in, math.MaxInt, n)
+			_, many, wide := scanYAML(c.in, math.MaxInt, n, limits.ObjectMembers)
 			if got := many >= 0 || wide >= 0; got != c.refused {
 				t.Fatalf("refused by the scan: %v (at %d, %d), want %v", got, many, wide, c.refused)
 			}
