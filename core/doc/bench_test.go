@@ -28,7 +28,7 @@ func BenchmarkYAML(b *testing.B) {
 	b.Run("yaml.v3", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if root, ds, _ := parseYAMLFull(src, limits.DocumentDepth); root == nil || len(ds) > 0 {
+			if root, ds, _ := parseYAMLFull(src, limits.DocumentDepth, limits.ObjectMembers); root == nil || len(ds) > 0 {
 				b.Fatal(ds)
 			}
 		}

@@ -8,6 +8,7 @@
 package doc
 
 import (
+	"math"
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
@@ -83,11 +84,17 @@ type Doc struct {
 type Limits struct {
 	MaxBytes int // longest text accepted
 	MaxDepth int // deepest nesting of arrays and objects
+	// MaxMembers is the most members one object may hold; 0 sets no
+	// bound. A payload read from a message's data against its schema
+	// sets none (a map may hold any number of entries; its size is
+	// bounded already); a payload written into a message file as JSON is
+	// part of that file and held to DefaultLimits.
+	MaxMembers int
 }
 
 // DefaultLimits are the limits every entry point uses (see core/limits for
 // their reasons).
-var DefaultLimits = Limits{MaxBytes: limits.DocumentBytes, MaxDepth: limits.DocumentDepth}
+var DefaultLimits = Limits{MaxBytes: limits.DocumentBytes, MaxDepth: limits.DocumentDepth, MaxMembers: limits.ObjectMembers}
 
 // Detect guesses the format of text: JSON when its first significant
 // character opens an object or array, YAML otherwise.
@@ -130,11 +137,15 @@ func ParseLimits(name, text string, f Format, lim Limits) (*Doc, []diag.Diagnost
 	}
 	var ds []diag.Diagnostic
 	dropped := 0
+	members := lim.MaxMembers
+	if members <= 0 {
+		members = math.MaxInt
+	}
 	switch f {
 	case JSON:
-		d.Root, ds, dropped = parseJSON(text, lim.MaxDepth)
+		d.Root, ds, dropped = parseJSON(text, lim.MaxDepth, members)
 	case YAML:
-		d.Root, ds, dropped = parseYAML(d.Source, lim.MaxDepth)
+		d.Root, ds, dropped = parseYAML(d.Source, lim.MaxDepth, members)
 	default:
 		ds = []diag.Diagnostic{{Severity: diag.Error, Code: "unknown-format",
 			Message: "unknown format " + quote(string(f)), Hint: `use "json" or "yaml"`}}
@@ -160,6 +171,15 @@ func tooDeep(maxDepth, at int) diag.Diagnostic {
 		Message: "the input nests deeper than " + itoa(maxDepth) + " levels",
 		Hint:    "configurations, schemas and sample messages nest a few levels at most; check that this is the right file",
 		Span:    diag.SpanOf(at, at+1)}
+}
+
+// tooManyMembers is the finding at the key that takes an object past
+// limit members (Limits.MaxMembers); the reader stops there.
+func tooManyMembers(key diag.Span, limit int) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Error, Code: "too-large",
+		Message: "this object holds more than " + itoa(limit) + " members",
+		Hint:    "a subscription has a few dozen fields, at most 64 labels, a message at most 100 attributes; check that this is the right file",
+		Span:    key}
 }
 
 // utf16Text reports whether text looks like UTF-16: a byte-order mark, or a

@@ -16,16 +16,18 @@ type jsonParser struct {
 	s        string
 	i        int
 	maxDepth int
-	ds       []diag.Diagnostic
-	dropped  int // findings past diag.MaxCollected, counted only
+	// maxMembers bounds one object's members (Limits.MaxMembers).
+	maxMembers int
+	ds         []diag.Diagnostic
+	dropped    int // findings past diag.MaxCollected, counted only
 }
 
 // errStop unwinds the parser after the first syntax error: past it, the
 // structure is a guess, and a cascade of follow-on errors helps nobody.
 type errStop struct{}
 
-func parseJSON(text string, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
-	p := &jsonParser{s: text, maxDepth: maxDepth}
+func parseJSON(text string, maxDepth, maxMembers int) (root *Node, ds []diag.Diagnostic, dropped int) {
+	p := &jsonParser{s: text, maxDepth: maxDepth, maxMembers: maxMembers}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(errStop); !ok {
@@ -173,6 +175,7 @@ func (p *jsonParser) object(depth int) *Node {
 		return n
 	}
 	seen := make(map[string]struct{}, 8)
+	members := 0
 	for {
 		p.space()
 		if p.i >= len(p.s) {
@@ -195,6 +198,12 @@ func (p *jsonParser) object(depth int) *Node {
 		ks := p.i
 		key := p.str()
 		keySpan := diag.SpanOf(ks, p.i)
+		if members++; members > p.maxMembers {
+			// The one finding that matters: the others would crowd it
+			// out of the capped list.
+			p.ds, p.dropped = []diag.Diagnostic{tooManyMembers(keySpan, p.maxMembers)}, 0
+			panic(errStop{})
+		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
 			p.syntax("expected ':' after the key "+diag.Quote(key)+", found "+p.describe(p.i), "")

@@ -21,15 +21,18 @@ const (
 type yamlWalker struct {
 	src      *diag.Source
 	maxDepth int
-	nodes    int
-	aliased  int  // values visited through aliases
-	inAlias  int  // > 0 while expanding an alias
-	deep     bool // too-deep was reported: once is enough
-	ds       []diag.Diagnostic
-	dropped  int // findings past diag.MaxCollected, counted only
+	// maxMembers bounds one mapping's members (Limits.MaxMembers).
+	maxMembers int
+	nodes      int
+	aliased    int  // values visited through aliases
+	inAlias    int  // > 0 while expanding an alias
+	deep       bool // too-deep was reported: once is enough
+	tooMany    bool // a mapping passed limits.ObjectMembers: the tree is dropped
+	ds         []diag.Diagnostic
+	dropped    int // findings past diag.MaxCollected, counted only
 }
 
-func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
+func parseYAML(src *diag.Source, maxDepth, maxMembers int) (root *Node, ds []diag.Diagnostic, dropped int) {
 	if strings.TrimSpace(strings.TrimPrefix(src.Text, "\ufeff")) == "" {
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
 			Message: "the input is empty", Hint: "paste a subscription as JSON or YAML", Span: diag.SpanOf(0, 0)}}, 0
@@ -37,15 +40,18 @@ func parseYAML(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic
 	if root, ok := parseYAMLFast(src.Text, maxDepth); ok {
 		return root, nil, 0
 	}
-	return parseYAMLFull(src, maxDepth)
+	return parseYAMLFull(src, maxDepth, maxMembers)
 }
 
 // parseYAMLFull reads text with yaml.v3 and walks its nodes into the tree:
 // any YAML, with a positioned finding for each problem.
-func parseYAMLFull(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagnostic, dropped int) {
-	deep, many := scanYAML(src.Text, maxDepth*limits.YAMLScanDepthFactor, maxYAMLNodes)
+func parseYAMLFull(src *diag.Source, maxDepth, maxMembers int) (root *Node, ds []diag.Diagnostic, dropped int) {
+	deep, many, wide := scanYAML(src.Text, maxDepth*limits.YAMLScanDepthFactor, maxYAMLNodes, maxMembers)
 	if deep >= 0 {
 		return nil, []diag.Diagnostic{tooDeep(maxDepth, deep)}, 0
+	}
+	if wide >= 0 {
+		return nil, []diag.Diagnostic{tooManyMembers(diag.SpanOf(wide, yamlKeyEnd(src.Text, wide)), maxMembers)}, 0
 	}
 	if many >= 0 {
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "too-large",
@@ -59,12 +65,15 @@ func parseYAMLFull(src *diag.Source, maxDepth int) (root *Node, ds []diag.Diagno
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, []diag.Diagnostic{yamlError(src, err)}, 0
 	}
-	w := &yamlWalker{src: src, maxDepth: maxDepth}
+	w := &yamlWalker{src: src, maxDepth: maxDepth, maxMembers: maxMembers}
 	if err != nil || len(first.Content) == 0 { // io.EOF: nothing but comments
 		return nil, []diag.Diagnostic{{Severity: diag.Error, Code: "empty-input",
 			Message: "the input holds no value, only comments or a document marker", Span: diag.SpanOf(0, 0)}}, 0
 	}
 	root = w.node(first.Content[0], 0)
+	if w.tooMany {
+		return nil, w.ds, w.dropped
+	}
 	var next yaml.Node
 	if err := safeDecode(dec, &next); err == nil {
 		w.ds = append(w.ds, diag.Diagnostic{Severity: diag.Warning, Code: "yaml-multiple-documents",
@@ -121,6 +130,9 @@ func (w *yamlWalker) note(d diag.Diagnostic) {
 }
 
 func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
+	if w.tooMany {
+		return &Node{Kind: Null, Span: w.span(n, 0)}
+	}
 	w.nodes++
 	if w.inAlias > 0 {
 		w.aliased++
@@ -165,6 +177,11 @@ func (w *yamlWalker) node(n *yaml.Node, depth int) *Node {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
+		if len(n.Content)/2 > w.maxMembers {
+			w.tooMany = true
+			w.ds, w.dropped = []diag.Diagnostic{tooManyMembers(w.scalarSpan(n.Content[2*w.maxMembers]), w.maxMembers)}, 0
+			return &Node{Kind: Null, Span: w.span(n, 1)}
+		}
 		out := &Node{Kind: Object, Span: w.span(n, 1)}
 		seen := make(map[string]struct{}, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {

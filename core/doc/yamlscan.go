@@ -16,7 +16,7 @@ import (
 // of two of the real depth (see limits.YAMLScanDepthFactor), which is why
 // the caller passes a limit above the real one.
 func yamlTooDeep(s string, limit int) int {
-	at, _ := scanYAML(s, limit, math.MaxInt)
+	at, _, _ := scanYAML(s, limit, math.MaxInt, math.MaxInt)
 	return at
 }
 
@@ -27,14 +27,26 @@ func yamlTooDeep(s string, limit int) int {
 // holds. A one-line flow mapping of a megabyte holds a hundred thousand
 // values, which yaml.v3 would build in full before the walker's own count
 // (limits.YAMLNodes) could stop it: manyAt is the offset where the bound
-// first passes entryLimit, or -1, and the scan stops at the first of the
-// two.
-func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
+// first passes entryLimit, or -1.
+//
+// It also counts the members of each mapping, so that a mapping wider than
+// memberLimit (limits.ObjectMembers) is refused before yaml.v3 builds a node per key
+// (the walker would refuse it only after): in block context a line whose
+// first node is a key ("k: ...", a colon outside quotes) is a member of the
+// collection at its indentation, and in a flow mapping each comma starts
+// one. wideAt is the offset of the first key too many, or -1. Lines that
+// start with "- ", "? " or ": " are not counted, so the count is a lower
+// bound too. The scan stops at the first of the three.
+func scanYAML(s string, limit, entryLimit, memberLimit int) (deepAt, manyAt, wideAt int) {
 	var (
 		entries int   // commas in flow collections, minus the brackets opened
 		indents []int // columns of the open block collections
-		flow    int   // open flow brackets
-		quote   byte  // the quote of a scalar still open at a line end
+		keys    []int // members counted in each of them
+		// flowKeys: per open flow bracket, the commas of a mapping so
+		// far, or -1 for a sequence.
+		flowKeys []int
+		flow     int  // open flow brackets
+		quote    byte // the quote of a scalar still open at a line end
 		// nodeStart: the next character may start a node. Inside flow
 		// brackets it carries over a line end, where a plain scalar may
 		// go on ("[0\n\", [[[" is the scalar `0 "` and a nested list).
@@ -46,6 +58,8 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
 	}
 	for i < len(s) {
 		lineStart := i
+		keyOf := -1 // the collection (index in indents) this line's key is a member of
+		keyAt := 0
 		lineEnd := i
 		for lineEnd < len(s) && s[lineEnd] != '\n' {
 			lineEnd++
@@ -68,11 +82,16 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
 			for len(indents) > 0 && indents[len(indents)-1] > indent {
 				indents = indents[:len(indents)-1]
 			}
+			keys = keys[:len(indents)]
 			if len(indents) == 0 || indents[len(indents)-1] < indent {
 				indents = append(indents, indent)
+				keys = append(keys, 0)
 				if len(indents)+flow > limit {
-					return j, -1
+					return j, -1, -1
 				}
+			}
+			if j < lineEnd && s[j] != '-' && s[j] != '?' && s[j] != ':' {
+				keyOf, keyAt = len(indents)-1, j
 			}
 			// "- - x" and "- a: 1" open a collection after each dash, and
 			// so do an explicit key and value ("? - x", ": [x]"): what
@@ -84,8 +103,9 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
 				}
 				if j < lineEnd && s[j] != '#' && s[j] != '\r' {
 					indents = append(indents, j-lineStart)
+					keys = append(keys, 0)
 					if len(indents)+flow > limit {
-						return j, -1
+						return j, -1, -1
 					}
 				}
 			}
@@ -122,19 +142,44 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
 			case (c == '[' || c == '{') && (nodeStart || flow > 0):
 				flow++
 				entries--
+				if c == '{' {
+					flowKeys = append(flowKeys, 0)
+				} else {
+					flowKeys = append(flowKeys, -1)
+				}
 				nodeStart = true
 				if len(indents)+flow > limit {
-					return j, -1
+					return j, -1, -1
 				}
 			case (c == ']' || c == '}') && flow > 0:
 				flow--
+				flowKeys = flowKeys[:flow]
 			case c == ',' && flow > 0:
 				nodeStart = true
 				if entries++; entries > entryLimit {
-					return -1, j
+					return -1, j, -1
+				}
+				if top := len(flowKeys) - 1; flowKeys[top] >= 0 {
+					// After the limit's comma the next member is one too
+					// many, unless the comma was the trailing one.
+					if flowKeys[top]++; flowKeys[top] >= memberLimit {
+						k := j + 1
+						for k < len(s) && isYAMLSpace(s[k]) {
+							k++
+						}
+						if k < len(s) && strings.IndexByte("},#", s[k]) < 0 {
+							return -1, -1, k
+						}
+					}
 				}
 			case c == ':' && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r' || (flow > 0 && j+1 < lineEnd && strings.IndexByte(",[]{}", s[j+1]) >= 0)):
 				nodeStart = true
+				if flow == 0 && keyOf >= 0 {
+					if keys[keyOf]++; keys[keyOf] > memberLimit {
+						return -1, -1, keyAt
+					}
+					keyOf = -1
+				}
 			case (c == '&' || c == '!') && nodeStart:
 				for j+1 < lineEnd && s[j+1] != ' ' {
 					j++
@@ -151,7 +196,7 @@ func scanYAML(s string, limit, entryLimit int) (deepAt, manyAt int) {
 			}
 		}
 	}
-	return -1, -1
+	return -1, -1, -1
 }
 
 // skipBlockScalar returns the offset of the first line at or after i that
@@ -181,4 +226,28 @@ func skipBlockScalar(s string, i, lineStart int) int {
 // hasMarker reports whether line starts with a document marker.
 func hasMarker(line, m string) bool {
 	return len(line) >= 3 && line[:3] == m && (len(line) == 3 || line[3] == ' ' || line[3] == '\r' || line[3] == '\t')
+}
+
+// yamlKeyEnd is where the key starting at i ends: after its closing quote,
+// or before the colon, comma or bracket that ends a plain one.
+func yamlKeyEnd(s string, i int) int {
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		q, j := s[i], i+1
+		for j < len(s) && s[j] != q && s[j] != '\n' {
+			if s[j] == '\\' && q == '"' {
+				j++
+			}
+			j++
+		}
+		return min(j+1, len(s))
+	}
+	j := i
+	for j < len(s) && strings.IndexByte(",{}[]\n", s[j]) < 0 &&
+		!(s[j] == ':' && (j+1 == len(s) || isYAMLSpace(s[j+1]) || strings.IndexByte(",[]{}", s[j+1]) >= 0)) {
+		j++
+	}
+	for j > i && isYAMLSpace(s[j-1]) {
+		j--
+	}
+	return max(j, min(i+1, len(s)))
 }

@@ -35,7 +35,7 @@ func FuzzYAMLScan(f *testing.F) {
 		if len(text) > 1<<12 {
 			return
 		}
-		deep, many := scanYAML(text, scanFuzzLimit, limits.YAMLNodes)
+		deep, many, _ := scanYAML(text, scanFuzzLimit, limits.YAMLNodes, limits.ObjectMembers)
 		if deep > len(text) || many > len(text) {
 			t.Fatalf("refused at %d, %d in a text of %d bytes", deep, many, len(text))
 		}

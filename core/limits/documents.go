@@ -25,6 +25,17 @@ const DocumentDepth = 64
 // levels at most, which the walker then reports exactly.
 const YAMLScanDepthFactor = 2
 
+// ObjectMembers bounds the members of one object (a JSON object, a YAML
+// mapping), duplicates included. A subscription has a few dozen fields,
+// at most 64 labels, a message at most 100 attributes; the widest payload
+// a schema gives a meaning is a BigQuery row (10,000 columns, nested ones
+// included) or an Avro record at Pub/Sub's 300 KB schema limit (about
+// 9,500 fields). Past it the reader stops at the first member too many,
+// before anything downstream (decoding, checking every key, echoing the
+// object back) pays for the rest: 60,000 labels cost the browser's
+// instance about a second.
+const ObjectMembers = 10_000
+
 // YAMLNodes bounds the values a YAML document expands to: a few anchors
 // referring to each other can otherwise expand a kilobyte into billions.
 const YAMLNodes = 100_000

@@ -103,6 +103,24 @@ func init() {
 			}
 			return b.String() + "}}"
 		}),
+		// The same width in YAML, where yaml.v3 builds a node per key
+		// before the walker can count: past limits.ObjectMembers.
+		validate("many-keys/yaml-block-labels", "yaml", func() string {
+			var b strings.Builder
+			b.WriteString("topic: projects/p/topics/t\nlabels:\n")
+			for i := 0; b.Len() < 900_000; i++ {
+				b.WriteString("  l" + strconv.Itoa(i) + ": v\n")
+			}
+			return b.String()
+		}),
+		validate("many-keys/yaml-flow-labels", "yaml", func() string {
+			var b strings.Builder
+			b.WriteString("{topic: projects/p/topics/t, labels: {l0: v")
+			for i := 1; b.Len() < 800_000; i++ {
+				b.WriteString(", l" + strconv.Itoa(i) + ": v")
+			}
+			return b.String() + "}}\n"
+		}),
 		validate("many-lines/blank-900000", "yaml", func() string {
 			return "topic: projects/p/topics/t\n" + strings.Repeat("\n", 900_000)
 		}),

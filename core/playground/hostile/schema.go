@@ -3,6 +3,8 @@ package hostile
 import (
 	"strconv"
 	"strings"
+
+	"github.com/subplay/subplay/core/limits"
 )
 
 // The subscriptions the schema cases are sent with: each schema path of the
@@ -408,11 +410,12 @@ func init() {
 			return schemaRequest(gcsAvroTopicConfig, schema, "", jsonMessages(strings.Repeat(`{"r":`, 5000)+`null`+strings.Repeat(`}`, 5000), 1))
 		}},
 		Case{Name: "schema-payload/long-keys-deep", Op: "schema", Body: func() []byte {
-			// Long keys at every level and many values at the bottom:
-			// a path built for every value is as long as the nesting.
+			// Long keys at every level and many values at the bottom
+			// (as many as one object may hold): a path built for every
+			// value is as long as the nesting.
 			key := strings.Repeat("k", 8000)
 			schema := `{"type":"record","name":"T","fields":[{"name":"` + key + `","type":["null","T"]},{"name":"m","type":{"type":"map","values":"long"}}]}`
-			inner := `{"` + key + `":null,"m":` + strings.ReplaceAll(wideObject(20_000), `"v"`, `1`) + `}`
+			inner := `{"` + key + `":null,"m":` + strings.ReplaceAll(wideObject(limits.ObjectMembers), `"v"`, `1`) + `}`
 			payload := strings.Repeat(`{"m":{},"`+key+`":`, 40) + inner + strings.Repeat(`}`, 40)
 			return schemaRequest(gcsAvroTopicConfig, schema, "", jsonMessages(payload, 1))
 		}},
