@@ -37,6 +37,9 @@ type goMemory struct {
 	HeapReleased uint64 `json:"heapReleased"`
 	Sys          uint64 `json:"sys"`
 	NumGC        uint32 `json:"numGC"`
+	Instance     int    `json:"instance"`
+	LimitMB      int64  `json:"limitMB"`
+	RetireMB     int64  `json:"retireMB"`
 }
 
 // cost sends every hostile case (or those -cases matches) -n times, one

@@ -1,4 +1,4 @@
-//go:build js && wasm && subplay_testhooks
+//go:build js && wasm
 
 #include "textflag.h"
 
