@@ -77,7 +77,8 @@ const HTTPMemoryLimitMB = 200
 const WorkerMemoryLimitMB = 64
 
 // WorkerRetireMemoryMB is the size of a Go instance's WebAssembly memory
-// past which the worker retires the instance after a call: the next
+// past which the extra worker (the one the main worker forwards UDFs,
+// Terraform and schemas to) retires the instance after a call: the next
 // request starts a fresh one and the old one is dropped once its calls
 // have ended, so that V8 can free its memory (Go cannot give WebAssembly
 // memory back). Without it each costly request's peak stays, and peaks

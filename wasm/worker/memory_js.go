@@ -26,11 +26,11 @@ var (
 
 func setMemoryLimit() { debug.SetMemoryLimit(memoryLimitMB << 20) }
 
-// shouldRetire reports whether the instance, between calls, holds more
-// memory than retireMB: the glue then starts a fresh instance for the
-// next request and drops this one once its calls have ended, so that V8
-// can free its memory, which Go cannot hand back (WebAssembly memory only
-// grows). 0 never retires.
+// shouldRetire reports whether the instance, after a call, holds more
+// memory than retireMB: the glue of a worker that forwards nothing (the
+// extra worker) then starts a fresh instance for the next request and
+// drops this one, so that V8 can free its memory, which Go cannot hand
+// back (WebAssembly memory only grows). 0 never retires.
 func shouldRetire() bool {
 	return retireMB > 0 && wasmMemoryBytes() > retireMB<<20
 }

@@ -266,8 +266,11 @@ async function serve(req, env, ctx) {
   // Go asks for a fresh instance once this one's memory has grown past its
   // bound (wasm/worker/memory_js.go): WebAssembly memory never shrinks, so
   // the next request starts another, and this one, referenced by nothing
-  // once its calls have ended, is V8's to free.
-  if (res !== undefined && res.retire === true && live === instance) {
+  // once its calls have ended, is V8's to free. Only in a worker that
+  // forwards nothing (the extra one, or one with everything): the main
+  // worker answers the ordinary requests, whose latency a fresh instance's
+  // start would cost, and its process stays under budget without it.
+  if (res !== undefined && res.retire === true && env.EXTRA === undefined && live === instance) {
     live = undefined;
     console.log("subplay: retiring the Go instance (its memory passed the bound); the next request starts a fresh one");
     // V8 frees it at its next full collection, which may come only after
