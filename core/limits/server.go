@@ -85,7 +85,8 @@ const WorkerMemoryLimitMB = 64
 // of different shapes add up (the heap fragments): the extra worker's
 // instance grew from 22 MB to 157 MB over the hostile corpus. An instance
 // starts at about 22 MB (the extra worker's module data and a small
-// heap); the bound leaves ordinary requests well inside it.
+// heap); the bound leaves ordinary requests well inside it. 0 never
+// retires.
 const WorkerRetireMemoryMB = 64
 
 // WorkerCostlyShare is the share of an isolate's time that costly requests
