@@ -76,6 +76,19 @@ const HTTPMemoryLimitMB = 200
 // included. Near this limit the collector runs more often instead.
 const WorkerMemoryLimitMB = 64
 
+// WorkerRetireMemoryMB is the size of a Go instance's WebAssembly memory
+// past which the extra worker (the one the main worker forwards UDFs,
+// Terraform and schemas to) retires the instance after a call: the next
+// request starts a fresh one and the old one is dropped once its calls
+// have ended, so that V8 can free its memory (Go cannot give WebAssembly
+// memory back). Without it each costly request's peak stays, and peaks
+// of different shapes add up (the heap fragments): the extra worker's
+// instance grew from 22 MB to 157 MB over the hostile corpus. An instance
+// starts at about 22 MB (the extra worker's module data and a small
+// heap); the bound leaves ordinary requests well inside it. 0 never
+// retires.
+const WorkerRetireMemoryMB = 64
+
 // WorkerCostlyShare is the share of an isolate's time that costly requests
 // (see WorkerCostlyMillis) may take while other requests wait: one isolate
 // runs one request at a time and cannot interrupt it, so everything else

@@ -5,10 +5,8 @@ package main
 import (
 	"net/http"
 	"os"
-	"runtime/debug"
 
 	"github.com/subplay/subplay/core/httpapi"
-	"github.com/subplay/subplay/core/limits"
 	"github.com/syumai/workers"
 )
 
@@ -17,8 +15,9 @@ func main() {
 	// stays allocated to the isolate. Unless GOMEMLIMIT says otherwise,
 	// the collector works harder near this limit instead of letting the
 	// heap reach twice what is live.
+	// (memory_js.go; it is limits.WorkerMemoryLimitMB.)
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(limits.WorkerMemoryLimitMB << 20)
+		setMemoryLimit()
 	}
 	api := httpapi.Handler()
 	h := api

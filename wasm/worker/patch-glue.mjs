@@ -180,6 +180,15 @@ function failed(message = "the worker failed while answering this request and wa
       "cache-control": "no-store", "x-content-type-options": "nosniff" } });
 }
 
+// collectSoon runs a full collection a task later, when the request that
+// retired an instance no longer holds it.
+function collectSoon() {
+  return new Promise((resolve) => setTimeout(() => {
+    globalThis.gc();
+    resolve();
+  }, 0));
+}
+
 // How many requests wait for the extra worker: they compete for nothing here.
 let forwarding = 0;
 
@@ -254,6 +263,22 @@ async function serve(req, env, ctx) {
   }
   const body = await readLimited(req, binding.subplayMaxBody);
   res = await call(binding, req, body, competing());
+  // Go asks for a fresh instance once this one's memory has grown past its
+  // bound (wasm/worker/memory_js.go): WebAssembly memory never shrinks, so
+  // the next request starts another, and this one, referenced by nothing
+  // once its calls have ended, is V8's to free. Only in a worker that
+  // forwards nothing (the extra one, or one with everything): the main
+  // worker answers the ordinary requests, whose latency a fresh instance's
+  // start would cost, and its process stays under budget without it.
+  if (res !== undefined && res.retire === true && env.EXTRA === undefined && live === instance) {
+    live = undefined;
+    console.log("subplay: retiring the Go instance (its memory passed the bound); the next request starts a fresh one");
+    // V8 frees it at its next full collection, which may come only after
+    // several retired instances have piled up. Where the collector is
+    // exposed (the local extra worker's --expose-gc, scripts/build-worker;
+    // never on Cloudflare) it runs once this request has let go of it.
+    if (typeof globalThis.gc === "function") ctx.waitUntil(collectSoon());
+  }
   // A long call may resume during this request's JavaScript (its wake
   // timer, or this call's end, let it run) and then queue its next wake
   // here: workerd cancels the timers of a request once it has ended, so

@@ -29,13 +29,17 @@ import (
 //	                                             asked before the body is read
 //	subplayServe(method, url, headers, body, others, signal, done) -> true
 //	                                             answers by calling done({status, headers, body,
-//	                                             needsModule}); signal is the request's AbortSignal
+//	                                             needsModule, retire}); signal is the request's AbortSignal
 //	                                             (or null): its abort cancels the call
 //	subplayAlive() -> true                       only while the Go program runs
 //
 // It reads one entry the glue may have put there before the instance
 // started, subplayPause(wake): queue wake as a JavaScript task (see
 // pauser).
+//
+// retire is true when the instance's memory has grown past
+// limits.WorkerRetireMemoryMB (memory_js.go): the glue then serves the
+// next request with a fresh instance.
 //
 // needsModule is true when this build answered the request with the
 // playground's needs-module error: the glue then sends the request to the
@@ -148,6 +152,10 @@ func serve(h http.Handler, req *http.Request) (res js.Value, code string) {
 	code = errorCode(w.status, w.body.Bytes())
 	if code == playground.CodeNeedsModule {
 		res.Set("needsModule", true)
+	}
+	// The glue starts a fresh instance for the next request (memory_js.go).
+	if shouldRetire() {
+		res.Set("retire", true)
 	}
 	return res, code
 }

@@ -40,11 +40,14 @@ import (
 //	POST /__test/pause-every?n=N  pauses every N looks from now on (to
 //	                              measure a pause); without n, every
 //	                              PauseEvery looks, the deployed interval
+//
+// And GET /__test/memory, the Go instance's WebAssembly memory and heap
+// figures (memory_testhooks_js.go), for edgebench cost.
 func init() {
 	testHold = holdPause
 	wrapHandler = func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if servePauseHooks(w, r) {
+			if servePauseHooks(w, r) || serveMemoryHook(w, r) {
 				return
 			}
 			if r.Method == http.MethodPost {

@@ -22,24 +22,50 @@ type caseCost struct {
 	Status    int     `json:"status"`              // 0: no answer
 	Ms        float64 `json:"ms"`                  // the fastest of -n tries
 	PeakRSSMB float64 `json:"peakRssMB,omitempty"` // the server's peak RSS (VmHWM) after the case, with -pid
+	// With -pid: the server's RSS now, split by kind of mapping (smaps.go).
+	RSSMB  float64   `json:"rssMB,omitempty"`
+	Split  *memSplit `json:"split,omitempty"`
+	Memory *goMemory `json:"memory,omitempty"` // with -memory: the Go instance's, after the case
+}
+
+// goMemory is what a test bundle's GET /__test/memory answers
+// (wasm/worker/memory_testhooks_js.go).
+type goMemory struct {
+	WasmBytes    int64  `json:"wasmBytes"`
+	HeapSys      uint64 `json:"heapSys"`
+	HeapInuse    uint64 `json:"heapInuse"`
+	HeapReleased uint64 `json:"heapReleased"`
+	Sys          uint64 `json:"sys"`
+	NumGC        uint32 `json:"numGC"`
+	Instance     int    `json:"instance"`
+	LimitMB      int64  `json:"limitMB"`
+	RetireMB     int64  `json:"retireMB"`
 }
 
 // cost sends every hostile case (or those -cases matches) -n times, one
 // request at a time, and prints one JSON line per case: its body size, its
 // answer and the fastest time. It shows which cases hold a single-threaded
 // server (one isolate in workerd) for long, and for how long, and (with
-// -pid) which raise the server's peak memory.
+// -pid) which raise the server's peak memory, and by what kind of memory
+// (its mappings, and with -memory the Go instance's own figures).
 func cost(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("cost", flag.ContinueOnError)
 	base := fs.String("url", "", "the server's base URL (loopback only)")
 	n := fs.Int("n", 2, "tries per case; the fastest counts")
 	pid := fs.Int("pid", 0, "the server's process id, for its peak RSS after each case")
 	only := fs.String("cases", "", "send only the hostile cases whose name matches this regular expression")
+	first := fs.Bool("start", false, "first print a line for the server before any case (no name, no request): its memory to compare with")
+	memURL := fs.String("memory", "", "a worker built with subplay_testhooks (loopback only): its Go instance's memory, GET /__test/memory, after each case")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if _, err := loopbackURL(*base); err != nil {
 		return err
+	}
+	if *memURL != "" {
+		if _, err := loopbackURL(*memURL); err != nil {
+			return err
+		}
 	}
 	re, err := regexp.Compile(*only)
 	if err != nil {
@@ -47,6 +73,39 @@ func cost(args []string, stdout io.Writer) error {
 	}
 	client := newClient(1, 2*time.Minute)
 	enc := json.NewEncoder(stdout)
+	// measure adds the server's memory after a case to r.
+	measure := func(r *caseCost) error {
+		if *memURL != "" {
+			m, err := readGoMemory(client, *memURL)
+			if err != nil {
+				return err
+			}
+			r.Memory = &m
+		}
+		if *pid > 0 {
+			kib, _ := peakKiB(*pid)
+			r.PeakRSSMB = float64(kib) / 1024
+			kib, _ = rssKiB(*pid)
+			r.RSSMB = float64(kib) / 1024
+			var wasm int64
+			if r.Memory != nil {
+				wasm = r.Memory.WasmBytes
+			}
+			if sp, err := splitRSS(*pid, wasm); err == nil {
+				r.Split = &sp
+			}
+		}
+		return nil
+	}
+	if *first {
+		var r caseCost
+		if err := measure(&r); err != nil {
+			return err
+		}
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
 	for _, c := range hostile.Cases() {
 		if !re.MatchString(c.Name) {
 			continue
@@ -71,13 +130,25 @@ func cost(args []string, stdout io.Writer) error {
 				time.Sleep(time.Second) // a busy answer: let the server recover
 			}
 		}
-		if *pid > 0 {
-			kib, _ := peakKiB(*pid)
-			r.PeakRSSMB = float64(kib) / 1024
+		if err := measure(&r); err != nil {
+			return err
 		}
 		if err := enc.Encode(r); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func readGoMemory(client *http.Client, base string) (goMemory, error) {
+	var m goMemory
+	resp, err := client.Get(base + "/__test/memory")
+	if err != nil {
+		return m, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return m, fmt.Errorf("%s/__test/memory answered %s: not a subplay_testhooks build?", base, resp.Status)
+	}
+	return m, json.NewDecoder(resp.Body).Decode(&m)
 }

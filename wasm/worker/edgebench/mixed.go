@@ -296,13 +296,18 @@ func slowClient(host string, stop <-chan struct{}) string {
 }
 
 // peakKiB reads a process's peak resident set (VmHWM) and whether it lives.
-func peakKiB(pid int) (int, bool) {
+func peakKiB(pid int) (int, bool) { return statusKiB(pid, "VmHWM:") }
+
+// rssKiB is the process's resident memory now (VmRSS).
+func rssKiB(pid int) (int, bool) { return statusKiB(pid, "VmRSS:") }
+
+func statusKiB(pid int, field string) (int, bool) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, false
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
 			return n, !strings.Contains(string(b), "State:\tZ")
 		}
