@@ -31,8 +31,10 @@ var lean = []string{"net/http", "log"}
 // patchedOut are modules scripts/build-wasm's patches take out of every
 // build: json-iterator, which hamba/avro used to read and write schema
 // JSON (avro_json: encoding/json does it, about 0.1 MB brotli less in each
-// build with hamba/avro), and with it modern-go/concurrent.
-var patchedOut = []string{"github.com/json-iterator/", "github.com/modern-go/concurrent"}
+// build with hamba/avro), and with it modern-go/concurrent; mapstructure,
+// which hamba/avro's parser decoded each schema object with (avro_decode:
+// a written-out decoder does it).
+var patchedOut = []string{"github.com/json-iterator/", "github.com/modern-go/concurrent", "github.com/go-viper/mapstructure/"}
 
 // builds are the modules the site ships (scripts/build-wasm --list), with
 // import path prefixes each must leave out and some it must have.

@@ -21,25 +21,28 @@ func patchedModFile(t *testing.T) string {
 }
 
 // TestPatchedModules runs, in each patched copy scripts/build-wasm
-// makes, the test that compares the matchers of wasm/browser/patch with
-// the regular expressions they replace.
+// makes, the tests that compare what wasm/browser/patch puts in with what
+// it replaces (regular expressions, json-iterator, mapstructure).
 func TestPatchedModules(t *testing.T) {
 	modfile := patchedModFile(t)
-	for _, tt := range []struct{ name, pkg string }{
-		{"yaml_floats", "go.yaml.in/yaml/v3"},
-		{"cel_parser", "github.com/google/cel-go/parser"},
-		{"protobuf_json_token", "google.golang.org/protobuf/internal/encoding/json"},
-		{"avro_json", "github.com/hamba/avro/v2"},
+	// test is the prefix of the patch's tests: the two patches of
+	// hamba/avro each have theirs.
+	for _, tt := range []struct{ name, pkg, test string }{
+		{"yaml_floats", "go.yaml.in/yaml/v3", "TestSubplay"},
+		{"cel_parser", "github.com/google/cel-go/parser", "TestSubplay"},
+		{"protobuf_json_token", "google.golang.org/protobuf/internal/encoding/json", "TestSubplay"},
+		{"avro_json", "github.com/hamba/avro/v2", "TestSubplayJSON"},
+		{"avro_decode", "github.com/hamba/avro/v2", "TestSubplayDecode"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.Command("go", "test", "-count=1", "-modfile", modfile, "-run", "^TestSubplay", "-v", tt.pkg)
+			cmd := exec.Command("go", "test", "-count=1", "-modfile", modfile, "-run", "^"+tt.test, "-v", tt.pkg)
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("go test in the patched %s: %v\n%s", tt.pkg, err, out)
 			}
 			// A patch whose test file went missing must not pass quietly.
-			if !strings.Contains(string(out), "--- PASS: TestSubplay") {
-				t.Fatalf("go test in the patched %s ran no TestSubplay test:\n%s", tt.pkg, out)
+			if !strings.Contains(string(out), "--- PASS: "+tt.test) {
+				t.Fatalf("go test in the patched %s ran no %s test:\n%s", tt.pkg, tt.test, out)
 			}
 		})
 	}
