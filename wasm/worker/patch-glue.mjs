@@ -269,7 +269,9 @@ async function serve(req, env, ctx) {
   // once its calls have ended, is V8's to free. Only in a worker that
   // forwards nothing (the extra one, or one with everything): the main
   // worker answers the ordinary requests, whose latency a fresh instance's
-  // start would cost, and its process stays under budget without it.
+  // start would cost, and retiring there too did not lower its process's
+  // peak over the hostile corpus (465 against 468 MB, README's seventh
+  // session figures): what grows there is not only the instance.
   if (res !== undefined && res.retire === true && env.EXTRA === undefined && live === instance) {
     live = undefined;
     console.log("subplay: retiring the Go instance (its memory passed the bound); the next request starts a fresh one");
