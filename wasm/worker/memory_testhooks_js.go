@@ -8,32 +8,9 @@ import (
 	"runtime"
 	"strconv"
 	"syscall/js"
-)
 
-// memoryStats is the answer of GET /__test/memory (test bundles only):
-// where the Go instance's memory stands, for edgebench cost, which asks
-// the extra worker after each hostile case to tell the instance's growth
-// from the rest of the workerd process's (compiled code, V8's own heap).
-type memoryStats struct {
-	// WasmBytes is the WebAssembly memory's size (memory.buffer.byteLength).
-	// It only grows: the highest point the Go runtime ever asked for.
-	WasmBytes int64 `json:"wasmBytes"`
-	// HeapSys, HeapInuse and HeapReleased are runtime.MemStats' figures:
-	// what the runtime holds for the heap, what is in use now, and what it
-	// has handed back (which in WebAssembly stays in the memory).
-	HeapSys      uint64 `json:"heapSys"`
-	HeapInuse    uint64 `json:"heapInuse"`
-	HeapReleased uint64 `json:"heapReleased"`
-	// Sys is every byte the runtime obtained, heap, stacks and its own.
-	Sys   uint64 `json:"sys"`
-	NumGC uint32 `json:"numGC"`
-	// Instance counts the Go instances this isolate has started, this one
-	// included: it goes up when one was retired (or died).
-	Instance int `json:"instance"`
-	// LimitMB and RetireMB are the settings in force (memory_js.go).
-	LimitMB  int64 `json:"limitMB"`
-	RetireMB int64 `json:"retireMB"`
-}
+	"github.com/subplay/subplay/wasm/worker/memstat"
+)
 
 // testMemory is a JavaScript global, so that what POST /__test/memory sets
 // holds for the instances the isolate starts after this one too.
@@ -73,7 +50,7 @@ func serveMemoryHook(w http.ResponseWriter, r *http.Request) bool {
 	case http.MethodGet:
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		b, _ := json.Marshal(memoryStats{
+		b, _ := json.Marshal(memstat.Stats{
 			WasmBytes: wasmMemoryBytes(),
 			HeapSys:   ms.HeapSys, HeapInuse: ms.HeapInuse, HeapReleased: ms.HeapReleased,
 			Sys: ms.Sys, NumGC: ms.NumGC, Instance: instance, LimitMB: memoryLimitMB, RetireMB: retireMB,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/subplay/subplay/core/playground/hostile"
+	"github.com/subplay/subplay/wasm/worker/memstat"
 )
 
 // caseCost is one line of "edgebench cost": what one hostile case costs a
@@ -23,23 +24,9 @@ type caseCost struct {
 	Ms        float64 `json:"ms"`                  // the fastest of -n tries
 	PeakRSSMB float64 `json:"peakRssMB,omitempty"` // the server's peak RSS (VmHWM) after the case, with -pid
 	// With -pid: the server's RSS now, split by kind of mapping (smaps.go).
-	RSSMB  float64   `json:"rssMB,omitempty"`
-	Split  *memSplit `json:"split,omitempty"`
-	Memory *goMemory `json:"memory,omitempty"` // with -memory: the Go instance's, after the case
-}
-
-// goMemory is what a test bundle's GET /__test/memory answers
-// (wasm/worker/memory_testhooks_js.go).
-type goMemory struct {
-	WasmBytes    int64  `json:"wasmBytes"`
-	HeapSys      uint64 `json:"heapSys"`
-	HeapInuse    uint64 `json:"heapInuse"`
-	HeapReleased uint64 `json:"heapReleased"`
-	Sys          uint64 `json:"sys"`
-	NumGC        uint32 `json:"numGC"`
-	Instance     int    `json:"instance"`
-	LimitMB      int64  `json:"limitMB"`
-	RetireMB     int64  `json:"retireMB"`
+	RSSMB  float64        `json:"rssMB,omitempty"`
+	Split  *memSplit      `json:"split,omitempty"`
+	Memory *memstat.Stats `json:"memory,omitempty"` // with -memory: the Go instance's, after the case
 }
 
 // cost sends every hostile case (or those -cases matches) -n times, one
@@ -140,8 +127,8 @@ func cost(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func readGoMemory(client *http.Client, base string) (goMemory, error) {
-	var m goMemory
+func readGoMemory(client *http.Client, base string) (memstat.Stats, error) {
+	var m memstat.Stats
 	resp, err := client.Get(base + "/__test/memory")
 	if err != nil {
 		return m, err
