@@ -61,17 +61,17 @@ func scanYAML(s string, limit, entryLimit, memberLimit int) (deepAt, manyAt, wid
 		keyOf := -1 // the collection (index in indents) this line's key is a member of
 		keyAt := 0
 		lineEnd := i
-		for lineEnd < len(s) && s[lineEnd] != '\n' {
+		for lineEnd < len(s) && yamlBreak(s, lineEnd) == 0 {
 			lineEnd++
 		}
-		next := lineEnd + 1
+		next := lineEnd + max(yamlBreak(s, lineEnd), 1)
 		j := i
 		if quote == 0 && flow == 0 {
 			for j < lineEnd && s[j] == ' ' {
 				j++
 			}
 			indent := j - lineStart
-			if j == lineEnd || s[j] == '#' || s[j] == '\r' || s[j] == '%' {
+			if j == lineEnd || s[j] == '#' || s[j] == '%' {
 				i = next
 				continue
 			}
@@ -96,12 +96,12 @@ func scanYAML(s string, limit, entryLimit, memberLimit int) (deepAt, manyAt, wid
 			// "- - x" and "- a: 1" open a collection after each dash, and
 			// so do an explicit key and value ("? - x", ": [x]"): what
 			// follows them is a node as deep as after a dash.
-			for j < lineEnd && (s[j] == '-' || s[j] == '?' || s[j] == ':') && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r') {
+			for j < lineEnd && (s[j] == '-' || s[j] == '?' || s[j] == ':') && (j+1 == lineEnd || s[j+1] == ' ') {
 				j++
 				for j < lineEnd && s[j] == ' ' {
 					j++
 				}
-				if j < lineEnd && s[j] != '#' && s[j] != '\r' {
+				if j < lineEnd && s[j] != '#' {
 					indents = append(indents, j-lineStart)
 					keys = append(keys, 0)
 					if len(indents)+flow > limit {
@@ -137,7 +137,7 @@ func scanYAML(s string, limit, entryLimit, memberLimit int) (deepAt, manyAt, wid
 				// Only at a node's start: elsewhere, in a plain scalar
 				// ("{0\", {{{"), a quote is a character like any other.
 				quote = c
-			case c == '?' && nodeStart && flow > 0 && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r'):
+			case c == '?' && nodeStart && flow > 0 && (j+1 == lineEnd || s[j+1] == ' '):
 				// An explicit key in flow ("{? 'a': 1}") is followed by a node.
 			case (c == '[' || c == '{') && (nodeStart || flow > 0):
 				flow++
@@ -172,7 +172,7 @@ func scanYAML(s string, limit, entryLimit, memberLimit int) (deepAt, manyAt, wid
 						}
 					}
 				}
-			case c == ':' && (j+1 == lineEnd || s[j+1] == ' ' || s[j+1] == '\r' || (flow > 0 && j+1 < lineEnd && strings.IndexByte(",[]{}", s[j+1]) >= 0)):
+			case c == ':' && (j+1 == lineEnd || s[j+1] == ' ' || (flow > 0 && j+1 < lineEnd && strings.IndexByte(",[]{}", s[j+1]) >= 0)):
 				nodeStart = true
 				if flow == 0 && keyOf >= 0 {
 					if keys[keyOf]++; keys[keyOf] > memberLimit {
@@ -184,7 +184,7 @@ func scanYAML(s string, limit, entryLimit, memberLimit int) (deepAt, manyAt, wid
 				for j+1 < lineEnd && s[j+1] != ' ' {
 					j++
 				}
-			case c == ' ' || c == '\t' || c == '\r':
+			case c == ' ' || c == '\t':
 			case c == '|' || c == '>':
 				if nodeStart && flow == 0 {
 					i = skipBlockScalar(s, next, lineStart)
@@ -212,20 +212,44 @@ func skipBlockScalar(s string, i, lineStart int) int {
 		for j < len(s) && s[j] == ' ' {
 			j++
 		}
-		if j < len(s) && s[j] != '\n' && s[j] != '\r' && j-i <= indent {
+		if j < len(s) && yamlBreak(s, j) == 0 && j-i <= indent {
 			return i
 		}
-		for j < len(s) && s[j] != '\n' {
+		for j < len(s) && yamlBreak(s, j) == 0 {
 			j++
 		}
-		i = j + 1
+		i = j + max(yamlBreak(s, j), 1)
 	}
 	return len(s)
 }
 
+// yamlBreak returns the length of the line break at s[i], or 0. yaml.v3
+// ends a line at "\n", "\r\n", a lone "\r", and at NEL, LS and PS
+// (U+0085, U+2028, U+2029), so the scan must too: "\r- - - x" is a
+// sequence three deep on a line of its own.
+func yamlBreak(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	switch c := s[i]; {
+	case c == '\n':
+		return 1
+	case c == '\r':
+		if i+1 < len(s) && s[i+1] == '\n' {
+			return 2
+		}
+		return 1
+	case c == 0xC2 && i+1 < len(s) && s[i+1] == 0x85:
+		return 2
+	case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9):
+		return 3
+	}
+	return 0
+}
+
 // hasMarker reports whether line starts with a document marker.
 func hasMarker(line, m string) bool {
-	return len(line) >= 3 && line[:3] == m && (len(line) == 3 || line[3] == ' ' || line[3] == '\r' || line[3] == '\t')
+	return len(line) >= 3 && line[:3] == m && (len(line) == 3 || line[3] == ' ' || line[3] == '\t')
 }
 
 // yamlKeyEnd is where the key starting at i ends: after its closing quote,

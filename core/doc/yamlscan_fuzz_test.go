@@ -27,7 +27,9 @@ func FuzzYAMLScan(f *testing.F) {
 		// Explicit keys and values ("? ", ": ") once hid what follows them.
 		"? " + strings.Repeat("[", 20) + strings.Repeat("]", 20) + "\n: 1\n", "?" + strings.Repeat(" -", 20) + " x\n: 1\n",
 		"a:\n  :" + strings.Repeat(" -", 20) + " x\n", "? a\n: " + strings.Repeat("{a: ", 20) + "1" + strings.Repeat("}", 20) + "\n",
-		"- ? - ? - [[[x]]]\n", "a: |\n  [[[[[[[[[[\nb: '[[[[[[[['\n", "a: !!seq &x [[[[[[[[]]]]]]]]\n",
+		"- ? - ? - [[[x]]]\n",
+		// yaml.v3 ends a line at a lone CR and at NEL, LS and PS too.
+		"\r- - - - - - - - - - - - - x", "\u2028- - - - - - - - - - - - -\n", "a:\r b:\r  c:\r   d:\r    e:\r     f:\r      g:\r       h: 1\r", "a: |\n  [[[[[[[[[[\nb: '[[[[[[[['\n", "a: !!seq &x [[[[[[[[]]]]]]]]\n",
 	} {
 		f.Add(s)
 	}
