@@ -345,11 +345,9 @@ func (g *guards) boundReplace(proto *goja.Object) {
 		if p.global {
 			matches = n + 1
 			if bound(n, matches, repl) > limits.UDFStringBytes {
-				// Count them: the matching engine is the same linear
-				// one the replacement itself runs next.
-				matches = 0
-				if m, ok := invoke(rxMatch, rx, s).(*goja.Object); ok {
-					matches = int(m.Get("length").ToInteger())
+				var exact bool
+				if matches, exact = g.countMatches(p, rx, s, repl, rxMatch); !exact {
+					g.throwRange(fmt.Sprintf("replace would build at least %s; subplay allows at most %d", size(bound(n, matches, repl)), limits.UDFStringBytes))
 				}
 			}
 		}
@@ -397,6 +395,32 @@ func (g *guards) boundReplace(proto *goja.Object) {
 			return invoke(orig, fc.This, fc.Arguments...)
 		})
 	}
+}
+
+// countMatches counts the matches of a global replace of rx in s with
+// repl, as far as the bound needs: up to the first count that takes the
+// result past limits.UDFStringBytes (exact is false when it stopped
+// there). A text of a million characters with a replacement of a million
+// is refused after 17 matches found in microseconds, not after building a
+// million. When goja runs the search on regexp2, it counts them all
+// through match (wrapped: the backtracking bound applies), as goja's
+// replace would find them next.
+func (g *guards) countMatches(p rxPattern, rx *goja.Object, s goja.String, repl goja.String, rxMatch goja.Callable) (count int, exact bool) {
+	// bound is affine in the matches: the least count past the limit is
+	// as far as the search needs to go.
+	n := s.Length()
+	per := bound(n, 1, repl) - bound(n, 0, repl)
+	if per == 0 {
+		return 0, false // the bound does not depend on the count
+	}
+	most := int(max(0, math.Floor((limits.UDFStringBytes-bound(n, 0, repl))/per)+1))
+	if c, ok := p.countMatches(s, most); ok {
+		return c, c < most
+	}
+	if m, ok := invoke(rxMatch, rx, s).(*goja.Object); ok {
+		return int(m.Get("length").ToInteger()), true
+	}
+	return 0, true
 }
 
 // boundSplit bounds the number of pieces of a split (each piece is a

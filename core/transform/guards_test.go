@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dop251/goja"
+
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/message"
 )
@@ -55,6 +57,68 @@ func TestAnalyse(t *testing.T) {
 			}
 			if p.quantifiers != tc.quantifiers {
 				t.Errorf("%d quantifiers, want %d", p.quantifiers, tc.quantifiers)
+			}
+		})
+	}
+}
+
+// countMatches, which decides a global replace's bound without building
+// the matches, counts what goja's own search for every match finds (the
+// length of str.match(rx) in a bare goja runtime), stopped at most; and it
+// declines the texts goja would search on regexp2.
+func TestCountMatches(t *testing.T) {
+	vm := goja.New()
+	cases := []struct {
+		src, flags string
+		text       string // a JavaScript string literal
+		ok         bool
+	}{
+		{`a`, "g", `"banana"`, true},
+		{`a*`, "g", `"baaac"`, true}, // empty matches, one abutting a match
+		{`a*?`, "g", `"aaa"`, true},
+		{`^`, "gm", `"x\ny\nz"`, true},
+		{`\b`, "g", `"one two  three"`, true},
+		{`$`, "g", `"abc"`, true},
+		{`(?:)`, "g", `"abc"`, true},
+		{`A`, "gi", `"aAa"`, true},
+		{`a`, "gy", `"aaba"`, true}, // sticky: stops at the first gap
+		{`x`, "gy", `"abc"`, true},
+		{`.`, "gs", `"a\nb"`, true},
+		{`é`, "gu", `"cafés et thés"`, true},
+		{`.`, "gu", `"a\ud83d\ude00b"`, true},
+		{`(?:)`, "gu", `"\ud83d\ude00\ud83d\ude00"`, true},
+		{`a`, "g", `"café"`, false},      // outside ASCII, no u flag: regexp2
+		{`a`, "gu", `"a\ud800a"`, false}, // not well-formed: regexp2
+		{`(a)\1`, "g", `"aaaa"`, false},  // only regexp2 runs it
+		{`a(?=b)`, "g", `"abab"`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.src+"/"+tc.flags+"/"+tc.text, func(t *testing.T) {
+			if err := vm.Set("src", tc.src); err != nil {
+				t.Fatal(err)
+			}
+			v, err := vm.RunString(fmt.Sprintf("var s = %s; [s, s.match(new RegExp(src, %q))]", tc.text, tc.flags))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pair := v.ToObject(vm)
+			s := pair.Get("0").(goja.String)
+			full := 0
+			if m, ok := pair.Get("1").(*goja.Object); ok {
+				full = int(m.Get("length").ToInteger())
+			}
+			p := analyse(tc.src, tc.flags)
+			for _, most := range []int{0, 1, 2, full - 1, full, full + 1, 1 << 20} {
+				if most < 0 {
+					continue
+				}
+				got, ok := p.countMatches(s, most)
+				if ok != tc.ok {
+					t.Fatalf("ok %v, want %v", ok, tc.ok)
+				}
+				if ok && got != min(full, most) {
+					t.Errorf("at most %d: %d matches, goja finds %d", most, got, full)
+				}
 			}
 		})
 	}
@@ -139,6 +203,10 @@ func TestBuilders(t *testing.T) {
 		{"replace: a function returning a long string", "var big = 'x'.repeat(8 << 20);\nfunction f(m) { return {data: 'a'.repeat(100).replace(/a/g, function () { return big })} }", tooLong("replace")},
 		{"replaceAll with a string", "function f(m) { return {data: 'ab'.repeat(1e6).replaceAll('a', 'x'.repeat(100))} }", tooLong("replaceAll")},
 		{"replaceAll with an empty string", "function f(m) { return {data: 'a'.repeat(1e6).replaceAll('', 'xyz'.repeat(10))} }", tooLong("replaceAll")},
+		// Counted up to the first match past the bound, on either side of it.
+		{"replace: 15 long replacements, within", "function f(m) { return {data: String(('a' + 'b'.repeat(99)).repeat(15).replace(/a/g, 'x'.repeat(1 << 20)).length)} }", data("15730125")},
+		{"replace: 16 long replacements, past", "function f(m) { return {data: String(('a' + 'b'.repeat(99)).repeat(16).replace(/a/g, 'x'.repeat(1 << 20)).length)} }",
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: replace would build at least 16778816 bytes"}},
 		{"replace: counted matches keep a long text within", "function f(m) { var s = ('a'.repeat(99) + ',').repeat(1700).replace(/,/g, 'x'.repeat(100)); return {data: String(s.length)} }", data("338300")},
 		{"concat", big + "function f(m) { return {data: big.concat(" + strings.Repeat("big, ", 20) + "'')} }", tooLong("concat")},
 		{"join of one long string many times", big + "function f(m) { return {data: new Array(100).fill(big).join('')} }", tooLong("join")},

@@ -55,6 +55,10 @@ type rxPattern struct {
 	branches float64
 	// The flags the route of a call depends on.
 	unicode, global, sticky bool
+	// re is the Go regexp goja compiles the pattern to when RE2 can run
+	// it (nil otherwise), for guards that count matches without building
+	// them.
+	re *regexp.Regexp
 }
 
 // analyse decides, as goja's compileRegexp does, which engine runs a
@@ -85,13 +89,47 @@ func analyse(src, flags string) rxPattern {
 	if f != "" {
 		re2 = "(?" + f + ":" + re2 + ")"
 	}
-	if _, err := regexp.Compile(re2); err != nil {
+	re, err := regexp.Compile(re2)
+	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) && se.Code == syntax.ErrInvalidRepeatSize {
 			p.backtrack = "a repeat count above 1000"
 		}
+		return p
 	}
+	p.re = re
 	return p
+}
+
+// countMatches counts the matches a search for every match of p in s
+// finds (match and replace with the g flag), stopping at most: it runs the
+// search goja runs, on Go's regexp, when goja runs it there (ASCII text, or
+// well-formed UTF-16 with the u flag), so the count is goja's own, but
+// without building a value per match, and in time up to the most-th match
+// rather than the text's end. ok is false when goja would run the search on
+// regexp2, which this does not reproduce.
+func (p rxPattern) countMatches(s goja.String, most int) (count int, ok bool) {
+	if p.re == nil {
+		return 0, false
+	}
+	if _, ascii, wellFormed := texts(s); !ascii && !(p.unicode && wellFormed) {
+		return 0, false
+	}
+	// In well-formed text, offsets in UTF-8 and in UTF-16 differ but the
+	// matches are the same ones: goja maps the offsets back afterwards.
+	found := p.re.FindAllStringIndex(s.String(), most)
+	if p.sticky {
+		// As goja does: a sticky search stops at the first match that does
+		// not start where the previous one ended.
+		pos := 0
+		for i, m := range found {
+			if m[0] != pos {
+				return i, true
+			}
+			pos = m[1]
+		}
+	}
+	return len(found), true
 }
 
 // incompatibility words goja's reason for sending a pattern to regexp2.
