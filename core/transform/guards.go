@@ -273,35 +273,39 @@ func (g *guards) stopped() bool {
 	return cl == nil || cl.stopped != ""
 }
 
-// replacement measures a replacement string for the bound: its length,
-// how many of its $` and $' each insert up to the whole text, and how many
+// replSize measures a replacement string for the bound: its length, how
+// many of its $` and $' each insert up to the whole text, and how many
 // other $ patterns insert parts of the matches (up to the text in all).
-func replacement(r goja.String) (n, around, parts int) {
+type replSize struct{ n, around, parts int }
+
+func replacement(r goja.String) replSize {
 	s := r.String()
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] != '$' {
-			continue
-		}
+	z := replSize{n: r.Length()}
+	for i := strings.IndexByte(s, '$'); i >= 0 && i+1 < len(s); {
 		switch s[i+1] {
 		case '`', '\'':
-			around++
+			z.around++
 			i++
 		case '&', '<', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			parts++
+			z.parts++
 			i++
 		case '$':
 			i++
 		}
+		j := strings.IndexByte(s[i+1:], '$')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
-	return r.Length(), around, parts
+	return z
 }
 
-// bound is an upper bound of the length of a replacement's result: the
-// text, and for each of matches matches the replacement with its $`
-// and $' expanded, and the parts of the matches.
-func bound(n, matches int, repl goja.String) float64 {
-	rn, around, parts := replacement(repl)
-	return float64(n) + float64(matches)*(float64(rn)+float64(around)*float64(n)) + float64(parts)*float64(n)
+// bound is an upper bound of the length of a replacement's result on a
+// text of n characters: the text, and for each of matches matches the
+// replacement with its $` and $' expanded, and the parts of the matches.
+func (z replSize) bound(n, matches int) float64 {
+	return float64(n) + float64(matches)*(float64(z.n)+float64(z.around)*float64(n)) + float64(z.parts)*float64(n)
 }
 
 // callback wraps a replacer function so that the lengths of what it
@@ -340,18 +344,18 @@ func (g *guards) boundReplace(proto *goja.Object) {
 			fc.Arguments[1] = g.callback(fn, n, "replace")
 			return invoke(rxReplace, fc.This, fc.Arguments...)
 		}
-		repl := g.text(&fc, 1)
+		repl := replacement(g.text(&fc, 1))
 		matches := 1
 		if p.global {
 			matches = n + 1
-			if bound(n, matches, repl) > limits.UDFStringBytes {
+			if repl.bound(n, matches) > limits.UDFStringBytes {
 				var exact bool
 				if matches, exact = g.countMatches(p, rx, s, repl, rxMatch); !exact {
-					g.throwRange(fmt.Sprintf("replace would build at least %s; subplay allows at most %d", size(bound(n, matches, repl)), limits.UDFStringBytes))
+					g.throwRange(fmt.Sprintf("replace would build at least %s; subplay allows at most %d", size(repl.bound(n, matches)), limits.UDFStringBytes))
 				}
 			}
 		}
-		g.tooLong("replace", bound(n, matches, repl))
+		g.tooLong("replace", repl.bound(n, matches))
 		return invoke(rxReplace, fc.This, fc.Arguments...)
 	})
 
@@ -383,7 +387,7 @@ func (g *guards) boundReplace(proto *goja.Object) {
 				fc.Arguments[1] = g.callback(fn, n, name)
 				return invoke(orig, fc.This, fc.Arguments...)
 			}
-			repl := g.text(&fc, 1)
+			repl := replacement(g.text(&fc, 1))
 			matches := 1
 			switch {
 			case all && find.Length() == 0:
@@ -391,7 +395,7 @@ func (g *guards) boundReplace(proto *goja.Object) {
 			case all:
 				matches = strings.Count(s.String(), find.String())
 			}
-			g.tooLong(name, bound(n, matches, repl))
+			g.tooLong(name, repl.bound(n, matches))
 			return invoke(orig, fc.This, fc.Arguments...)
 		})
 	}
@@ -405,15 +409,15 @@ func (g *guards) boundReplace(proto *goja.Object) {
 // million. When goja runs the search on regexp2, it counts them all
 // through match (wrapped: the backtracking bound applies), as goja's
 // replace would find them next.
-func (g *guards) countMatches(p rxPattern, rx *goja.Object, s goja.String, repl goja.String, rxMatch goja.Callable) (count int, exact bool) {
+func (g *guards) countMatches(p rxPattern, rx *goja.Object, s goja.String, repl replSize, rxMatch goja.Callable) (count int, exact bool) {
 	// bound is affine in the matches: the least count past the limit is
 	// as far as the search needs to go.
 	n := s.Length()
-	per := bound(n, 1, repl) - bound(n, 0, repl)
+	per := repl.bound(n, 1) - repl.bound(n, 0)
 	if per == 0 {
 		return 0, false // the bound does not depend on the count
 	}
-	most := int(max(0, math.Floor((limits.UDFStringBytes-bound(n, 0, repl))/per)+1))
+	most := int(max(0, math.Floor((limits.UDFStringBytes-repl.bound(n, 0))/per)+1))
 	if c, ok := p.countMatches(s, most); ok {
 		return c, c < most
 	}

@@ -3,6 +3,7 @@
 package transform
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -351,6 +352,11 @@ const rxHint = "give the expression the u flag (then text outside ASCII stays on
 // units, whether it is all ASCII, and whether it is well-formed UTF-16.
 func texts(s goja.String) (n int, ascii, wellFormed bool) {
 	n = s.Length()
+	if len(s.String()) == n && isASCII(s.String()) {
+		// goja's String of an ASCII string is the string itself, and each
+		// character outside ASCII takes more than one byte in UTF-8.
+		return n, true, true
+	}
 	ascii, wellFormed = true, true
 	for i := 0; i < n; i++ {
 		c := s.CharAt(i)
@@ -370,4 +376,20 @@ func texts(s goja.String) (n int, ascii, wellFormed bool) {
 		}
 	}
 	return n, ascii, wellFormed
+}
+
+// isASCII reports whether s holds only ASCII, eight bytes at a time.
+func isASCII(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
