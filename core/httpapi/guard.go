@@ -17,29 +17,64 @@ import (
 )
 
 // gate bounds the operations running at once. Every operation holds a slot
-// of all; one on a large body also holds a slot of large, a smaller pool,
-// so that large requests (where the cost is) can never take every CPU from
-// ordinary ones.
+// of all; a costly one also holds a slot of large, a smaller pool, so that
+// costly requests can never take every CPU from ordinary ones. Costly
+// means a large body (limits.HTTPLargeBody), where most of the cost is, or
+// a request of a class (operation and body size, to a power of two) whose
+// recent calls each took limits.HTTPCostlyMillis or more: a UDF that loops
+// until its step budget stops it is a few hundred bytes.
 type gate struct {
 	all, large chan struct{}
+	costly     time.Duration
+
+	mu      sync.Mutex
+	classes map[costClass]*classCost
 }
 
 func newGate(procs int) *gate {
 	procs = max(procs, 1)
 	return &gate{
-		all:   make(chan struct{}, procs*limits.HTTPOpsPerCPU),
-		large: make(chan struct{}, max(1, int(float64(procs)*limits.HTTPLargeOpsPerCPU))),
+		all:     make(chan struct{}, procs*limits.HTTPOpsPerCPU),
+		large:   make(chan struct{}, max(1, int(float64(procs)*limits.HTTPLargeOpsPerCPU))),
+		costly:  limits.HTTPCostlyMillis * time.Millisecond,
+		classes: map[costClass]*classCost{},
 	}
 }
 
 // defaultGate sizes the gate from the CPUs the Go runtime uses.
 func defaultGate() *gate { return newGate(runtime.GOMAXPROCS(0)) }
 
-// acquire waits at most wait for the slots an operation on a body of size
-// bytes needs. It returns the function that frees them, or the reason it
-// could not have them: ctx's error when the client went away, errBusy when
-// the wait ran out.
-func (g *gate) acquire(ctx context.Context, size int, wait time.Duration) (release func(), err error) {
+// isCostly says whether an operation op on a body of size bytes takes a
+// slot of the large pool.
+func (g *gate) isCostly(op string, size int) bool {
+	if size >= limits.HTTPLargeBody {
+		return true
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c := g.classes[costClass{op, bits.Len(uint(size))}]
+	return c != nil && c.cheapest() >= g.costly
+}
+
+// record counts an operation's time d toward its class. The classes are
+// few (the operations times the powers of two up to the body limit).
+func (g *gate) record(op string, size int, d time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	class := costClass{op, bits.Len(uint(size))}
+	c := g.classes[class]
+	if c == nil {
+		c = &classCost{}
+		g.classes[class] = c
+	}
+	c.add(d)
+}
+
+// acquire waits at most wait for the slots an operation op on a body of
+// size bytes needs. It returns the function that frees them, or the reason
+// it could not have them: ctx's error when the client went away, errBusy
+// when the wait ran out.
+func (g *gate) acquire(ctx context.Context, op string, size int, wait time.Duration) (release func(), err error) {
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	take := func(c chan struct{}) error {
@@ -52,7 +87,7 @@ func (g *gate) acquire(ctx context.Context, size int, wait time.Duration) (relea
 			return errBusy
 		}
 	}
-	if size >= limits.HTTPLargeBody {
+	if g.isCostly(op, size) {
 		if err := take(g.large); err != nil {
 			return nil, err
 		}
@@ -88,7 +123,7 @@ type outcome struct {
 // should be written; a busy server or a time-out is an outcome with an
 // *playground.Error.
 func (h *handler) runGuarded(ctx context.Context, op *playground.Op, body []byte) (o outcome, ok bool) {
-	release, err := h.gate.acquire(ctx, len(body), h.queueWait)
+	release, err := h.gate.acquire(ctx, op.Name, len(body), h.queueWait)
 	if err == errBusy {
 		return outcome{err: errServerBusy}, true
 	}
@@ -98,6 +133,8 @@ func (h *handler) runGuarded(ctx context.Context, op *playground.Op, body []byte
 	done := make(chan outcome, 1)
 	go func() {
 		defer release()
+		start := time.Now()
+		defer func() { h.gate.record(op.Name, len(body), time.Since(start)) }()
 		defer func() {
 			if v := recover(); v != nil {
 				done <- outcome{panic: v, stack: debug.Stack()}

@@ -91,6 +91,39 @@ func TestBusy(t *testing.T) {
 	}
 }
 
+// A small request of a class whose recent calls were all costly (a UDF
+// stopped by its step budget is a few hundred bytes) takes the large pool
+// too: while a large request holds its one slot, it waits and gets 503
+// busy, and a small request of an ordinary class is still answered. One
+// quick call among the recent ones makes the class ordinary again.
+func TestCostlyClass(t *testing.T) {
+	b := newBlockingRun()
+	h, _ := guardedHandler(t, b, 20*time.Millisecond, time.Minute)
+	small := `{"config":{}}`
+	for i := 0; i < 4; i++ {
+		h.gate.record("version", len(small), limits.HTTPCostlyMillis*time.Millisecond)
+	}
+	first := make(chan *httptest.ResponseRecorder)
+	go func() { first <- post(h, context.Background(), largeBody) }()
+	<-b.started
+
+	if rec := post(h, context.Background(), small); rec.Code != http.StatusServiceUnavailable || errorCode(t, rec) != codeBusy {
+		t.Errorf("a small request of a costly class: status %d, body %s; want 503 busy", rec.Code, rec.Body)
+	}
+	if rec := post(h, context.Background(), `{"config":{"a":1}}`+strings.Repeat(" ", 20)); rec.Code != http.StatusOK {
+		t.Errorf("a small request of another size class: status %d, body %s", rec.Code, rec.Body)
+	}
+	h.gate.record("version", len(small), time.Millisecond)
+	if rec := post(h, context.Background(), small); rec.Code != http.StatusOK {
+		t.Errorf("after one quick call of the class: status %d, body %s", rec.Code, rec.Body)
+	}
+	close(b.release)
+	if rec := <-first; rec.Code != http.StatusOK {
+		t.Errorf("the large request: status %d, body %s", rec.Code, rec.Body)
+	}
+	waitFree(t, h)
+}
+
 // An operation past its time limit is answered 503 timeout, but keeps its
 // slot until it really ends.
 func TestTimeout(t *testing.T) {

@@ -46,6 +46,14 @@ const HTTPLargeBody = 16 << 10
 // requests.
 const HTTPLargeOpsPerCPU = 0.5
 
+// HTTPCostlyMillis is the time from which a native operation counts as
+// costly: a request class (operation and body size) whose recent calls
+// each took this long shares the large pool (HTTPLargeOpsPerCPU) with
+// large bodies. Ordinary requests take well under a millisecond; the
+// hostile corpus's small costly ones (UDFs stopped by their step budget)
+// take 30-100 ms.
+const HTTPCostlyMillis = 20
+
 // HTTPQueueWaitMillis is how long a request waits for a free slot before
 // it is answered 503 with code "busy" and a Retry-After: long enough to
 // ride out a burst, short enough that a client learns quickly the server
