@@ -46,7 +46,11 @@ type procPeak struct {
 	Name      string  `json:"name"`
 	PID       int     `json:"pid"`
 	PeakRSSMB float64 `json:"peakRssMB"`
-	Alive     bool    `json:"alive"`
+	// OrdinaryPeakRSSMB is the peak at the end of the first phase, before
+	// any hostile request: what the ordinary load alone takes the process
+	// to, so that the second phase's growth is what hostile requests add.
+	OrdinaryPeakRSSMB float64 `json:"ordinaryPeakRssMB"`
+	Alive             bool    `json:"alive"`
 }
 
 type phase struct {
@@ -174,6 +178,10 @@ func mixed(args []string, stdout io.Writer) error {
 	timer := time.AfterFunc(*dur, func() { close(stop) })
 	res.Unloaded = runOrdinary(stop)
 	timer.Stop()
+	for i := range procs {
+		kib, _ := peakKiB(procs[i].PID)
+		procs[i].OrdinaryPeakRSSMB = float64(kib) / 1024
+	}
 
 	stop = make(chan struct{})
 	var hmu sync.Mutex
