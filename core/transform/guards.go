@@ -405,7 +405,7 @@ func (g *guards) boundReplace(proto *goja.Object) {
 // repl, as far as the bound needs: up to the first count that takes the
 // result past limits.UDFStringBytes (exact is false when it stopped
 // there). A text of a million characters with a replacement of a million
-// is refused after 17 matches found in microseconds, not after building a
+// is refused after 16 matches found in microseconds, not after building a
 // million. When goja runs the search on regexp2, it counts them all
 // through match (wrapped: the backtracking bound applies), as goja's
 // replace would find them next.
