@@ -33,8 +33,11 @@ var lean = []string{"net/http", "log"}
 // JSON (avro_json: encoding/json does it, about 0.1 MB brotli less in each
 // build with hamba/avro), and with it modern-go/concurrent; mapstructure,
 // which hamba/avro's parser decoded each schema object with (avro_decode:
-// a written-out decoder does it).
-var patchedOut = []string{"github.com/json-iterator/", "github.com/modern-go/concurrent", "github.com/go-viper/mapstructure/"}
+// a written-out decoder does it); protojson, which only structpb's JSON
+// methods and cel-go's message-to-JSON conversion linked
+// (protobuf_structpb, cel_object_json).
+var patchedOut = []string{"github.com/json-iterator/", "github.com/modern-go/concurrent", "github.com/go-viper/mapstructure/",
+	"google.golang.org/protobuf/encoding/protojson"}
 
 // builds are the modules the site ships (scripts/build-wasm --list), with
 // import path prefixes each must leave out and some it must have.

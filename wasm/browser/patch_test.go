@@ -31,6 +31,8 @@ func TestPatchedModules(t *testing.T) {
 		{"yaml_floats", "go.yaml.in/yaml/v3", "TestSubplay"},
 		{"cel_parser", "github.com/google/cel-go/parser", "TestSubplay"},
 		{"protobuf_json_token", "google.golang.org/protobuf/internal/encoding/json", "TestSubplay"},
+		{"protobuf_structpb", "google.golang.org/protobuf/types/known/structpb", "TestSubplayNoProtoJSON"},
+		{"cel_object_json", "github.com/google/cel-go/common/types", "TestSubplayObjectJSON"},
 		{"avro_json", "github.com/hamba/avro/v2", "TestSubplayJSON"},
 		{"avro_decode", "github.com/hamba/avro/v2", "TestSubplayDecode"},
 	} {
