@@ -25,10 +25,9 @@ import (
 // until its step budget stops it is a few hundred bytes.
 type gate struct {
 	all, large chan struct{}
-	costly     time.Duration
 
 	mu      sync.Mutex
-	classes map[costClass]*classCost
+	classes costClasses
 }
 
 func newGate(procs int) *gate {
@@ -36,8 +35,7 @@ func newGate(procs int) *gate {
 	return &gate{
 		all:     make(chan struct{}, procs*limits.HTTPOpsPerCPU),
 		large:   make(chan struct{}, max(1, int(float64(procs)*limits.HTTPLargeOpsPerCPU))),
-		costly:  limits.HTTPCostlyMillis * time.Millisecond,
-		classes: map[costClass]*classCost{},
+		classes: newCostClasses(limits.HTTPCostlyMillis * time.Millisecond),
 	}
 }
 
@@ -47,27 +45,16 @@ func defaultGate() *gate { return newGate(runtime.GOMAXPROCS(0)) }
 // isCostly says whether an operation op on a body of size bytes takes a
 // slot of the large pool.
 func (g *gate) isCostly(op string, size int) bool {
-	if size >= limits.HTTPLargeBody {
-		return true
-	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	c := g.classes[costClass{op, bits.Len(uint(size))}]
-	return c != nil && c.cheapest() >= g.costly
+	return g.classes.isCostly(classOf(op, size), size)
 }
 
-// record counts an operation's time d toward its class. The classes are
-// few (the operations times the powers of two up to the body limit).
+// record counts an operation's time d toward its class.
 func (g *gate) record(op string, size int, d time.Duration) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	class := costClass{op, bits.Len(uint(size))}
-	c := g.classes[class]
-	if c == nil {
-		c = &classCost{}
-		g.classes[class] = c
-	}
-	c.add(d)
+	g.classes.add(classOf(op, size), d)
 }
 
 // acquire waits at most wait for the slots an operation op on a body of
@@ -185,19 +172,51 @@ type share struct {
 	mu       sync.Mutex    // calls are sequential in the worker; tests may not be
 	frac     float64       // the share of time costly work may take
 	burst    time.Duration // the most costly time saved up
-	costly   time.Duration // a call at least this long is costly
 	maxCost  time.Duration // no call counts longer (the time limit of one)
 	window   time.Duration // contended for this long after others were in flight
 	tokens   time.Duration // costly time that may run now
 	refilled time.Time
-	busy     time.Time // when others were last in flight at once
-	classes  map[costClass]*classCost
-	open     *openCall // the call being measured
+	busy     time.Time   // when others were last in flight at once
+	classes  costClasses // a call at least classes.costly long is costly
+	open     *openCall   // the call being measured
 }
 
 type costClass struct {
 	op       string
 	sizeBits int // bits.Len of the body size: classes by powers of two
+}
+
+func classOf(op string, size int) costClass { return costClass{op, bits.Len(uint(size))} }
+
+// costClasses keeps the recent costs of each request class, for the native
+// gate and the worker's share alike. The classes are few (the operations
+// times the powers of two up to the body limit).
+type costClasses struct {
+	costly time.Duration // a call at least this long is costly
+	m      map[costClass]*classCost
+}
+
+func newCostClasses(costly time.Duration) costClasses {
+	return costClasses{costly: costly, m: map[costClass]*classCost{}}
+}
+
+func (cc costClasses) add(class costClass, d time.Duration) {
+	c := cc.m[class]
+	if c == nil {
+		c = &classCost{}
+		cc.m[class] = c
+	}
+	c.add(d)
+}
+
+// isCostly says whether a request of class with a body of size bytes is
+// costly: a large body, or a class whose recent calls all were.
+func (cc costClasses) isCostly(class costClass, size int) bool {
+	if size >= limits.HTTPLargeBody {
+		return true
+	}
+	c := cc.m[class]
+	return c != nil && c.cheapest() >= cc.costly
 }
 
 // classCost keeps a class's last few costs; a class is costly when even
@@ -231,11 +250,10 @@ func newShare() *share {
 	return &share{
 		frac:    limits.WorkerCostlyShare,
 		burst:   limits.WorkerCostlyBurstMillis * time.Millisecond,
-		costly:  limits.WorkerCostlyMillis * time.Millisecond,
 		maxCost: limits.HTTPOperationMillis * time.Millisecond,
 		window:  limits.WorkerContendedMillis * time.Millisecond,
 		tokens:  limits.WorkerCostlyBurstMillis * time.Millisecond,
-		classes: map[costClass]*classCost{},
+		classes: newCostClasses(limits.WorkerCostlyMillis * time.Millisecond),
 	}
 }
 
@@ -274,8 +292,8 @@ func (s *share) admit(op string, size int, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.Round(0)
-	class := costClass{op, bits.Len(uint(size))}
-	costly := s.isCostly(class, size)
+	class := classOf(op, size)
+	costly := s.classes.isCostly(class, size)
 	if costly && s.tokens <= 0 && s.contended(now) {
 		return false
 	}
@@ -289,17 +307,7 @@ func (s *share) refuses(op string, size int, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.Round(0)
-	return s.isCostly(costClass{op, bits.Len(uint(size))}, size) && s.tokens <= 0 && s.contended(now)
-}
-
-// isCostly says whether a request of class with a body of size bytes is
-// costly: a large body, or a class whose recent calls all were.
-func (s *share) isCostly(class costClass, size int) bool {
-	if size >= limits.HTTPLargeBody {
-		return true
-	}
-	c := s.classes[class]
-	return c != nil && c.cheapest() >= s.costly
+	return s.classes.isCostly(classOf(op, size), size) && s.tokens <= 0 && s.contended(now)
 }
 
 // Refuse answers r 503 "busy", as the handler h would, if h limits costly
@@ -345,13 +353,8 @@ func (s *share) end(now time.Time) {
 // work's share.
 func (s *share) charge(o *openCall, d time.Duration, now time.Time) {
 	d = min(max(d, 0), s.maxCost)
-	c := s.classes[o.class]
-	if c == nil {
-		c = &classCost{}
-		s.classes[o.class] = c
-	}
-	c.add(d)
-	if (o.costly || d >= s.costly) && (s.contended(o.start) || s.contended(now)) {
+	s.classes.add(o.class, d)
+	if (o.costly || d >= s.classes.costly) && (s.contended(o.start) || s.contended(now)) {
 		s.tokens -= d
 	}
 }
