@@ -116,8 +116,14 @@ func (g *guards) throwRange(msg string) {
 
 func (g *guards) tooLong(what string, n float64) {
 	if n > limits.UDFStringBytes || math.IsNaN(n) {
-		g.throwRange(fmt.Sprintf("%s would build %s; subplay allows at most %d", what, size(n), limits.UDFStringBytes))
+		g.refuseLong(what, size(n))
 	}
+}
+
+// refuseLong throws the RangeError of a call that would build more than
+// limits.UDFStringBytes; built says how much.
+func (g *guards) refuseLong(what, built string) {
+	g.throwRange(fmt.Sprintf("%s would build %s; subplay allows at most %d", what, built, limits.UDFStringBytes))
 }
 
 // invoke runs f as the original built-in, passing its error on as a throw.
@@ -228,8 +234,7 @@ func (g *guards) execRoute(p rxPattern, rx *goja.Object, s goja.String) string {
 // character outside ASCII, unless the expression has the u flag and the
 // text is well-formed UTF-16.
 func (g *guards) allRoute(p rxPattern, s goja.String) string {
-	_, ascii, wellFormed := texts(s)
-	if ascii || p.unicode && wellFormed {
+	if p.allLinear(s) {
 		return ""
 	}
 	return "a search for every match in text with characters outside ASCII, without the u flag"
@@ -351,7 +356,7 @@ func (g *guards) boundReplace(proto *goja.Object) {
 			if repl.bound(n, matches) > limits.UDFStringBytes {
 				var exact bool
 				if matches, exact = g.countMatches(p, rx, s, repl, rxMatch); !exact {
-					g.throwRange(fmt.Sprintf("replace would build at least %s; subplay allows at most %d", size(repl.bound(n, matches)), limits.UDFStringBytes))
+					g.refuseLong("replace", "at least "+size(repl.bound(n, matches)))
 				}
 			}
 		}

@@ -102,6 +102,14 @@ func analyse(src, flags string) rxPattern {
 	return p
 }
 
+// allLinear says whether goja runs a search for every match of p in s on
+// Go's regexp when it can run p there at all: in ASCII text, or in
+// well-formed UTF-16 with the u flag.
+func (p rxPattern) allLinear(s goja.String) bool {
+	_, ascii, wellFormed := texts(s)
+	return ascii || p.unicode && wellFormed
+}
+
 // countMatches counts the matches a search for every match of p in s
 // finds (match and replace with the g flag), stopping at most: it runs the
 // search goja runs, on Go's regexp, when goja runs it there (ASCII text, or
@@ -110,10 +118,7 @@ func analyse(src, flags string) rxPattern {
 // rather than the text's end. ok is false when goja would run the search on
 // regexp2, which this does not reproduce.
 func (p rxPattern) countMatches(s goja.String, most int) (count int, ok bool) {
-	if p.re == nil {
-		return 0, false
-	}
-	if _, ascii, wellFormed := texts(s); !ascii && !(p.unicode && wellFormed) {
+	if p.re == nil || !p.allLinear(s) {
 		return 0, false
 	}
 	// In well-formed text, offsets in UTF-8 and in UTF-16 differ but the
