@@ -180,13 +180,29 @@ function failed(message = "the worker failed while answering this request and wa
       "cache-control": "no-store", "x-content-type-options": "nosniff" } });
 }
 
-// collectSoon runs a full collection a task later, when the request that
-// retired an instance no longer holds it.
-function collectSoon() {
-  return new Promise((resolve) => setTimeout(() => {
-    globalThis.gc();
+// The instances this worker retired and V8 has not freed yet, as weak
+// references to their bindings. Where the collector is exposed (the local
+// extra worker's --expose-gc, scripts/build-worker; never on Cloudflare),
+// sweepRetired frees them. A collection run by the retiring request itself
+// (a task after its answer, as this glue did before) freed nothing after
+// a first request had started the instance: something of the retiring
+// request still holds the instance until workerd has finished with the
+// request. One run at the start of a later request freed it (88 MB), and
+// V8's next full collection of its own may come only after more instances
+// have piled up.
+let retired = [];
+
+// sweepRetired runs at the start of each request while a retired instance
+// is still reachable, before the request may start a fresh one: a full
+// collection, then, a task later (a weak reference keeps its target alive
+// to the end of the task that read it), a look at which are gone.
+function sweepRetired(ctx) {
+  if (retired.length === 0 || typeof globalThis.gc !== "function") return;
+  globalThis.gc();
+  ctx.waitUntil(new Promise((resolve) => setTimeout(() => {
+    retired = retired.filter((ref) => ref.deref() !== undefined);
     resolve();
-  }, 0));
+  }, 0)));
 }
 
 // How many requests wait for the extra worker: they compete for nothing here.
@@ -230,6 +246,7 @@ async function fetch(req, env, ctx) {
 }
 
 async function serve(req, env, ctx) {
+  sweepRetired(ctx);
   const seq = ++arrived;
   const instance = liveBinding(env, ctx);
   const binding = await instance;
@@ -275,11 +292,9 @@ async function serve(req, env, ctx) {
   if (res !== undefined && res.retire === true && env.EXTRA === undefined && live === instance) {
     live = undefined;
     console.log("subplay: retiring the Go instance (its memory passed the bound); the next request starts a fresh one");
-    // V8 frees it at its next full collection, which may come only after
-    // several retired instances have piled up. Where the collector is
-    // exposed (the local extra worker's --expose-gc, scripts/build-worker;
-    // never on Cloudflare) it runs once this request has let go of it.
-    if (typeof globalThis.gc === "function") ctx.waitUntil(collectSoon());
+    // V8 frees it at its next full collection; where the collector is
+    // exposed, the requests after this one run it (sweepRetired).
+    if (typeof globalThis.gc === "function") retired.push(new WeakRef(binding));
   }
   // A long call may resume during this request's JavaScript (its wake
   // timer, or this call's end, let it run) and then queue its next wake
