@@ -93,9 +93,14 @@ const WorkerMemoryLimitMB = 64
 // of different shapes add up (the heap fragments): the extra worker's
 // instance grew from 22 MB to 157 MB over the hostile corpus. An instance
 // starts at about 22 MB (the extra worker's module data and a small
-// heap); the bound leaves ordinary requests well inside it. 0 never
-// retires.
-const WorkerRetireMemoryMB = 64
+// heap); the bound leaves ordinary requests inside it, and a fresh
+// instance costs the next request some 25-35 ms (the first case of
+// scripts/extra-memory took 31-43 ms, its like 6-10). Lower is better once
+// retired instances are freed at once (the glue's sweepRetired): the
+// extra process's peak over every case that reaches it, one at a time
+// (scripts/extra-memory --retire N), was 354 MB at 64, 318 at 48, 296 at
+// 40 and 281 at 32 (29 instances over 70 cases). 0 never retires.
+const WorkerRetireMemoryMB = 32
 
 // WorkerCostlyShare is the share of an isolate's time that costly requests
 // (see WorkerCostlyMillis) may take while other requests wait: one isolate
