@@ -185,11 +185,11 @@ function failed(message = "the worker failed while answering this request and wa
 // extra worker's --expose-gc, scripts/build-worker; never on Cloudflare),
 // sweepRetired frees them. A collection run by the retiring request itself
 // (a task after its answer, as this glue did before) freed nothing after
-// a first request had started the instance: something of the retiring
-// request still holds the instance until workerd has finished with the
-// request. One run at the start of a later request freed it (88 MB), and
-// V8's next full collection of its own may come only after more instances
-// have piled up.
+// some sequences of requests (TestWorkerdRetiredFreed replays one), as if
+// the retiring request still held the instance until workerd had finished
+// with it; one run at the start of a later request freed it (88 MB). V8's
+// next full collection of its own may come only after more instances have
+// piled up.
 let retired = [];
 
 // sweepRetired runs at the start of each request while a retired instance
