@@ -26,7 +26,8 @@ import (
 // which forwards UDF requests to the extra one) and
 // SUBPLAY_EDGE_EXTRA_PIDFILE (the extra process's pid), as for
 // TestWorkerdExtraProcess, and SUBPLAY_EDGE_EXTRA_URL (the extra worker
-// itself, built with the subplay_testhooks tag).
+// itself, built with the subplay_testhooks tag), on a pair it has just
+// started, that no request has reached yet.
 func TestWorkerdRetiredFreed(t *testing.T) {
 	base, pidfile, extraURL := os.Getenv("SUBPLAY_EDGE_EXTRA_PROCESS_URL"), os.Getenv("SUBPLAY_EDGE_EXTRA_PIDFILE"), os.Getenv("SUBPLAY_EDGE_EXTRA_URL")
 	if base == "" || pidfile == "" || extraURL == "" {
@@ -35,8 +36,11 @@ func TestWorkerdRetiredFreed(t *testing.T) {
 	tg := &target{base: strings.TrimSuffix(base, "/"), client: &http.Client{Transport: &http.Transport{}}}
 	extra := &target{base: strings.TrimSuffix(extraURL, "/"), client: &http.Client{Transport: &http.Transport{}}}
 	first, doubling := hostileCase(t, "schema-columns/proto-dag-16"), hostileCase(t, "transform/string-doubling")
-	// A fresh instance, started by another kind of request: the sequence
-	// after which the retiring request's own collection freed nothing.
+	// The extra process's first instance, started by a schema request:
+	// the sequence after which the retiring request's own collection freed
+	// nothing, in 2 of 3 runs against that glue (with an instance started
+	// otherwise, or a later one, it freed it), so scripts/test-edge runs
+	// this test first on fresh processes.
 	if r := tg.post(t, "/v1/"+first.Op, string(first.Body())); r.status != http.StatusOK {
 		t.Fatalf("%s: status %d, want 200; body %.300s", first.Name, r.status, r.body)
 	}
@@ -48,7 +52,7 @@ func TestWorkerdRetiredFreed(t *testing.T) {
 	}
 	memory()
 	pid := readPid(t, pidfile)
-	before := procMB(t, pid, "VmRSS")
+	before, peakBefore := procMB(t, pid, "VmRSS"), procMB(t, pid, "VmHWM")
 	if r := tg.post(t, "/v1/"+doubling.Op, string(doubling.Body())); r.status != http.StatusOK {
 		t.Fatalf("string-doubling: status %d, want 200; body %.300s", r.status, r.body)
 	}
@@ -57,12 +61,14 @@ func TestWorkerdRetiredFreed(t *testing.T) {
 	// be finishing: the sequence after which the old instance's memory
 	// stayed, with only the retiring request's own collection, for good.
 	memory()
-	// The case takes the instance's memory to about 90 MB, past the 64 MB
-	// at which it is retired: the process's peak shows it.
+	// The case takes the instance's memory to about 90 MB, past the bound
+	// at which it is retired: the process's peak shows it, if it is a new
+	// peak (the process is a fresh one).
 	const least = 40
 	peak := procMB(t, pid, "VmHWM")
-	if peak-before < least {
-		t.Fatalf("string-doubling took the extra process's peak from %d to %d MB; this test needs it to grow by %d MB or more", before, peak, least)
+	if peak-before < least || peak <= peakBefore {
+		t.Fatalf("string-doubling took the extra process from %d MB (its peak so far %d) to a peak of %d MB; this test needs a new peak %d MB or more above the start",
+			before, peakBefore, peak, least)
 	}
 	udf := contractRequest(t, "validate-udf")
 	for i := 0; ; i++ {
