@@ -179,9 +179,12 @@ func decodeOne(n *doc.Node, path string) (Message, []diag.Diagnostic) {
 		bad(n, path, "message-shape", "a message must be an object, found a "+n.Kind.String(), `write {"data": "...", "attributes": {...}}`)
 		return m, ds
 	}
-	str := func(v *doc.Node, p string) (string, bool) {
+	// str reads a string field; name is what a finding calls it: the
+	// field's key, or an attribute with its key quoted (a key is the
+	// user's text, of any length and case).
+	str := func(v *doc.Node, p, name string) (string, bool) {
 		if v.Kind != doc.String {
-			bad(v, p, "message-field-type", strings.TrimPrefix(p[strings.LastIndex(p, "/"):], "/")+" must be a string, found a "+v.Kind.String(), "")
+			bad(v, p, "message-field-type", name+" must be a string, found a "+v.Kind.String(), "")
 			return "", false
 		}
 		return v.Value, true
@@ -191,7 +194,7 @@ func decodeOne(n *doc.Node, path string) (Message, []diag.Diagnostic) {
 		v := mem.Value
 		switch mem.Key {
 		case "data":
-			s, ok := str(v, p)
+			s, ok := str(v, p, mem.Key)
 			if !ok {
 				continue
 			}
@@ -206,7 +209,7 @@ func decodeOne(n *doc.Node, path string) (Message, []diag.Diagnostic) {
 			// plain text, or as any JSON value, instead of base64.
 			if mem.Key == "json" {
 				m.Data = []byte(v.JSON())
-			} else if s, ok := str(v, p); ok {
+			} else if s, ok := str(v, p, mem.Key); ok {
 				m.Data = []byte(s)
 			}
 		case "attributes":
@@ -219,16 +222,16 @@ func decodeOne(n *doc.Node, path string) (Message, []diag.Diagnostic) {
 			}
 			m.Attributes = make(map[string]string, len(v.Members))
 			for _, a := range v.Members {
-				if s, ok := str(a.Value, p+"/"+diag.PointerKey(a.Key)); ok {
+				if s, ok := str(a.Value, p+"/"+diag.PointerKey(a.Key), "attribute "+diag.Quote(a.Key)); ok {
 					m.Attributes[a.Key] = s
 				}
 			}
 		case "messageId", "message_id":
-			m.MessageID, _ = str(v, p)
+			m.MessageID, _ = str(v, p, mem.Key)
 		case "orderingKey", "ordering_key":
-			m.OrderingKey, _ = str(v, p)
+			m.OrderingKey, _ = str(v, p, mem.Key)
 		case "publishTime", "publish_time":
-			if s, ok := str(v, p); ok {
+			if s, ok := str(v, p, mem.Key); ok {
 				if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
 					bad(v, p, "message-publish-time", "publishTime is not an RFC 3339 time", `write e.g. "2024-05-01T12:00:00Z"`)
 					continue

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/limits"
 )
 
@@ -119,7 +120,7 @@ func CallContext(ctx context.Context, op string, body []byte) (out []byte, ok bo
 	o := ops[op]
 	if o == nil {
 		return encodeError(&Error{Code: "unknown-operation",
-			Message: fmt.Sprintf("there is no operation %q; the operations are %s", op, strings.Join(Names(), ", "))}), false
+			Message: fmt.Sprintf("there is no operation %s; the operations are %s", diag.Quote(op), strings.Join(Names(), ", "))}), false
 	}
 	resp, err := o.RunContext(ctx, body)
 	if err != nil {
