@@ -41,12 +41,12 @@ edge_workerd=wasm/worker/node_modules/.bin/workerd
 # once the old generation passes about 33 MB, and the C++ memory of the
 # requests in between stays in the process's allocator (tcmalloc) for good:
 # about 140 MB for load-edge's JavaScript-only worker at 7,000 requests a
-# second, which went from 52 MB to 270-300 MB. --initial-old-space-size=2 starts the
-# old generation's limit at 2 MB, and --optimize-for-size grows it in small
-# steps, so full collections come every few megabytes (every 0.6 s under
-# that load, 26-33 ms each, against every 1.4 s at 70-95 ms). Neither caps
-# the heap (--max-old-space-size would, and V8 ends the process when a cap
-# is passed). Figures in README ("ninth session").
+# second, which went from 52 MB to 270-300 MB. --initial-old-space-size=2
+# starts the old generation's limit at 2 MB, and --optimize-for-size grows
+# it in small steps, so full collections come every few megabytes (every
+# 0.6 s under that load, 26-33 ms each, against every 1.4 s at 70-95 ms).
+# Neither caps the heap (--max-old-space-size would, and V8 ends the
+# process when a cap is passed). Figures in README ("ninth session").
 edge_v8_flags='"--initial-old-space-size=2", "--optimize-for-size"'
 
 # edge_compat_date prints the compatibility date of wasm/worker/wrangler.jsonc,
