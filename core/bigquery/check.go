@@ -126,8 +126,24 @@ func (c *checker) metadataClash(topic *TopicSchema) {
 			c.add(diag.Error, "bq-metadata-name-clash", f.Path, f.Span,
 				"the topic schema has a field "+diag.Quote(f.Name)+", which clashes with a metadata column of writeMetadata",
 				"rename the field (snake_case and camelCase forms of subscription_name, message_id, publish_time, attributes and data are taken), or turn writeMetadata off")
+		} else if m := metadataColumnFor(f.Name); m != "" {
+			// Not a name the rule lists, but the same column to BigQuery.
+			c.add(diag.Error, "bq-metadata-name-clash", f.Path, f.Span,
+				"the topic schema has a field "+diag.Quote(f.Name)+", whose column would be the metadata column "+diag.Quote(m)+" of writeMetadata: BigQuery column names ignore case",
+				"rename the field, or turn writeMetadata off")
 		}
 	}
+}
+
+// metadataColumnFor returns the name of the writeMetadata column that a
+// column called name would be to BigQuery (ignoring case), or "".
+func metadataColumnFor(name string) string {
+	for _, m := range MetadataColumns {
+		if strings.EqualFold(m.Name, name) {
+			return m.Name
+		}
+	}
+	return ""
 }
 
 // needColumn checks that a column the service writes exists with a type it

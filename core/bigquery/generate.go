@@ -29,7 +29,15 @@ func Generate(opts Options, topic *TopicSchema, dataType string) ([]SchemaField,
 			// FromProto or FromAvro reported.
 			return nil, nil
 		}
-		out, ds = generateFields(topic.Fields)
+		// A topic field that would share a metadata column gets none:
+		// Check reports the clash (bq-metadata-name-clash).
+		taken := map[string]string{}
+		if opts.WriteMetadata {
+			for _, m := range MetadataColumns {
+				taken[foldName(m.Name)] = ""
+			}
+		}
+		out, ds = generateFields(topic.Fields, taken)
 		if topic.Source != nil {
 			topic.Source.Locate(ds)
 		}
@@ -47,10 +55,25 @@ func Generate(opts Options, topic *TopicSchema, dataType string) ([]SchemaField,
 	return out, ds
 }
 
-func generateFields(fields []*TopicField) ([]SchemaField, []diag.Diagnostic) {
+// generateFields returns the columns of one level of fields. taken holds
+// the level's column names already in use, folded, each with the field
+// that has it ("" for a column of the service's own): BigQuery tells column
+// names apart regardless of case, and so does the subscription when it
+// matches fields to columns, so of two fields whose names differ only in
+// case the second gets no column.
+func generateFields(fields []*TopicField, taken map[string]string) ([]SchemaField, []diag.Diagnostic) {
 	var out []SchemaField
 	var ds []diag.Diagnostic
 	for _, f := range fields {
+		if first, ok := taken[foldName(f.Name)]; ok {
+			if first == "" {
+				continue
+			}
+			ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "bq-topic-field-case-clash", Path: f.Path, Span: f.Span,
+				Message: "the field " + diag.Quote(f.Name) + " is left out of the generated table: BigQuery column names ignore case, so it would share the column of " + diag.Quote(first),
+				Hint:    "rename one of the two fields in the topic schema"})
+			continue
+		}
 		if f.Unmappable != "" {
 			ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "bq-topic-field-unmappable", Path: f.Path, Span: f.Span,
 				Message: "the field " + diag.Quote(f.Name) + " is left out of the generated table: " + f.Unmappable,
@@ -65,7 +88,7 @@ func generateFields(fields []*TopicField) ([]SchemaField, []diag.Diagnostic) {
 		}
 		if sf.Type == Record {
 			var sub []diag.Diagnostic
-			sf.Fields, sub = generateFields(f.Fields)
+			sf.Fields, sub = generateFields(f.Fields, map[string]string{})
 			ds = append(ds, sub...)
 			if len(sf.Fields) == 0 {
 				ds = append(ds, diag.Diagnostic{Severity: diag.Warning, Code: "bq-empty-record", Path: f.Path, Span: f.Span,
@@ -73,6 +96,7 @@ func generateFields(fields []*TopicField) ([]SchemaField, []diag.Diagnostic) {
 				continue
 			}
 		}
+		taken[foldName(f.Name)] = f.Name
 		out = append(out, sf)
 	}
 	return out, ds

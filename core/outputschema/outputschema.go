@@ -288,8 +288,11 @@ func (s *schemaRun) bigQuery() {
 			Message: "no table schema was given, so compatibility is not checked",
 			Hint:    "pass the table's schema (bq show --schema PROJECT:DATASET.TABLE) as --table-schema"})
 	}
-	if table != nil && (!opts.UseTopicSchema || topic != nil) {
-		result.Checked = true
+	if !opts.UseTopicSchema || topic != nil {
+		// Without a table, Check still reports what the topic schema and
+		// the options alone get wrong (a field that clashes with a
+		// metadata column).
+		result.Checked = table != nil
 		for _, d := range bigquery.Check(opts, table, topic) {
 			// Findings about the flags alone are the configuration
 			// validation's, already in the list.

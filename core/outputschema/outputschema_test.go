@@ -99,6 +99,38 @@ bigqueryConfig:
 			},
 		},
 		{
+			// rules.md D11 holds whether or not a table is given, and the
+			// proposed table never names a column twice (ignoring case).
+			name:        "bigquery metadata clash without a table",
+			config:      bqConfig + "  writeMetadata: true\n",
+			topicSchema: ptr(`{"type": "record", "name": "R", "fields": [{"name": "id", "type": "string"},
+			  {"name": "message_id", "type": "string"}, {"name": "Attributes", "type": "string"}, {"name": "ID", "type": "long"}]}`),
+			check: func(t *testing.T, r *Result) {
+				bq := r.BigQuery
+				if bq == nil || bq.Checked || bq.Compatible {
+					t.Fatalf("bigquery = %+v", bq)
+				}
+				var clashes []string
+				for _, d := range r.Diagnostics {
+					if d.Code == "bq-metadata-name-clash" || d.Code == "bq-topic-field-case-clash" {
+						clashes = append(clashes, string(d.Severity)+" "+d.Code+" "+d.Path)
+					}
+				}
+				want := []string{"error bq-metadata-name-clash /topicSchema/fields/1", "error bq-metadata-name-clash /topicSchema/fields/2",
+					"warning bq-topic-field-case-clash /topicSchema/fields/3"}
+				if !slices.Equal(clashes, want) {
+					t.Errorf("clash findings %q, want %q", clashes, want)
+				}
+				var names []string
+				for _, f := range bq.TableSchema {
+					names = append(names, f.Name)
+				}
+				if !slices.Equal(names, []string{"id", "subscription_name", "message_id", "publish_time", "attributes"}) {
+					t.Errorf("generated table columns %v", names)
+				}
+			},
+		},
+		{
 			name:        "bigquery data column rows, one not written",
 			config:      "topic: projects/p/topics/t\nbigqueryConfig:\n  table: p.d.t\n",
 			tableSchema: ptr(`[{"name": "data", "type": "STRING"}]`),
