@@ -6,6 +6,7 @@ import (
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
+	"github.com/subplay/subplay/core/limits"
 )
 
 // at returns the text a span covers.
@@ -249,7 +250,10 @@ func TestYAMLErrors(t *testing.T) {
 		{"unclosed flow mapping", "a: {b: 1\n", []finding{{"yaml-syntax", 1, 1, "flow mapping"}}},
 		{"unclosed quote", "a: 1\nb: \"open\n\n", []finding{{"yaml-syntax", 2, 1, "ends inside a value"}}},
 		{"misaligned key", "a:\n  - b\n c: d\n", []finding{{"yaml-syntax", 2, 3, "does not line up"}}},
-		{"undefined alias", "a: *missing\n", []finding{{"yaml-syntax", 1, 1, "missing"}}},
+		{"undefined alias", "a: *missing\n", []finding{{"yaml-syntax", 1, 1, `this alias refers to "missing", an anchor`}}},
+		// FuzzParse (core/message): the name is bounded, not the whole input.
+		{"undefined alias with a long name", "*" + strings.Repeat("P", 2000), []finding{{"yaml-syntax", 1, 1,
+			`this alias refers to "` + strings.Repeat("P", limits.QuotedInput) + `"…, an anchor`}}},
 		{"at sign", "a: @x\n", []finding{{"yaml-syntax", 1, 1, "cannot start a YAML value"}}},
 		{"invalid utf-8", "a: 1\n\xff: 1\n", []finding{{"yaml-syntax", 2, 1, "not valid UTF-8"}}},
 		{"control character", "a: \x01\n", []finding{{"yaml-syntax", 1, 1, "control character"}}},

@@ -355,6 +355,29 @@ var yamlProblems = []struct{ match, msg, hint string }{
 	{"exceeded max depth", "the input nests too deep", "configurations, schemas and sample messages nest a few levels at most; check that this is the right file"},
 }
 
+// boundLibraryMessage bounds a message of the YAML library's own that
+// passes through: each piece of input it quotes ('name') is quoted again
+// with diag.Quote, which keeps at most limits.QuotedInput characters, so a
+// long name does not make a long message.
+func boundLibraryMessage(msg string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '\'')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(msg[i+1:], '\'')
+		if j < 0 {
+			break
+		}
+		b.WriteString(msg[:i])
+		b.WriteString(diag.Quote(msg[i+1 : i+1+j]))
+		msg = msg[i+1+j+1:]
+	}
+	b.WriteString(msg)
+	return b.String()
+}
+
 func yamlError(src *diag.Source, err error) diag.Diagnostic {
 	text := err.Error()
 	var te *yaml.TypeError
@@ -367,11 +390,20 @@ func yamlError(src *diag.Source, err error) diag.Diagnostic {
 		line, msg = l, m
 	}
 	hint := ""
+	known := false
 	for _, p := range yamlProblems {
 		if strings.Contains(msg, p.match) {
-			msg, hint = p.msg, p.hint
+			msg, hint, known = p.msg, p.hint, true
 			break
 		}
+	}
+	if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok && !known {
+		// The library names the anchor: so do we, bounded.
+		name, _, _ = strings.Cut(name, "'")
+		msg, hint, known = "this alias refers to "+diag.Quote(name)+", an anchor that is not defined before it", "define &name before using *name", true
+	}
+	if !known {
+		msg = boundLibraryMessage(msg)
 	}
 	d := diag.Diagnostic{Severity: diag.Error, Code: "yaml-syntax", Message: msg, Hint: hint}
 	if line == 0 && strings.Contains(text, "UTF-8") {

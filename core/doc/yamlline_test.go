@@ -3,7 +3,10 @@ package doc
 import (
 	"math"
 	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/subplay/subplay/core/limits"
 )
 
 // TestYAMLLine checks yamlLine against the expression it replaces, and
@@ -44,5 +47,23 @@ func TestYAMLLine(t *testing.T) {
 				t.Errorf("yamlLine(%q) = %d, %q, %v; the expression matched %q", tt.text, line, msg, ok, m)
 			}
 		})
+	}
+}
+
+// A message of the YAML library that passes through names a piece of the
+// input at most limits.QuotedInput characters long.
+func TestBoundLibraryMessage(t *testing.T) {
+	long := strings.Repeat("é", 500)
+	cases := []struct{ in, want string }{
+		{"no quotes here", "no quotes here"},
+		{"anchor 'x' value contains itself", `anchor "x" value contains itself`},
+		{"anchor '" + long + "' value", `anchor "` + strings.Repeat("é", limits.QuotedInput) + `"… value`},
+		{"two 'a' and 'b'", `two "a" and "b"`},
+		{"an unclosed 'quote", "an unclosed 'quote"},
+	}
+	for _, c := range cases {
+		if got := boundLibraryMessage(c.in); got != c.want {
+			t.Errorf("boundLibraryMessage(%.40q) = %.80q, want %.80q", c.in, got, c.want)
+		}
 	}
 }
