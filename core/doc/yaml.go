@@ -347,7 +347,6 @@ var yamlProblems = []struct{ match, msg, hint string }{
 	{"did not find expected ',' or ']'", "expected ',' or ']' in this flow sequence", ""},
 	{"did not find expected ',' or '}'", "expected ',' or '}' in this flow mapping", ""},
 	{"block sequence entries are not allowed", "a '- ' list item is not allowed here", "check the indentation of the list"},
-	{"found undefined alias", "this alias refers to an anchor that is not defined", "define &name before using *name"},
 	{"control characters are not allowed", "the input contains a control character", "remove it, or escape it inside a double-quoted string"},
 	{"invalid leading UTF-8 octet", "the text is not valid UTF-8", "save the file as UTF-8"},
 	{"invalid trailing UTF-8 octet", "the text is not valid UTF-8", "save the file as UTF-8"},
@@ -390,20 +389,21 @@ func yamlError(src *diag.Source, err error) diag.Diagnostic {
 		line, msg = l, m
 	}
 	hint := ""
-	known := false
-	for _, p := range yamlProblems {
-		if strings.Contains(msg, p.match) {
-			msg, hint, known = p.msg, p.hint, true
-			break
-		}
-	}
-	if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok && !known {
+	if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok {
 		// The library names the anchor: so do we, bounded.
 		name, _, _ = strings.Cut(name, "'")
-		msg, hint, known = "this alias refers to "+diag.Quote(name)+", an anchor that is not defined before it", "define &name before using *name", true
-	}
-	if !known {
-		msg = boundLibraryMessage(msg)
+		msg, hint = "this alias refers to "+diag.Quote(name)+", an anchor that is not defined before it", "define &name before using *name"
+	} else {
+		known := false
+		for _, p := range yamlProblems {
+			if strings.Contains(msg, p.match) {
+				msg, hint, known = p.msg, p.hint, true
+				break
+			}
+		}
+		if !known {
+			msg = boundLibraryMessage(msg)
+		}
 	}
 	d := diag.Diagnostic{Severity: diag.Error, Code: "yaml-syntax", Message: msg, Hint: hint}
 	if line == 0 && strings.Contains(text, "UTF-8") {

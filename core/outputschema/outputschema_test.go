@@ -101,8 +101,8 @@ bigqueryConfig:
 		{
 			// rules.md D11 holds whether or not a table is given, and the
 			// proposed table never names a column twice (ignoring case).
-			name:        "bigquery metadata clash without a table",
-			config:      bqConfig + "  writeMetadata: true\n",
+			name:   "bigquery metadata clash without a table",
+			config: bqConfig + "  writeMetadata: true\n",
 			topicSchema: ptr(`{"type": "record", "name": "R", "fields": [{"name": "id", "type": "string"},
 			  {"name": "message_id", "type": "string"}, {"name": "Attributes", "type": "string"}, {"name": "ID", "type": "long"}]}`),
 			check: func(t *testing.T, r *Result) {
