@@ -21,11 +21,31 @@ const persistent = `// subplay: one Go instance per isolate (patched in by wasm/
 // binding.subplayServe (wasm/worker/serve_js.go); the handler keeps no
 // state between requests, so sharing it is safe.
 let live; // a Promise of the binding of the live instance
+// The body limit, the same in every instance, from the first that started.
+let bodyLimit;
+// The Go object (wasm_exec.js's) of the instance being started: syumai's
+// run creates it and keeps it to itself, and the glue needs it to let go of
+// a retired instance (release).
+let starting;
+{
+  const GoRuntime = globalThis.Go;
+  globalThis.Go = class extends GoRuntime {
+    constructor() {
+      super();
+      starting = this;
+    }
+  };
+}
 
 function liveBinding(env, ctx) {
   if (live === undefined) {
     const binding = {};
-    const instance = run(createRuntimeContext({ env, ctx, binding })).then(() => binding);
+    const instance = run(createRuntimeContext({ env, ctx, binding })).then(() => {
+      binding.go = starting; // one instance starts at a time: live is set below
+      starting = undefined;
+      bodyLimit = binding.subplayMaxBody;
+      return binding;
+    });
     live = instance;
     // The calls inside Go, by the function that settles each one's answer,
     // and the functions to call once there are none.
@@ -180,8 +200,8 @@ function failed(message = "the worker failed while answering this request and wa
       "cache-control": "no-store", "x-content-type-options": "nosniff" } });
 }
 
-// The instances this worker retired and V8 has not freed yet, as weak
-// references to their bindings. Where the collector is exposed (the local
+// The memories of the instances this worker retired that V8 has not freed
+// yet, as weak references. Where the collector is exposed (the local
 // extra worker's --expose-gc, scripts/build-worker; never on Cloudflare),
 // sweepRetired frees them. A collection run by the retiring request itself
 // (a task after its answer, as this glue did before) freed nothing after
@@ -191,6 +211,30 @@ function failed(message = "the worker failed while answering this request and wa
 // next full collection of its own may come only after more instances have
 // piled up.
 let retired = [];
+
+// release lets go of a retired instance once it has no call left. Its Go
+// object stays reachable from whatever still holds one of its functions or
+// timers: a timeout Go asked for while it waited (a deadline of a call that
+// has ended; seen holding an instance 1.8 s after its last call) and
+// wasm_exec's run, which awaits the program's end with the instance in its
+// frame. So the timeouts are cancelled, the Go object drops the instance
+// and its memory, and its run is let end; a call that still reached it
+// would fail at once ("Go program has already exited"), which the glue
+// answers as a failed instance.
+function release(binding) {
+  const go = binding.go;
+  if (go === undefined || go.exited) return;
+  if (typeof globalThis.gc === "function") retired.push(new WeakRef(go._inst.exports.mem));
+  for (const t of go._scheduledTimeouts.values()) clearTimeout(t);
+  go._scheduledTimeouts.clear();
+  go.exited = true;
+  delete go._inst;
+  delete go.mem;
+  delete go._values;
+  delete go._goRefCounts;
+  delete go._ids;
+  go._resolveExitPromise();
+}
 
 // sweepRetired runs at the start of each request while a retired instance
 // is still reachable, before the request may start a fresh one: a full
@@ -232,53 +276,122 @@ async function forward(extra, req, body) {
   return failed("the worker that runs UDFs and reads Terraform failed while answering this request; the failure was logged");
 }
 
+// turns is the queue of a worker that forwards nothing (the extra one, or
+// one with everything): there a request's Go work waits until no other
+// request's is inside Go, first come first served. Every request that
+// reaches the extra worker is costly (a UDF, Terraform, the schema
+// operation), and the Go instance's memory is what its calls hold at once:
+// two costly calls interleaved at their pauses grew one instance, or a
+// retired one and its successor, together, so that the extra process peaked
+// at 309-352 MB in five runs of scripts/load-edge, with two WebAssembly
+// memories (72 and 56 MB) at the peak. One at a time, an instance is
+// retired between two calls, and its successor starts only after a
+// collection has had its chance to free it (enter, release): 277-284 MB in
+// three runs. The price: a request here waits for the ones before it
+// instead of slipping in at their pauses. The main worker does not queue:
+// its ordinary requests slip in at a long call's pauses.
+let turns = Promise.resolve();
+
+// takeTurn resolves, once every request queued before this one has left
+// Go, to the function that ends this request's turn.
+function takeTurn() {
+  let end;
+  const mine = new Promise((resolve) => { end = resolve; });
+  const ready = turns.then(() => end);
+  turns = turns.then(() => mine);
+  return ready;
+}
+
 // An isolate runs one piece of JavaScript (or Go) at a time: a request
 // reaches Go when no other call is running, and a long call lets others
-// in only at its pauses. A body is read (up to the limit) before its turn,
-// so a slow client holds no Go time.
+// in only at its pauses (in the main worker; the extra one queues, see
+// turns). A body is read (up to the limit) before its turn, so a slow
+// client holds no Go time.
 async function fetch(req, env, ctx) {
   inside++;
+  const turn = { queued: env.EXTRA === undefined, end: undefined };
   try {
-    return await serve(req, env, ctx);
+    return await serve(req, env, ctx, turn);
   } finally {
+    leave(turn);
     inside--;
   }
 }
 
-async function serve(req, env, ctx) {
+// enter resolves, in this request's turn where requests queue, to the
+// live instance (a Promise of its binding, which the glue compares with
+// live) and its binding; a retired instance gets a collection first,
+// before a fresh one may start.
+async function enter(env, ctx, turn) {
+  if (turn.queued && turn.end === undefined) turn.end = await takeTurn();
+  // Before a fresh instance starts, the retired one is given a few
+  // collections to be freed in: its memory and the fresh one's then never
+  // add up. It is freed at the first almost always (what could still hold
+  // it, release cut off).
+  if (turn.queued && live === undefined && typeof globalThis.gc === "function") {
+    for (let i = 0; i < 3 && retired.length > 0; i++) {
+      globalThis.gc();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      retired = retired.filter((ref) => ref.deref() !== undefined);
+    }
+  }
   sweepRetired(ctx);
-  const seq = ++arrived;
   const instance = liveBinding(env, ctx);
-  const binding = await instance;
+  return { instance, binding: await instance };
+}
+
+// leave ends this request's turn, if it holds one.
+function leave(turn) {
+  if (turn.end === undefined) return;
+  turn.end();
+  turn.end = undefined;
+}
+
+async function serve(req, env, ctx, turn) {
+  const seq = ++arrived;
   const competing = () => {
     const n = Math.max(inside - uploading - forwarding - 1, arrived - arrivedAtCall - (seq > arrivedAtCall ? 1 : 0));
     arrivedAtCall = arrived;
     return n;
   };
-  let res;
-  // A large declared body that Go would refuse now (costly work has had
-  // its share of a busy isolate) is answered without being read.
-  if (req.method === "POST" && req.body !== null &&
-      Number(req.headers.get("content-length")) >= binding.subplayLargeBody) {
-    try {
-      res = binding.subplayRefuse(req.method, req.url, [...req.headers], competing());
-    } catch (e) {
-      console.error("subplay: the Go instance failed, starting another:", e);
-      if (live === instance) live = undefined;
-      return failed();
+  let instance, binding, body, res;
+  if (turn.queued) {
+    // Where requests queue, a request holds an instance only in its turn,
+    // so that a retired one is referenced by no request waiting for its
+    // turn: the body is read first (up to the limit the first instance
+    // gave), and Go judges it in the turn, a large one included.
+    if (bodyLimit === undefined) {
+      await enter(env, ctx, turn);
+      leave(turn);
     }
-    if (res === undefined) { // the Go program ended during the call
-      console.error("subplay: the Go instance failed, starting another");
-      if (live === instance) live = undefined;
-      return failed();
+    body = await readLimited(req, bodyLimit);
+    ({ instance, binding } = await enter(env, ctx, turn));
+  } else {
+    ({ instance, binding } = await enter(env, ctx, turn));
+    // A large declared body that Go would refuse now (costly work has had
+    // its share of a busy isolate) is answered without being read.
+    if (req.method === "POST" && req.body !== null &&
+        Number(req.headers.get("content-length")) >= binding.subplayLargeBody) {
+      try {
+        res = binding.subplayRefuse(req.method, req.url, [...req.headers], competing());
+      } catch (e) {
+        console.error("subplay: the Go instance failed, starting another:", e);
+        if (live === instance) live = undefined;
+        return failed();
+      }
+      if (res === undefined) { // the Go program ended during the call
+        console.error("subplay: the Go instance failed, starting another");
+        if (live === instance) live = undefined;
+        return failed();
+      }
+      if (res !== null) {
+        await drain(req.body, binding.subplayMaxBody);
+        return new Response(res.body, { status: res.status, headers: res.headers });
+      }
+      res = undefined;
     }
-    if (res !== null) {
-      await drain(req.body, binding.subplayMaxBody);
-      return new Response(res.body, { status: res.status, headers: res.headers });
-    }
-    res = undefined;
+    body = await readLimited(req, binding.subplayMaxBody);
   }
-  const body = await readLimited(req, binding.subplayMaxBody);
   res = await call(binding, req, body, competing());
   // Go asks for a fresh instance once this one's memory has grown past its
   // bound (wasm/worker/memory_js.go): WebAssembly memory never shrinks, so
@@ -293,8 +406,9 @@ async function serve(req, env, ctx) {
     live = undefined;
     console.log("subplay: retiring the Go instance (its memory passed the bound); the next request starts a fresh one");
     // V8 frees it at its next full collection; where the collector is
-    // exposed, the requests after this one run it (sweepRetired).
-    if (typeof globalThis.gc === "function") retired.push(new WeakRef(binding));
+    // exposed, the requests after this one run it (enter, sweepRetired).
+    if (binding.calls.size === 0) release(binding);
+    else binding.idle.push(() => release(binding));
   }
   // A long call may resume during this request's JavaScript (its wake
   // timer, or this call's end, let it run) and then queue its next wake
