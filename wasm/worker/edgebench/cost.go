@@ -74,11 +74,7 @@ func cost(args []string, stdout io.Writer) error {
 			r.PeakRSSMB = float64(kib) / 1024
 			kib, _ = rssKiB(*pid)
 			r.RSSMB = float64(kib) / 1024
-			var wasm int64
-			if r.Memory != nil {
-				wasm = r.Memory.WasmBytes
-			}
-			if sp, err := splitRSS(*pid, wasm); err == nil {
+			if sp, err := splitRSS(*pid); err == nil {
 				r.Split = &sp
 			}
 		}

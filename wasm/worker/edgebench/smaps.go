@@ -11,15 +11,17 @@ import (
 
 // memSplit is a process's resident memory by kind of mapping, from
 // /proc/PID/smaps (Linux): what lets edgebench cost tell a workerd
-// process's compiled code from the Go instance's WebAssembly memory.
+// process's compiled code from the Go instances' WebAssembly memories.
 type memSplit struct {
 	// CodeKiB: anonymous executable mappings, V8's compiled code
 	// (JavaScript and WebAssembly).
 	CodeKiB int `json:"codeKiB"`
-	// WasmKiB: the anonymous read-write mapping exactly as large as the Go
-	// instance's WebAssembly memory (V8 reserves a memory with guard
-	// regions around it, so its accessible part is a mapping of its own).
-	// Zero when that size is unknown or no mapping has it.
+	// WasmKiB: the WebAssembly memories, every one still mapped (a retired
+	// instance's too, until V8 frees it). V8 reserves 4 GiB for each
+	// memory and makes the part in use read-write, so a memory is an
+	// anonymous read-write mapping followed at once by the inaccessible
+	// rest of its reservation, the two spanning exactly 4 GiB. (Found by
+	// its size alone before, a fresh instance's memory was missed.)
 	WasmKiB int `json:"wasmKiB"`
 	// AnonKiB: every other anonymous mapping: V8's JavaScript heap,
 	// malloc's arenas, workerd's own.
@@ -28,49 +30,74 @@ type memSplit struct {
 	FileKiB int `json:"fileKiB"`
 }
 
-// splitRSS reads /proc/PID/smaps; wasmBytes is the WebAssembly memory's
-// size, or 0.
-func splitRSS(pid int, wasmBytes int64) (memSplit, error) {
+// wasmReservation is what V8 reserves for a 32-bit WebAssembly memory:
+// its pages in use, then a guard, 4 GiB in all (seen in workerd's smaps).
+const wasmReservation = 4 << 30
+
+// splitRSS reads /proc/PID/smaps.
+func splitRSS(pid int) (memSplit, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", pid))
 	if err != nil {
 		return memSplit{}, err
 	}
-	return parseSmaps(b, wasmBytes), nil
+	return parseSmaps(b), nil
 }
 
-// parseSmaps sums each mapping's Rss into its kind. A mapping's header is
-// "START-END PERMS OFFSET DEV INODE [PATH]"; its fields follow, one a line.
-func parseSmaps(b []byte, wasmBytes int64) memSplit {
-	var s memSplit
-	var kind *int
+// mapping is one entry of smaps: its header is "START-END PERMS OFFSET DEV
+// INODE [PATH]", and its fields follow, one a line.
+type mapping struct {
+	start, end uint64
+	perms      string
+	path       string
+	rssKiB     int
+}
+
+// parseSmaps sums each mapping's Rss into its kind.
+func parseSmaps(b []byte) memSplit {
+	var maps []mapping
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		line := sc.Text()
 		f := strings.Fields(line)
 		if len(f) >= 5 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
-			kind = &s.AnonKiB
 			lo, hi, _ := strings.Cut(f[0], "-")
 			start, err1 := strconv.ParseUint(lo, 16, 64)
 			end, err2 := strconv.ParseUint(hi, 16, 64)
-			path := ""
+			if err1 != nil || err2 != nil || end < start {
+				start, end = 0, 0
+			}
+			m := mapping{start: start, end: end, perms: f[1]}
 			if len(f) >= 6 {
-				path = f[5]
+				m.path = f[5]
 			}
-			switch {
-			case err1 != nil || err2 != nil:
-			case path != "" && !strings.HasPrefix(path, "["):
-				kind = &s.FileKiB
-			case strings.Contains(f[1], "x"):
-				kind = &s.CodeKiB
-			case wasmBytes > 0 && f[1][:2] == "rw" && int64(end-start) == wasmBytes:
-				kind = &s.WasmKiB
-			}
+			maps = append(maps, m)
 			continue
 		}
-		if v, ok := strings.CutPrefix(line, "Rss:"); ok && kind != nil {
+		if v, ok := strings.CutPrefix(line, "Rss:"); ok && len(maps) > 0 {
 			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
-			*kind += n
+			maps[len(maps)-1].rssKiB += n
+		}
+	}
+	var s memSplit
+	for i, m := range maps {
+		anon := m.path == "" || strings.HasPrefix(m.path, "[")
+		switch {
+		case !anon:
+			s.FileKiB += m.rssKiB
+		case strings.Contains(m.perms, "x"):
+			s.CodeKiB += m.rssKiB
+		case strings.HasPrefix(m.perms, "rw") && m.path == "" && i+1 < len(maps) && guards(m, maps[i+1]):
+			s.WasmKiB += m.rssKiB
+		default:
+			s.AnonKiB += m.rssKiB
 		}
 	}
 	return s
+}
+
+// guards says whether next is the inaccessible rest of a WebAssembly
+// memory's reservation that m begins.
+func guards(m, next mapping) bool {
+	return next.path == "" && strings.HasPrefix(next.perms, "---") &&
+		next.start == m.end && next.end-m.start == wasmReservation
 }
