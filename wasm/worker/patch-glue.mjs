@@ -214,13 +214,14 @@ let retired = [];
 
 // release lets go of a retired instance once it has no call left. Its Go
 // object stays reachable from whatever still holds one of its functions or
-// timers: a timeout Go asked for while it waited (a deadline of a call that
-// has ended; seen holding an instance 1.8 s after its last call) and
-// wasm_exec's run, which awaits the program's end with the instance in its
-// frame. So the timeouts are cancelled, the Go object drops the instance
-// and its memory, and its run is let end; a call that still reached it
-// would fail at once ("Go program has already exited"), which the glue
-// answers as a failed instance.
+// timers, such as a timeout Go asked for while it waited (a deadline of a
+// call that has ended; seen holding an instance 1.8 s after its last
+// call). So the timeouts are cancelled and the Go object drops the
+// instance and its memory; a call that still reached it would fail at once
+// ("Go program has already exited"), which the glue answers as a failed
+// instance. (wasm_exec's run still awaits the program's end with the
+// instance in its frame, but only the Go object holds that promise:
+// settling it from a later request made workerd warn at every retirement.)
 function release(binding) {
   const go = binding.go;
   if (go === undefined || go.exited) return;
@@ -233,7 +234,6 @@ function release(binding) {
   delete go._values;
   delete go._goRefCounts;
   delete go._ids;
-  go._resolveExitPromise();
 }
 
 // sweepRetired runs at the start of each request while a retired instance
@@ -276,36 +276,70 @@ async function forward(extra, req, body) {
   return failed("the worker that runs UDFs and reads Terraform failed while answering this request; the failure was logged");
 }
 
-// turns is the queue of a worker that forwards nothing (the extra one, or
-// one with everything): there a request's Go work waits until no other
-// request's is inside Go, first come first served. Every request that
-// reaches the extra worker is costly (a UDF, Terraform, the schema
-// operation), and the Go instance's memory is what its calls hold at once:
-// two costly calls interleaved at their pauses grew one instance, or a
-// retired one and its successor, together, so that the extra process peaked
-// at 309-352 MB in five runs of scripts/load-edge, with two WebAssembly
-// memories (72 and 56 MB) at the peak. One at a time, an instance is
-// retired between two calls, and its successor starts only after a
-// collection has had its chance to free it (enter, release): 277-284 MB in
-// three runs. The price: a request here waits for the ones before it
+// A worker that forwards nothing (the extra one, or one with everything)
+// lets one request at a time into Go: the others wait their turn, first
+// come first served. Every request that reaches the extra worker is costly
+// (a UDF, Terraform, the schema operation), and the Go instance's memory
+// is what its calls hold at once: two costly calls interleaved at their
+// pauses grew one instance, or a retired one and its successor, together,
+// so that the extra process peaked at 309-352 MB in five runs of
+// scripts/load-edge, with two WebAssembly memories (72 and 56 MB) at the
+// peak. One at a time, an instance is retired between two calls, and its
+// successor starts only after a collection has had its chance to free it
+// (enter, release). The price: a request here waits for the ones before it
 // instead of slipping in at their pauses. The main worker does not queue:
 // its ordinary requests slip in at a long call's pauses.
-let turns = Promise.resolve();
+//
+// A waiting request looks again every turnPollMs on a timer of its own:
+// workerd cancels as hung a request that waits only for what another
+// request will do (a promise that one resolves; a first version of this
+// queue lost most requests so under load), and cancels a request's timers
+// when it ends. The holder, and the waiters' last looks, are kept here; a
+// waiter that has not looked for turnGoneMs (its request was cancelled)
+// loses its place, and a turn held for turnStaleMs, longer than any call
+// runs (limits.HTTPOperationMillis), was lost with its request and is
+// taken over.
+const turnPollMs = 2;
+const turnGoneMs = 100;
+const turnStaleMs = 30_000;
+let turnHolder; // { since } of the request in its turn, or undefined
+let turnTickets = 0;
+const turnWaiting = new Map(); // ticket -> Date.now() of its last look
 
-// takeTurn resolves, once every request queued before this one has left
-// Go, to the function that ends this request's turn.
-function takeTurn() {
-  let end;
-  const mine = new Promise((resolve) => { end = resolve; });
-  const ready = turns.then(() => end);
-  turns = turns.then(() => mine);
-  return ready;
+// takeTurn resolves, once this request is the first waiter still looking
+// and no request holds the turn, to the function that ends its turn.
+async function takeTurn() {
+  const ticket = ++turnTickets;
+  for (;;) {
+    const now = Date.now();
+    turnWaiting.set(ticket, now);
+    const free = turnHolder === undefined || now - turnHolder.since >= turnStaleMs;
+    if (free && firstWaiting(now) === ticket) break;
+    await new Promise((resolve) => setTimeout(resolve, turnPollMs));
+  }
+  turnWaiting.delete(ticket);
+  const me = { since: Date.now() };
+  turnHolder = me;
+  return () => {
+    if (turnHolder === me) turnHolder = undefined;
+  };
+}
+
+// firstWaiting is the oldest ticket among the waiters that have looked in
+// the last turnGoneMs; the others are forgotten.
+function firstWaiting(now) {
+  let first;
+  for (const [ticket, seen] of turnWaiting) {
+    if (now - seen > turnGoneMs) turnWaiting.delete(ticket);
+    else if (first === undefined || ticket < first) first = ticket;
+  }
+  return first;
 }
 
 // An isolate runs one piece of JavaScript (or Go) at a time: a request
 // reaches Go when no other call is running, and a long call lets others
 // in only at its pauses (in the main worker; the extra one queues, see
-// turns). A body is read (up to the limit) before its turn, so a slow
+// takeTurn). A body is read (up to the limit) before its turn, so a slow
 // client holds no Go time.
 async function fetch(req, env, ctx) {
   inside++;
