@@ -282,11 +282,11 @@ async function forward(extra, req, body) {
 // (a UDF, Terraform, the schema operation), and the Go instance's memory
 // is what its calls hold at once: two costly calls interleaved at their
 // pauses grew one instance, or a retired one and its successor, together,
-// so that the extra process peaked at 309-352 MB in five runs of
+// so that the extra process peaked at 279-352 MB in seven runs of
 // scripts/load-edge, with two WebAssembly memories (72 and 56 MB) at the
 // peak. One at a time, an instance is retired between two calls, and its
 // successor starts only after a collection has had its chance to free it
-// (enter, release). The price: a request here waits for the ones before it
+// (enter, release): 276-285 MB in five runs. The price: a request here waits for the ones before it
 // instead of slipping in at their pauses. The main worker does not queue:
 // its ordinary requests slip in at a long call's pauses.
 //
@@ -359,9 +359,10 @@ async function fetch(req, env, ctx) {
 async function enter(env, ctx, turn) {
   if (turn.queued && turn.end === undefined) turn.end = await takeTurn();
   // Before a fresh instance starts, the retired one is given a few
-  // collections to be freed in: its memory and the fresh one's then never
-  // add up. It is freed at the first almost always (what could still hold
-  // it, release cut off).
+  // collections to be freed in, so that its memory and the fresh one's do
+  // not add up. Most are freed at the first; now and then something not
+  // yet found holds one for 4-8 s (README, eleventh session), and the fresh
+  // one starts anyway rather than keep the queue waiting.
   if (turn.queued && live === undefined && typeof globalThis.gc === "function") {
     for (let i = 0; i < 3 && retired.length > 0; i++) {
       globalThis.gc();
