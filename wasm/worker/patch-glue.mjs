@@ -236,17 +236,20 @@ function release(binding) {
   delete go._ids;
 }
 
+// collectRetired runs a full collection, then, after a timer of delay ms
+// (a weak reference keeps its target alive to the end of the task that
+// read it), looks at which retired memories are gone.
+async function collectRetired(delay) {
+  globalThis.gc();
+  await new Promise((resolve) => setTimeout(resolve, delay));
+  retired = retired.filter((ref) => ref.deref() !== undefined);
+}
+
 // sweepRetired runs at the start of each request while a retired instance
-// is still reachable, before the request may start a fresh one: a full
-// collection, then, a task later (a weak reference keeps its target alive
-// to the end of the task that read it), a look at which are gone.
+// is still reachable, before the request may start a fresh one.
 function sweepRetired(ctx) {
   if (retired.length === 0 || typeof globalThis.gc !== "function") return;
-  globalThis.gc();
-  ctx.waitUntil(new Promise((resolve) => setTimeout(() => {
-    retired = retired.filter((ref) => ref.deref() !== undefined);
-    resolve();
-  }, 0)));
+  ctx.waitUntil(collectRetired(0));
 }
 
 // How many requests wait for the extra worker: they compete for nothing here.
@@ -364,11 +367,7 @@ async function enter(env, ctx, turn) {
   // yet found holds one for 4-8 s (README, eleventh session), and the fresh
   // one starts anyway rather than keep the queue waiting.
   if (turn.queued && live === undefined && typeof globalThis.gc === "function") {
-    for (let i = 0; i < 3 && retired.length > 0; i++) {
-      globalThis.gc();
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      retired = retired.filter((ref) => ref.deref() !== undefined);
-    }
+    for (let i = 0; i < 3 && retired.length > 0; i++) await collectRetired(1);
   }
   sweepRetired(ctx);
   const instance = liveBinding(env, ctx);
@@ -436,8 +435,10 @@ async function serve(req, env, ctx, turn) {
   // worker answers the ordinary requests, whose latency a fresh instance's
   // start would cost, and retiring there too did not lower its process's
   // peak over the hostile corpus (465 against 468 MB, README's seventh
-  // session figures): what grows there is not only the instance.
-  if (res !== undefined && res.retire === true && env.EXTRA === undefined && live === instance) {
+  // session figures): what grows there is not only the instance. A worker
+  // that retires is one that queues (turn.queued): release is safe only
+  // when no other request holds the instance.
+  if (res !== undefined && res.retire === true && turn.queued && live === instance) {
     live = undefined;
     console.log("subplay: retiring the Go instance (its memory passed the bound); the next request starts a fresh one");
     // V8 frees it at its next full collection; where the collector is
