@@ -228,7 +228,7 @@ func runTransforms(ctx context.Context, cfg *subscription.Config, flt *filter.Fi
 	resp.Diagnostics = append(resp.Diagnostics, cfg.FindingsUnder("/messageTransforms", "/filter")...)
 	var prog *transform.Program
 	if len(udfs) > 0 {
-		if prog, err = transform.Compile(udfs, transform.Options{Now: now}); err != nil {
+		if prog, err = transform.Compile(udfs, transform.Options{Now: now, Ctx: ctx}); err != nil {
 			return nil, nil, needsUDF()
 		}
 		for k, ds := range prog.Diagnostics {
@@ -471,7 +471,7 @@ func enabledUDFs(cfg *subscription.Config) []int {
 // A UDF without a name or code is left to the configuration's own
 // required-field findings, and a missing function the configuration's
 // rules already report is not reported twice.
-func udfFindings(cfg *subscription.Config) []diag.Diagnostic {
+func udfFindings(ctx context.Context, cfg *subscription.Config) []diag.Diagnostic {
 	idx := enabledUDFs(cfg)
 	if len(idx) == 0 || !transform.Available {
 		return nil
@@ -486,7 +486,7 @@ func udfFindings(cfg *subscription.Config) []diag.Diagnostic {
 		udfs = append(udfs, transform.UDF{FunctionName: *u.FunctionName, Code: *u.Code})
 		at = append(at, i)
 	}
-	prog, err := transform.Compile(udfs, transform.Options{Now: time.Unix(0, 0).UTC()})
+	prog, err := transform.Compile(udfs, transform.Options{Now: time.Unix(0, 0).UTC(), Ctx: ctx})
 	if err != nil {
 		return nil
 	}

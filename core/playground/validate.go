@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"context"
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/subscription"
 )
@@ -38,11 +39,17 @@ func countsOf(ds []diag.Diagnostic) Counts {
 
 // Validate checks a configuration.
 func Validate(req *ValidateRequest) (*ValidateResponse, error) {
+	return ValidateContext(context.Background(), req)
+}
+
+// ValidateContext is Validate whose UDFs' top-level code (the only part
+// that can run long) stops, with ctx's error, once ctx is done.
+func ValidateContext(ctx context.Context, req *ValidateRequest) (*ValidateResponse, error) {
 	cfg, err := req.Load()
 	if err != nil {
 		return nil, err
 	}
-	ds := diag.Finish(append(cfg.Validate(), udfFindings(cfg)...))
+	ds := diag.Finish(append(cfg.Validate(), udfFindings(ctx, cfg)...))
 	if req.Old != nil {
 		old, err := req.Old.Load()
 		if err != nil {
@@ -65,5 +72,5 @@ func Validate(req *ValidateRequest) (*ValidateResponse, error) {
 }
 
 func init() {
-	register("validate", "check a configuration: every finding with its position, and the effective settings", Validate)
+	registerContext("validate", "check a configuration: every finding with its position, and the effective settings", ValidateContext)
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/limits"
+	"github.com/subplay/subplay/core/stop"
 )
 
 // Available reports whether this build can run UDFs.
@@ -430,6 +431,12 @@ func (p *Program) tick(c *compiled) {
 		return
 	}
 	cl.steps++
+	if ctx := p.opts.Ctx; ctx != nil && stop.Check(ctx, cl.steps) != nil {
+		// Not cached (c.stopped), and answered "cancelled" whatever the
+		// finding says.
+		cl.stop("its caller stopped waiting")
+		return
+	}
 	switch {
 	case cl.steps > limits.UDFCallSteps:
 		cl.stop(fmt.Sprintf("it took more than %d steps (loop iterations and calls)", limits.UDFCallSteps))

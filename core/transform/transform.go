@@ -15,6 +15,7 @@
 package transform
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -67,4 +68,10 @@ type Options struct {
 	// Now is what Date.now() and new Date() return in a UDF when the message
 	// has no publish time (with one, they return the publish time).
 	Now time.Time
+	// Ctx, when set, is the call's context: a UDF's steps look at it
+	// (core/stop) as a loop over user input does, so that a UDF that runs
+	// long lets the worker's other requests in at its pauses, and one whose
+	// caller has gone stops. The answer of such a call is the error
+	// "cancelled" (playground.RunContext), never its findings.
+	Ctx context.Context
 }

@@ -1,0 +1,82 @@
+//go:build !noudf
+
+package transform
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/subplay/subplay/core/limits"
+	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/stop"
+)
+
+// TestContextPauses checks what the call's context does to a UDF: its
+// steps pause as a loop over user input does (the worker lets its other
+// requests in there) without changing the verdict, and a cancel stops it
+// within stop.Every steps, with a result that is never cached.
+func TestContextPauses(t *testing.T) {
+	const loop = "function f(m) { let n = 0; while (true) { n++; } return m; }"
+	const top = "let n = 0; while (true) { n++; }\nfunction f(m) { return m; }"
+	pauses := 0
+	var cancelAt int
+	var cancel context.CancelFunc
+	stop.SetPause(func(context.Context) {
+		pauses++
+		if pauses == cancelAt {
+			cancel()
+		}
+	}, 1)
+	defer stop.SetPause(nil, 0)
+
+	t.Run("same verdict, with pauses", func(t *testing.T) {
+		var ctx context.Context
+		ctx, cancel = context.WithCancel(context.Background())
+		defer cancel()
+		pauses, cancelAt = 0, 0
+		outcome := func(opts Options) ([]Step, int) {
+			p, err := Compile([]UDF{{FunctionName: "f", Code: loop}}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps := p.Run(message.Message{Data: []byte("a")})
+			return steps, p.steps
+		}
+		plain, plainSteps := outcome(Options{})
+		if pauses != 0 {
+			t.Fatalf("%d pauses without a context", pauses)
+		}
+		paused, pausedSteps := outcome(Options{Ctx: ctx})
+		if want := limits.UDFCallSteps / stop.Every; pauses < want {
+			t.Errorf("%d pauses in a call of %d steps, want at least %d", pauses, limits.UDFCallSteps, want)
+		}
+		if !reflect.DeepEqual(plain, paused) || plainSteps != pausedSteps {
+			t.Errorf("with a context: %+v after %d steps; without: %+v after %d", paused, pausedSteps, plain, plainSteps)
+		}
+	})
+
+	t.Run("a cancel stops it, not cached", func(t *testing.T) {
+		withCache(true, func() {
+			var ctx context.Context
+			ctx, cancel = context.WithCancel(context.Background())
+			defer cancel()
+			pauses, cancelAt = 0, 3
+			u := UDF{FunctionName: "f", Code: top}
+			opts := Options{Ctx: ctx}
+			p, err := Compile([]UDF{u}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.udfs[0].topSteps; got > cancelAt*stop.Every {
+				t.Errorf("the top-level code took %d steps after a cancel at step %d", got, cancelAt*stop.Every)
+			}
+			if !p.udfs[0].stopped || len(p.Diagnostics[0]) == 0 {
+				t.Errorf("the cancelled code: stopped %v, findings %v", p.udfs[0].stopped, p.Diagnostics[0])
+			}
+			if cacheGet(cacheKey(u, opts)) != nil {
+				t.Error("a compile cut short by a cancel was cached")
+			}
+		})
+	})
+}
