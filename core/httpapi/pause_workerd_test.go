@@ -251,3 +251,89 @@ func BenchmarkWorkerdPause(b *testing.B) {
 		})
 	}
 }
+
+// TestWorkerdBeside checks in workerd that the extra worker, which lets
+// one request at a time into Go, still answers a short request while a
+// long one holds the turn: a request of a kind whose recent calls were all
+// short goes in beside the long call (wasm/worker/patch-glue.mjs,
+// takeTurn). The long call is held in a pause (/__test/hold) for as long
+// as the test needs; a worker that queued the short request behind it
+// would answer nothing until the release, and the client's bound fails
+// the test. scripts/test-edge sets SUBPLAY_EDGE_EXTRA_URL to the extra
+// worker of the test bundles.
+func TestWorkerdBeside(t *testing.T) {
+	base := os.Getenv("SUBPLAY_EDGE_EXTRA_URL")
+	if base == "" {
+		t.Skip("SUBPLAY_EDGE_EXTRA_URL is not set; scripts/test-edge starts the test bundles and sets it")
+	}
+	tg := &target{base: strings.TrimSuffix(base, "/"), client: &http.Client{Transport: &http.Transport{}, Timeout: 2 * time.Minute}}
+	udf, err := os.ReadFile("../../wasm/worker/edgebench/testdata/validate-udf.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats := func() workerStats {
+		t.Helper()
+		r := tg.do(t, http.MethodGet, "/__test/pauses", nil, nil)
+		var s workerStats
+		if r.status != http.StatusOK || json.Unmarshal(r.body, &s) != nil {
+			t.Fatalf("/__test/pauses: status %d, body %.300s", r.status, r.body)
+		}
+		return s
+	}
+	// Each kind that must go beside is sent once alone first: the worker
+	// learns from its answers which kinds are short.
+	alone := tg.post(t, "/v1/validate", string(udf))
+	if alone.status != http.StatusOK || !strings.Contains(string(alone.body), `"diagnostics"`) {
+		t.Fatalf("the UDF validation alone: status %d, body %.300s", alone.status, alone.body)
+	}
+	stats()
+	if r := tg.post(t, "/__test/release", ""); r.status != http.StatusNoContent {
+		t.Fatalf("/__test/release: status %d, body %.300s", r.status, r.body)
+	}
+	if r := tg.post(t, "/__test/hold", ""); r.status != http.StatusNoContent {
+		t.Fatalf("/__test/hold: status %d, body %.300s", r.status, r.body)
+	}
+	long := make(chan reply, 1)
+	go func() {
+		resp, err := tg.client.Post(tg.base+"/v1/names", "application/json", strings.NewReader(longNames))
+		if err != nil {
+			long <- reply{}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		long <- reply{status: resp.StatusCode, body: b}
+	}()
+	deadline := time.Now().Add(2 * time.Minute)
+	for s := stats(); s.Held != 1; s = stats() {
+		select {
+		case r := <-long:
+			t.Fatalf("the long call ended (status %d, body %.300s) before it was held", r.status, r.body)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for the long call to be held, the worker reports %+v", s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for i := range 3 {
+		got := tg.post(t, "/v1/validate", string(udf))
+		if got.status != http.StatusOK || string(got.body) != string(alone.body) {
+			t.Errorf("UDF validation %d while the long call held the turn: status %d, body %.300s; want its answer alone", i, got.status, got.body)
+		}
+	}
+	if s := stats(); s.Held != 1 {
+		t.Errorf("after the short answers the worker reports %+v; want the long call still held", s)
+	}
+	select {
+	case r := <-long:
+		t.Fatalf("the long call answered (status %d) before it was released", r.status)
+	default:
+	}
+	if r := tg.post(t, "/__test/release", ""); r.status != http.StatusNoContent {
+		t.Fatalf("/__test/release: status %d, body %.300s", r.status, r.body)
+	}
+	if r := <-long; r.status != http.StatusOK || !strings.Contains(string(r.body), `"names":[`) {
+		t.Errorf("the long call, released: status %d, body %.300s", r.status, r.body)
+	}
+}

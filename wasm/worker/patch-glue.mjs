@@ -21,8 +21,10 @@ const persistent = `// subplay: one Go instance per isolate (patched in by wasm/
 // binding.subplayServe (wasm/worker/serve_js.go); the handler keeps no
 // state between requests, so sharing it is safe.
 let live; // a Promise of the binding of the live instance
-// The body limit, the same in every instance, from the first that started.
+// The body limit, and the size from which a body may be costly, the same
+// in every instance, from the first that started.
 let bodyLimit;
+let largeBody;
 // The Go object (wasm_exec.js's) of the instance being started: syumai's
 // run creates it and keeps it to itself, and the glue needs it to let go of
 // a retired instance (release).
@@ -44,6 +46,8 @@ function liveBinding(env, ctx) {
       binding.go = starting; // one instance starts at a time: live is set below
       starting = undefined;
       bodyLimit = binding.subplayMaxBody;
+      largeBody = binding.subplayLargeBody;
+      instance.bound = binding; // started: a request beside the turn may use it (takeTurn)
       return binding;
     });
     live = instance;
@@ -289,9 +293,10 @@ async function forward(extra, req, body) {
 // scripts/load-edge, with two WebAssembly memories (72 and 56 MB) at the
 // peak. One at a time, an instance is retired between two calls, and its
 // successor starts only after a collection has had its chance to free it
-// (enter, release): 276-285 MB in five runs. The price: a request here waits for the ones before it
-// instead of slipping in at their pauses. The main worker does not queue:
-// its ordinary requests slip in at a long call's pauses.
+// (enter, release): 276-285 MB in five runs. The price: a request here
+// waits for the ones before it, except a short one, which goes in beside a
+// long call (see besideBusy). The main worker does not queue: its ordinary
+// requests slip in at a long call's pauses.
 //
 // A waiting request looks again every turnPollMs on a timer of its own:
 // workerd cancels as hung a request that waits only for what another
@@ -309,23 +314,86 @@ let turnHolder; // { since } of the request in its turn, or undefined
 let turnTickets = 0;
 const turnWaiting = new Map(); // ticket -> Date.now() of its last look
 
+// A short request need not wait for a long one. While a request holds the
+// turn in a started instance, one request at a time whose kind has been
+// short lately (isShort) goes in beside it, into the same instance: this
+// JavaScript runs only while Go is idle (a long call waits in a pause for
+// a task of its own, pause_js.go; a UDF pauses too, at its steps), so its
+// call starts at once, between the holder's pauses, and a short one ends
+// there. Beside costly requests, a UDF validation that took 25-38 ms alone
+// took 0.9-1.4 s at p95 before this, and 78-165 ms after it (README,
+// twelfth session). The kinds are learnt, not guessed: Go says of each
+// answer whether its call reached a pause (paused), and a kind goes beside
+// only once its last calls (one at least, up to shortAfter) were all
+// short. Should one turn out long after all, it waits at its first pause
+// until the long call ends (pause_js.go runs one long call at a time): it
+// holds what 1,024 items of work left, not a second costly call's memory.
+// A retired instance is released only once the call beside it has ended
+// too (binding.calls).
+let besideBusy = false;
+
 // takeTurn resolves, once this request is the first waiter still looking
-// and no request holds the turn, to the function that ends its turn.
-async function takeTurn() {
+// and no request holds the turn, to { end } where end ends its turn; or,
+// for a short request while the holder is inside a started instance and
+// none is beside it, to { end, beside } where beside is that instance
+// ({ instance, binding }) and end ends its place beside.
+async function takeTurn(short) {
   const ticket = ++turnTickets;
   for (;;) {
     const now = Date.now();
     turnWaiting.set(ticket, now);
     const free = turnHolder === undefined || now - turnHolder.since >= turnStaleMs;
     if (free && firstWaiting(now) === ticket) break;
+    if (short && !free && !besideBusy && live !== undefined && live.bound !== undefined) {
+      turnWaiting.delete(ticket);
+      besideBusy = true;
+      return { end: () => { besideBusy = false; }, beside: { instance: live, binding: live.bound } };
+    }
     await new Promise((resolve) => setTimeout(resolve, turnPollMs));
   }
   turnWaiting.delete(ticket);
   const me = { since: Date.now() };
   turnHolder = me;
-  return () => {
-    if (turnHolder === me) turnHolder = undefined;
+  return {
+    end: () => {
+      if (turnHolder === me) turnHolder = undefined;
+    },
   };
+}
+
+// What the last calls of each kind of request (its path and its body's
+// size to a power of two, like Go's cost classes) did: how many there
+// were (up to shortAfter), and how many of those reached a pause. Kinds
+// are kept up to kindsKept, the oldest forgotten first, so that made-up
+// paths cannot grow the map.
+const shortAfter = 4;
+const kindsKept = 256;
+const kinds = new Map();
+
+function kindOf(req, body) {
+  const size = body === null ? 0 : body.byteLength;
+  return new URL(req.url).pathname + " " + (32 - Math.clz32(size));
+}
+
+// isShort says whether a request of kind with a body of size bytes may go
+// beside a long call: a small body, and a kind whose last calls (one at
+// least) were all short.
+function isShort(kind, size) {
+  const k = kinds.get(kind);
+  return largeBody !== undefined && size < largeBody && k !== undefined && k.long === 0;
+}
+
+// learn records whether a call of kind reached a pause.
+function learn(kind, paused) {
+  let k = kinds.get(kind);
+  if (k === undefined) {
+    if (kinds.size >= kindsKept) kinds.delete(kinds.keys().next().value);
+    k = { recent: [] };
+    kinds.set(kind, k);
+  }
+  k.recent.push(paused);
+  if (k.recent.length > shortAfter) k.recent.shift();
+  k.long = k.recent.filter(Boolean).length;
 }
 
 // firstWaiting is the oldest ticket among the waiters that have looked in
@@ -359,8 +427,12 @@ async function fetch(req, env, ctx) {
 // live instance (a Promise of its binding, which the glue compares with
 // live) and its binding; a retired instance gets a collection first,
 // before a fresh one may start.
-async function enter(env, ctx, turn) {
-  if (turn.queued && turn.end === undefined) turn.end = await takeTurn();
+async function enter(env, ctx, turn, short = false) {
+  if (turn.queued && turn.end === undefined) {
+    const got = await takeTurn(short);
+    turn.end = got.end;
+    if (got.beside !== undefined) return got.beside;
+  }
   // Before a fresh instance starts, the retired one is given a few
   // collections to be freed in, so that its memory and the fresh one's do
   // not add up. Most are freed at the first; now and then something not
@@ -388,7 +460,7 @@ async function serve(req, env, ctx, turn) {
     arrivedAtCall = arrived;
     return n;
   };
-  let instance, binding, body, res;
+  let instance, binding, body, res, kind;
   if (turn.queued) {
     // Where requests queue, a request holds an instance only in its turn,
     // so that a retired one is referenced by no request waiting for its
@@ -399,7 +471,8 @@ async function serve(req, env, ctx, turn) {
       leave(turn);
     }
     body = await readLimited(req, bodyLimit);
-    ({ instance, binding } = await enter(env, ctx, turn));
+    kind = kindOf(req, body);
+    ({ instance, binding } = await enter(env, ctx, turn, isShort(kind, body === null ? 0 : body.byteLength)));
   } else {
     ({ instance, binding } = await enter(env, ctx, turn));
     // A large declared body that Go would refuse now (costly work has had
@@ -427,6 +500,7 @@ async function serve(req, env, ctx, turn) {
     body = await readLimited(req, binding.subplayMaxBody);
   }
   res = await call(binding, req, body, competing());
+  if (kind !== undefined && res !== undefined) learn(kind, res.paused === true);
   // Go asks for a fresh instance once this one's memory has grown past its
   // bound (wasm/worker/memory_js.go): WebAssembly memory never shrinks, so
   // the next request starts another, and this one, referenced by nothing

@@ -49,8 +49,9 @@ type pauser struct {
 
 // callState is what the pauser knows of one call, kept in its context.
 type callState struct {
-	pauses int  // how many times the call paused after PauseEvery looks of its work
-	long   bool // the call holds the pauser's long token
+	pauses  int  // how many times the call paused after PauseEvery looks of its work
+	long    bool // the call holds the pauser's long token
+	reached bool // the call reached a pause: it is long, whether or not it got the token
 }
 
 type callKey struct{}
@@ -105,6 +106,9 @@ func newPauser(binding js.Value) *pauser {
 // the first time in a call waits for the long token.
 func (p *pauser) pause(ctx context.Context) {
 	st, _ := ctx.Value(callKey{}).(*callState)
+	if st != nil {
+		st.reached = true
+	}
 	for st != nil && !st.long {
 		select {
 		case p.long <- struct{}{}:

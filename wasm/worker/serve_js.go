@@ -29,7 +29,7 @@ import (
 //	                                             asked before the body is read
 //	subplayServe(method, url, headers, body, others, signal, done) -> true
 //	                                             answers by calling done({status, headers, body,
-//	                                             needsModule, retire}); signal is the request's AbortSignal
+//	                                             needsModule, retire, paused}); signal is the request's AbortSignal
 //	                                             (or null): its abort cancels the call
 //	subplayAlive() -> true                       only while the Go program runs
 //
@@ -40,6 +40,8 @@ import (
 // retire is true when the instance's memory has grown past
 // limits.WorkerRetireMemoryMB (memory_js.go): the glue then serves the
 // next request with a fresh instance.
+//
+// paused is true when the call reached a pause (pause_js.go): it was long.
 //
 // needsModule is true when this build answered the request with the
 // playground's needs-module error: the glue then sends the request to the
@@ -125,6 +127,11 @@ func exposeSync(h, api http.Handler) {
 			defer cancel()
 			res, code := serve(h, req)
 			unlisten()
+			// The glue lets a request in beside a long call only if its
+			// kind of request has not been long lately (patch-glue.mjs).
+			if st.reached {
+				res.Set("paused", true)
+			}
 			pauses.end(st, code)
 			done.Invoke(res)
 		}()
