@@ -131,11 +131,27 @@ edge_start() {
 	fi
 }
 
+# edge_end_group PGID: ends the process group PGID (a workerd and what it
+# started): SIGTERM, and SIGKILL if it is still there 5 s later. workerd
+# drains its open requests on SIGTERM, and one that never ends (a call
+# held in a pause by a test that failed) kept the process alive, spinning,
+# after its script had ended.
+edge_end_group() {
+	local i
+	kill -TERM -- "-$1" 2>/dev/null || return 0
+	for ((i = 0; i < 50; i++)); do
+		kill -0 -- "-$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	echo "edge: process group $1 still there 5 s after SIGTERM; killing it" >&2
+	kill -KILL -- "-$1" 2>/dev/null || true
+}
+
 # edge_supervise CONFIG ADDR LOG PIDFILE HOLD: runs the extra worker's
 # workerd and starts it again whenever it ends (in a subshell of its own).
 edge_supervise() {
 	local config=$1 addr=$2 log=$3 pidfile=$4 hold=$5 pid status restarts=0
-	trap 'kill -- "-$pid" 2>/dev/null; exit 0' TERM
+	trap 'edge_end_group "$pid"; exit 0' TERM
 	for (( ; ; )); do
 		edge_config "$config"
 		# shellcheck disable=SC2086
@@ -159,7 +175,7 @@ edge_stop() {
 	local p
 	for p in "${edge_supervisors[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
 	for p in "${edge_supervisors[@]}"; do wait "$p" 2>/dev/null || true; done
-	for p in "${edge_pgids[@]}"; do kill -- "-$p" 2>/dev/null || true; done
+	for p in "${edge_pgids[@]}"; do edge_end_group "$p"; done
 	for p in "${edge_pgids[@]}"; do wait "$p" 2>/dev/null || true; done
 	edge_supervisors=() edge_pgids=()
 }
