@@ -179,3 +179,70 @@ func TestRefuseBeforeTheBody(t *testing.T) {
 		})
 	}
 }
+
+// TestShareCarriedOver checks what a fresh instance of the worker inherits
+// from the one it succeeds (ShareState, RestoreShare): the allowance spent,
+// the classes learnt and the costly call still being measured, so that it
+// refuses what the retired one would have refused; a fresh share would
+// admit it. Malformed state is refused whole and leaves the share alone.
+func TestShareCarriedOver(t *testing.T) {
+	costly := limits.WorkerCostlyMillis
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	newWorkerHandler := func() *handler {
+		h := Handler().(*handler)
+		h.gate, h.share = nil, newShare()
+		return h
+	}
+	old := newWorkerHandler()
+	// A small class made costly by four slow calls (0.4 s each), the last
+	// one left open, as a clock that stood still leaves the call that
+	// retired the instance: its cost is measured by the next call's start,
+	// which finds the allowance spent (1 s - 1.6 s + a quarter of 1.6 s).
+	for i := range 4 {
+		start := at(i * 4 * costly)
+		old.share.begin(start, 1)
+		if !old.share.admit("schema", 2400, start) {
+			t.Fatalf("call %d refused by the old share (tokens %v)", i, old.share.tokens)
+		}
+		if i < 3 {
+			old.share.end(start) // measured by the next start
+		}
+	}
+	state := ShareState(old)
+	if state == nil {
+		t.Fatal("no state from a worker handler")
+	}
+	next := at(4*4*costly + 1)
+	fresh := newWorkerHandler()
+	fresh.share.begin(next, 1)
+	if !fresh.share.admit("schema", 2400, next) {
+		t.Fatal("a fresh share refused the call; the test proves nothing")
+	}
+	carried := newWorkerHandler()
+	if err := RestoreShare(carried, state); err != nil {
+		t.Fatal(err)
+	}
+	carried.share.begin(next, 1)
+	if carried.share.admit("schema", 2400, next) {
+		t.Errorf("the carried-over share admitted a call the old one would refuse (tokens %v)", carried.share.tokens)
+	}
+	old.share.begin(next, 1)
+	if old.share.admit("schema", 2400, next) {
+		t.Errorf("the old share admitted the call too: the test's sequence is wrong (tokens %v)", old.share.tokens)
+	}
+
+	for _, bad := range []string{`{`, `{"classes":[{"op":"schema","sizeBits":-1,"n":1}]}`, `{"tokens":"x"}`} {
+		h := newWorkerHandler()
+		before := *h.share
+		if err := RestoreShare(h, []byte(bad)); err == nil {
+			t.Errorf("RestoreShare(%s) accepted it", bad)
+		}
+		if h.share.tokens != before.tokens || len(h.share.classes.m) != 0 {
+			t.Errorf("RestoreShare(%s) changed the share", bad)
+		}
+	}
+	if ShareState(Handler()) != nil {
+		t.Error("the native handler (a gate, no share) gave a share state")
+	}
+}

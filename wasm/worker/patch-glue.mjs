@@ -39,9 +39,14 @@ let starting;
   };
 }
 
+// The costly-work share's state (core/httpapi's share) as the last retired
+// instance left it, for its successor (subplayShareInit, serve_js.go).
+let shareState;
+
 function liveBinding(env, ctx) {
   if (live === undefined) {
     const binding = {};
+    if (shareState !== undefined) binding.subplayShareInit = shareState;
     const instance = run(createRuntimeContext({ env, ctx, binding })).then(() => {
       binding.go = starting; // one instance starts at a time: live is set below
       starting = undefined;
@@ -515,6 +520,13 @@ async function serve(req, env, ctx, turn) {
   if (res !== undefined && res.retire === true && turn.queued && live === instance) {
     live = undefined;
     console.log("subplay: retiring the Go instance (its memory passed the bound); the next request starts a fresh one");
+    // The share's allowance and what it learnt go on in the next instance:
+    // costly calls that grow memory retire it, often one after another.
+    try {
+      shareState = binding.subplayShareState();
+    } catch (e) {
+      console.error("subplay: the share's state could not be read:", e);
+    }
     // V8 frees it at its next full collection; where the collector is
     // exposed, the requests after this one run it (enter, sweepRetired).
     if (binding.calls.size === 0) release(binding);

@@ -32,10 +32,13 @@ import (
 //	                                             needsModule, retire, paused}); signal is the request's AbortSignal
 //	                                             (or null): its abort cancels the call
 //	subplayAlive() -> true                       only while the Go program runs
+//	subplayShareState() -> string                the costly-work share's state (httpapi.ShareState)
 //
-// It reads one entry the glue may have put there before the instance
-// started, subplayPause(wake): queue wake as a JavaScript task (see
-// pauser).
+// It reads two entries the glue may have put there before the instance
+// started: subplayPause(wake), queue wake as a JavaScript task (see
+// pauser); and subplayShareInit, the share's state as the instance this
+// one succeeds left it (httpapi.RestoreShare), so that a fresh instance
+// does not start with a full allowance.
 //
 // retire is true when the instance's memory has grown past
 // limits.WorkerRetireMemoryMB (memory_js.go): the glue then serves the
@@ -60,6 +63,14 @@ func exposeSync(h, api http.Handler) {
 	if binding.Type() != js.TypeObject {
 		return
 	}
+	if init := binding.Get("subplayShareInit"); init.Type() == js.TypeString {
+		if err := httpapi.RestoreShare(api, []byte(init.String())); err != nil {
+			fmt.Fprintf(os.Stderr, "subplay worker: the share's state from the instance before was not taken: %v\n", err)
+		}
+	}
+	binding.Set("subplayShareState", js.FuncOf(func(js.Value, []js.Value) any {
+		return string(httpapi.ShareState(api))
+	}))
 	binding.Set("subplayMaxBody", httpapi.MaxBody)
 	binding.Set("subplayLargeBody", limits.HTTPLargeBody)
 	binding.Set("subplayRefuse", js.FuncOf(func(_ js.Value, args []js.Value) (result any) {

@@ -1,0 +1,105 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// The worker's share (see share) lives in one Go instance, and the extra
+// worker starts a fresh instance after each call that grew its memory
+// past its bound (limits.WorkerRetireMemoryMB): often after every costly
+// call under hostile load (25 retirements in 20 s of costly Terraform
+// requests). A fresh share starts with a full allowance and nothing
+// learnt, so the share never refused anything there: the costly requests
+// that grow memory are the ones it exists for. ShareState and RestoreShare
+// carry it over from an instance to its successor in the same isolate.
+
+// shareState is the share's state as JSON.
+type shareState struct {
+	Tokens   time.Duration `json:"tokens"`
+	Refilled time.Time     `json:"refilled"`
+	Busy     time.Time     `json:"busy"`
+	Classes  []classState  `json:"classes"`
+	// Open is the call being measured: the one that made the instance
+	// retire, whose cost the clock that stood still left to the next
+	// call's start (share.begin) to measure.
+	Open *openState `json:"open,omitempty"`
+}
+
+type classState struct {
+	Op       string           `json:"op"`
+	SizeBits int              `json:"sizeBits"`
+	Recent   [4]time.Duration `json:"recent"`
+	N        int              `json:"n"`
+}
+
+type openState struct {
+	Op       string    `json:"op"`
+	SizeBits int       `json:"sizeBits"`
+	Start    time.Time `json:"start"`
+	Costly   bool      `json:"costly"`
+}
+
+// maxSharedClasses bounds what RestoreShare accepts: the classes are the
+// operations times the powers of two up to the body limit, far fewer.
+const maxSharedClasses = 1024
+
+// ShareState returns the state of h's share as JSON, or nil when h is not
+// this package's handler or has no share (the native server).
+func ShareState(h http.Handler) []byte {
+	hh, ok := h.(*handler)
+	if !ok || hh.share == nil {
+		return nil
+	}
+	s := hh.share
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := shareState{Tokens: s.tokens, Refilled: s.refilled, Busy: s.busy}
+	for class, c := range s.classes.m {
+		st.Classes = append(st.Classes, classState{Op: class.op, SizeBits: class.sizeBits, Recent: c.recent, N: c.n})
+	}
+	if o := s.open; o != nil {
+		st.Open = &openState{Op: o.class.op, SizeBits: o.class.sizeBits, Start: o.start, Costly: o.costly}
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return nil // times and durations always encode
+	}
+	return b
+}
+
+// RestoreShare sets h's share to a state ShareState returned, as it comes
+// (a fresh instance has had no call yet). State that does not fit a share
+// is refused whole, and the share stays as it was.
+func RestoreShare(h http.Handler, state []byte) error {
+	hh, ok := h.(*handler)
+	if !ok || hh.share == nil {
+		return errors.New("this handler has no share")
+	}
+	var st shareState
+	if err := json.Unmarshal(state, &st); err != nil {
+		return fmt.Errorf("reading the share's state: %w", err)
+	}
+	if len(st.Classes) > maxSharedClasses {
+		return fmt.Errorf("the share's state has %d classes, more than %d", len(st.Classes), maxSharedClasses)
+	}
+	s := hh.share
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	classes := newCostClasses(s.classes.costly)
+	for _, c := range st.Classes {
+		if c.N < 0 || c.SizeBits < 0 || c.SizeBits > 64 {
+			return fmt.Errorf("the share's state has a class %q of size bits %d with %d calls", c.Op, c.SizeBits, c.N)
+		}
+		classes.m[costClass{c.Op, c.SizeBits}] = &classCost{recent: c.Recent, n: c.N}
+	}
+	s.tokens = min(st.Tokens, s.burst)
+	s.refilled, s.busy, s.classes, s.open = st.Refilled, st.Busy, classes, nil
+	if o := st.Open; o != nil {
+		s.open = &openCall{class: costClass{o.Op, o.SizeBits}, start: o.Start, costly: o.Costly}
+	}
+	return nil
+}
