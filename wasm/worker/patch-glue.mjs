@@ -458,6 +458,31 @@ function leave(turn) {
   turn.end = undefined;
 }
 
+// refusal answers a large declared body that Go would refuse now (costly
+// work has had its share of a busy isolate) without reading it, and is
+// null for any other request. others counts the competing requests. Go is
+// asked before anything is awaited, so the instance is held no longer.
+// Answered 503 "busy" and drained, in the extra worker too: a stream of
+// refused megabyte bodies there was read whole before its turn, only to be
+// refused in it.
+async function refusal(req, instance, binding, others) {
+  if (req.method !== "POST" || req.body === null ||
+      !(Number(req.headers.get("content-length")) >= binding.subplayLargeBody)) return null;
+  let res;
+  try {
+    res = binding.subplayRefuse(req.method, req.url, [...req.headers], others());
+  } catch (e) {
+    console.error("subplay: the Go instance failed, starting another:", e);
+  }
+  if (res === undefined) { // it threw, or the Go program ended during the call
+    if (live === instance) live = undefined;
+    return failed();
+  }
+  if (res === null) return null;
+  await drain(req.body, binding.subplayMaxBody);
+  return new Response(res.body, { status: res.status, headers: res.headers });
+}
+
 async function serve(req, env, ctx, turn) {
   const seq = ++arrived;
   const competing = () => {
@@ -470,38 +495,24 @@ async function serve(req, env, ctx, turn) {
     // Where requests queue, a request holds an instance only in its turn,
     // so that a retired one is referenced by no request waiting for its
     // turn: the body is read first (up to the limit the first instance
-    // gave), and Go judges it in the turn, a large one included.
+    // gave), and Go judges it in the turn. Only the refusal of a large
+    // declared body asks the live instance at once, and lets it go before
+    // anything is awaited.
     if (bodyLimit === undefined) {
       await enter(env, ctx, turn);
       leave(turn);
+    }
+    if (live !== undefined && live.bound !== undefined) {
+      const early = await refusal(req, live, live.bound, competing);
+      if (early !== null) return early;
     }
     body = await readLimited(req, bodyLimit);
     kind = kindOf(req, body);
     ({ instance, binding } = await enter(env, ctx, turn, isShort(kind, body === null ? 0 : body.byteLength)));
   } else {
     ({ instance, binding } = await enter(env, ctx, turn));
-    // A large declared body that Go would refuse now (costly work has had
-    // its share of a busy isolate) is answered without being read.
-    if (req.method === "POST" && req.body !== null &&
-        Number(req.headers.get("content-length")) >= binding.subplayLargeBody) {
-      try {
-        res = binding.subplayRefuse(req.method, req.url, [...req.headers], competing());
-      } catch (e) {
-        console.error("subplay: the Go instance failed, starting another:", e);
-        if (live === instance) live = undefined;
-        return failed();
-      }
-      if (res === undefined) { // the Go program ended during the call
-        console.error("subplay: the Go instance failed, starting another");
-        if (live === instance) live = undefined;
-        return failed();
-      }
-      if (res !== null) {
-        await drain(req.body, binding.subplayMaxBody);
-        return new Response(res.body, { status: res.status, headers: res.headers });
-      }
-      res = undefined;
-    }
+    const early = await refusal(req, instance, binding, competing);
+    if (early !== null) return early;
     body = await readLimited(req, binding.subplayMaxBody);
   }
   res = await call(binding, req, body, competing());
