@@ -29,6 +29,17 @@ type workerStats struct {
 	Calls, Running, Paused, Held, Cancelled, Pauses, LastPauses int
 }
 
+// pauseStats is the worker's answer to GET /__test/pauses.
+func pauseStats(t *testing.T, tg *target) workerStats {
+	t.Helper()
+	r := tg.do(t, http.MethodGet, "/__test/pauses", nil, nil)
+	var s workerStats
+	if r.status != http.StatusOK || json.Unmarshal(r.body, &s) != nil {
+		t.Fatalf("/__test/pauses: status %d, body %.300s", r.status, r.body)
+	}
+	return s
+}
+
 // TestWorkerdPause checks in workerd that a long call lets its isolate go
 // on: it pauses in the middle of its work (wasm/worker/pause_js.go), an
 // ordinary request sent while it is held in a pause is answered before
@@ -46,12 +57,7 @@ func TestWorkerdPause(t *testing.T) {
 	tg := &target{base: strings.TrimSuffix(base, "/"), client: &http.Client{Transport: &http.Transport{}}}
 	stats := func() workerStats {
 		t.Helper()
-		r := tg.do(t, http.MethodGet, "/__test/pauses", nil, nil)
-		var s workerStats
-		if r.status != http.StatusOK || json.Unmarshal(r.body, &s) != nil {
-			t.Fatalf("/__test/pauses: status %d, body %.300s", r.status, r.body)
-		}
-		return s
+		return pauseStats(t, tg)
 	}
 	// waitFor polls the worker until cond holds, or fails once a bound far
 	// beyond any working run has passed (or ended, when it ends first).
@@ -276,22 +282,13 @@ func TestWorkerdBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stats := func(tg *target) workerStats {
-		t.Helper()
-		r := tg.do(t, http.MethodGet, "/__test/pauses", nil, nil)
-		var s workerStats
-		if r.status != http.StatusOK || json.Unmarshal(r.body, &s) != nil {
-			t.Fatalf("/__test/pauses: status %d, body %.300s", r.status, r.body)
-		}
-		return s
-	}
 	// Each kind that must go beside is sent once alone first: the worker
 	// learns from its answers which kinds are short.
 	alone := tg.post(t, "/v1/validate", string(udf))
 	if alone.status != http.StatusOK || !strings.Contains(string(alone.body), `"diagnostics"`) {
 		t.Fatalf("the UDF validation alone: status %d, body %.300s", alone.status, alone.body)
 	}
-	stats(tg)
+	pauseStats(t, tg)
 	if r := tg.post(t, "/__test/release", ""); r.status != http.StatusNoContent {
 		t.Fatalf("/__test/release: status %d, body %.300s", r.status, r.body)
 	}
@@ -310,7 +307,7 @@ func TestWorkerdBeside(t *testing.T) {
 		long <- reply{status: resp.StatusCode, body: b}
 	}()
 	deadline := time.Now().Add(2 * time.Minute)
-	for s := stats(held); s.Held != 1; s = stats(held) {
+	for s := pauseStats(t, held); s.Held != 1; s = pauseStats(t, held) {
 		select {
 		case r := <-long:
 			t.Fatalf("the long call ended (status %d, body %.300s) before it was held", r.status, r.body)
@@ -327,7 +324,7 @@ func TestWorkerdBeside(t *testing.T) {
 			t.Errorf("UDF validation %d while the long call held the turn: status %d, body %.300s; want its answer alone", i, got.status, got.body)
 		}
 	}
-	if s := stats(held); s.Held != 1 {
+	if s := pauseStats(t, held); s.Held != 1 {
 		t.Errorf("after the short answers the worker reports %+v; want the long call still held", s)
 	}
 	select {
