@@ -114,6 +114,9 @@ func TestMixed(t *testing.T) {
 	if len(r.HostileByStatus) != 1 || r.HostileByStatus["http/invalid-utf8-in-text 400"] == 0 {
 		t.Errorf("hostile answers %v, want only http/invalid-utf8-in-text 400", r.HostileByStatus)
 	}
+	if r.HostileFailed == nil || len(r.HostileFailed) != 0 {
+		t.Errorf("failed hostile answers %v, want none (and an empty map, which the scripts read)", r.HostileFailed)
+	}
 	// The test's own process stands in for the server's.
 	if len(r.Processes) != 1 || r.Processes[0].Name != "main" || r.Processes[0].PID != os.Getpid() ||
 		!r.Processes[0].Alive || r.Processes[0].PeakRSSMB <= 0 || r.PeakRSSMB != r.Processes[0].PeakRSSMB {
@@ -151,5 +154,15 @@ func TestParsePids(t *testing.T) {
 				t.Errorf("parsePids(%q) = %+v, want %+v", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestHostileFailure checks which hostile answers the load scripts count
+// as failed: a 5xx, except 503, which is a refusal.
+func TestHostileFailure(t *testing.T) {
+	for status, want := range map[int]bool{200: false, 400: false, 413: false, 500: true, 502: true, 503: false, 504: true} {
+		if got := hostileFailure(status); got != want {
+			t.Errorf("hostileFailure(%d) = %v, want %v", status, got, want)
+		}
 	}
 }

@@ -21,6 +21,14 @@ import (
 	"github.com/subplay/subplay/core/playground/hostile"
 )
 
+// hostileFailure says whether a hostile request's answer failed: a 5xx
+// other than 503 (a failed Go instance, a failed extra worker). A hostile
+// request may be refused, with a 4xx or a 503 (busy, timeout), never
+// failed; scripts/load-edge and scripts/test-edge both budget this.
+func hostileFailure(status int) bool {
+	return status >= 500 && status != http.StatusServiceUnavailable
+}
+
 // mixedResult is the one JSON line that "edgebench mixed" prints.
 type mixedResult struct {
 	URL             string         `json:"url"`
@@ -32,6 +40,7 @@ type mixedResult struct {
 	Loaded          phase          `json:"loaded"`
 	Ratio95         float64        `json:"p95Ratio"`
 	HostileByStatus map[string]int `json:"hostileByStatus"` // "case status" -> count
+	HostileFailed   map[string]int `json:"hostileFailed"`   // the same, for the answers that failed (hostileFailure)
 	HostileMaxMs    float64        `json:"hostileMaxMs"`
 	SlowEnded       map[string]int `json:"slowEnded"` // how each slow client's connection ended
 	ServerUp        bool           `json:"serverUp"`  // every process lives and /version answers at the end
@@ -172,7 +181,7 @@ func mixed(args []string, stdout io.Writer) error {
 	}
 
 	res := mixedResult{URL: *base, Ordinary: ordinary, Hostile: *nHostile, Slow: *nSlow,
-		PhaseSeconds: dur.Seconds(), HostileByStatus: map[string]int{}, SlowEnded: map[string]int{}}
+		PhaseSeconds: dur.Seconds(), HostileByStatus: map[string]int{}, HostileFailed: map[string]int{}, SlowEnded: map[string]int{}}
 
 	stop := make(chan struct{})
 	timer := time.AfterFunc(*dur, func() { close(stop) })
@@ -205,6 +214,9 @@ func mixed(args []string, stdout io.Writer) error {
 				}
 				hmu.Lock()
 				res.HostileByStatus[key]++
+				if err == nil && hostileFailure(status) {
+					res.HostileFailed[key]++
+				}
 				res.HostileMaxMs = max(res.HostileMaxMs, ms(d))
 				hmu.Unlock()
 			}
