@@ -367,17 +367,15 @@ async function takeTurn(short) {
   };
 }
 
-// What the last calls of each kind of request (its path and its body's
-// size to a power of two, like Go's cost classes) did: how many there
-// were (up to shortAfter), and how many of those reached a pause. Kinds
-// are kept up to kindsKept, the oldest forgotten first, so that made-up
-// paths cannot grow the map.
+// Whether the last calls (up to shortAfter) of each kind of request (its
+// path and its body's size to a power of two, like Go's cost classes)
+// reached a pause. Kinds are kept up to kindsKept, the oldest forgotten
+// first, so that made-up paths cannot grow the map.
 const shortAfter = 4;
 const kindsKept = 256;
 const kinds = new Map();
 
-function kindOf(req, body) {
-  const size = body === null ? 0 : body.byteLength;
+function kindOf(req, size) {
   return new URL(req.url).pathname + " " + (32 - Math.clz32(size));
 }
 
@@ -385,21 +383,20 @@ function kindOf(req, body) {
 // beside a long call: a small body, and a kind whose last calls (one at
 // least) were all short.
 function isShort(kind, size) {
-  const k = kinds.get(kind);
-  return largeBody !== undefined && size < largeBody && k !== undefined && k.long === 0;
+  const recent = kinds.get(kind);
+  return largeBody !== undefined && size < largeBody && recent !== undefined && !recent.includes(true);
 }
 
 // learn records whether a call of kind reached a pause.
 function learn(kind, paused) {
-  let k = kinds.get(kind);
-  if (k === undefined) {
+  let recent = kinds.get(kind);
+  if (recent === undefined) {
     if (kinds.size >= kindsKept) kinds.delete(kinds.keys().next().value);
-    k = { recent: [] };
-    kinds.set(kind, k);
+    recent = [];
+    kinds.set(kind, recent);
   }
-  k.recent.push(paused);
-  if (k.recent.length > shortAfter) k.recent.shift();
-  k.long = k.recent.filter(Boolean).length;
+  recent.push(paused);
+  if (recent.length > shortAfter) recent.shift();
 }
 
 // firstWaiting is the oldest ticket among the waiters that have looked in
@@ -508,8 +505,9 @@ async function serve(req, env, ctx, turn) {
       if (early !== null) return early;
     }
     body = await readLimited(req, bodyLimit);
-    kind = kindOf(req, body);
-    ({ instance, binding } = await enter(env, ctx, turn, isShort(kind, body === null ? 0 : body.byteLength)));
+    const size = body === null ? 0 : body.byteLength;
+    kind = kindOf(req, size);
+    ({ instance, binding } = await enter(env, ctx, turn, isShort(kind, size)));
   } else {
     ({ instance, binding } = await enter(env, ctx, turn));
     const early = await refusal(req, instance, binding, competing);
