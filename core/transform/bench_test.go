@@ -3,6 +3,7 @@
 package transform
 
 import (
+	"context"
 	"testing"
 
 	"github.com/subplay/subplay/core/message"
@@ -39,15 +40,26 @@ func BenchmarkCall(b *testing.B) {
 }
 
 // BenchmarkSteps is 10,000 steps (loop iterations): the cost of the
-// instrumentation's counter, allocation check included.
+// instrumentation's counter, allocation check included; "with a context"
+// adds the look at the call's context that lets a server or the worker
+// cancel it and pause it (Options.Ctx, stop.Check).
 func BenchmarkSteps(b *testing.B) {
-	p, _ := Compile([]UDF{{FunctionName: "f", Code: "function f(m) { for (var i = 0; i < 9999; i++) {} return m; }"}}, Options{})
-	m := message.Message{Data: []byte("x")}
-	for b.Loop() {
-		p.steps = 0
-		if st := p.Run(m); st[0].Outcome != Unchanged {
-			b.Fatal(st[0])
-		}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, opts := range []struct {
+		name string
+		Options
+	}{{"without a context", Options{}}, {"with a context", Options{Ctx: ctx}}} {
+		b.Run(opts.name, func(b *testing.B) {
+			p, _ := Compile([]UDF{{FunctionName: "f", Code: "function f(m) { for (var i = 0; i < 9999; i++) {} return m; }"}}, opts.Options)
+			m := message.Message{Data: []byte("x")}
+			for b.Loop() {
+				p.steps = 0
+				if st := p.Run(m); st[0].Outcome != Unchanged {
+					b.Fatal(st[0])
+				}
+			}
+		})
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"syscall/js"
 
 	"github.com/subplay/subplay/core/playground"
 	"github.com/subplay/subplay/core/stop"
@@ -43,6 +44,11 @@ import (
 //
 // And GET /__test/memory, the Go instance's WebAssembly memory and heap
 // figures (memory_testhooks_js.go), for edgebench cost.
+//
+// And POST /__test/keep, which leaves a Go function in a JavaScript global
+// (subplayTestKept) for good: what any function Go hands out and the
+// isolate keeps after the instance is retired (an abort listener on a
+// request's signal, say) does, for TestWorkerdRetiredFreed.
 func init() {
 	testHold = holdPause
 	wrapHandler = func(h http.Handler) http.Handler {
@@ -52,6 +58,10 @@ func init() {
 			}
 			if r.Method == http.MethodPost {
 				switch {
+				case r.URL.Path == "/__test/keep":
+					js.Global().Set("subplayTestKept", js.FuncOf(func(js.Value, []js.Value) any { return nil }))
+					w.WriteHeader(http.StatusNoContent)
+					return
 				case r.URL.Path == "/__test/exit",
 					r.URL.Path == "/__test/exit-extra" && terraform.Supported:
 					debug.SetMaxStack(1 << 20)
