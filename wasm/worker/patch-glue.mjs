@@ -234,7 +234,7 @@ let retired = [];
 // holds the Go object (a function Go gave out, an abort listener on a
 // request's signal) no longer reaches the instance through that frame.
 // Before they were dropped, 2 of the 21 instances retired in 40 s of UDF
-// load outlived dozens of collections, for 2.1 and 4.4 s, while the next
+// load outlived dozens of collections, for more than 2 and 3 s, while the next
 // instance's memory added to theirs; after, none of 18 outlived the first
 // collection after its release (ad hoc logging in the glue). (Settling
 // the promise instead, from a later request, made workerd warn at every
