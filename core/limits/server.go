@@ -102,6 +102,19 @@ const WorkerMemoryLimitMB = 64
 // 40 and 281 at 32 (29 instances over 70 cases). 0 never retires.
 const WorkerRetireMemoryMB = 32
 
+// WorkerPauseLooks is how many of core/stop's looks (each after stop.Every
+// items) a call makes in the worker between two pauses: 32 looks, 1,024
+// items. A pause costs a JavaScript task and two goroutine switches (see
+// README, "The HTTP API", for the figure); an ordinary request (a
+// configuration, a few messages) makes far fewer looks and never pauses,
+// while a costly one lets the isolate's other requests, and the news of its
+// own client's departure, in every 1,024 items. The clock cannot set the
+// pace instead: workerd's stands still while code runs. Work that makes no
+// looks (a library's parser) holds the isolate until it is done:
+// core/playground's BenchmarkHostile reports each hostile case's longest
+// stretch between two pauses at this interval (hold-ms, scripts/hostile).
+const WorkerPauseLooks = 32
+
 // WorkerCostlyShare is the share of an isolate's time that costly requests
 // (see WorkerCostlyMillis) may take while other requests wait: one isolate
 // runs one request at a time and cannot interrupt it, so everything else

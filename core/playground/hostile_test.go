@@ -1,11 +1,16 @@
 package playground_test
 
 import (
+	"context"
 	"encoding/json"
+	"math"
 	"testing"
+	"time"
 
+	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/playground"
 	"github.com/subplay/subplay/core/playground/hostile"
+	"github.com/subplay/subplay/core/stop"
 )
 
 // TestHostile runs every hostile case through the contract: no panic, a
@@ -48,19 +53,36 @@ func checkHostileResponse(t *testing.T, out []byte, ok bool) {
 
 // BenchmarkHostile measures every hostile case natively: time, the live
 // heap's peak and bytes allocated per request (go test -run '^$' -bench Hostile -benchmem
-// ./core/playground/).
+// ./core/playground/), and hold-ms, the longest stretch of a request
+// without a pause where the worker would pause (every
+// limits.WorkerPauseLooks of core/stop's looks): how long, natively, the
+// case would keep every other request of a worker's isolate waiting; in
+// workerd it is several times longer. Over several requests (-benchtime),
+// the least of their longest stretches.
 func BenchmarkHostile(b *testing.B) {
+	var last time.Time
+	var longest time.Duration
+	stop.SetPause(func(context.Context) {
+		now := time.Now()
+		longest = max(longest, now.Sub(last))
+		last = now
+	}, limits.WorkerPauseLooks)
+	defer stop.SetPause(nil, 0)
 	for _, c := range hostile.Cases() {
 		b.Run(c.Name, func(b *testing.B) {
 			body := c.Body()
 			b.ReportAllocs()
+			hold := time.Duration(math.MaxInt64)
 			cost := hostile.Measure(func() {
 				for b.Loop() {
+					longest, last = 0, time.Now()
 					playground.Call(c.Op, body)
+					hold = min(hold, max(longest, time.Since(last)))
 				}
 			})
 			b.ReportMetric(float64(cost.CPU.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(cost.Peak)/(1<<20), "peak-MB")
+			b.ReportMetric(float64(hold.Microseconds())/1e3, "hold-ms")
 		})
 	}
 }

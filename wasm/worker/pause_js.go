@@ -7,18 +7,13 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/stop"
 )
 
-// PauseEvery is how many of core/stop's looks (each after stop.Every
-// items) a call makes between two pauses: 32 looks, 1,024 items. A pause
-// costs a JavaScript task and two goroutine switches (see README, "The
-// HTTP API", for the figure); an ordinary request (a configuration, a few
-// messages) makes far fewer looks and never pauses, while a costly one
-// lets the isolate's other requests, and the news of its own client's
-// departure, in every 1,024 items. The clock cannot set the pace instead:
-// workerd's stands still while code runs.
-const PauseEvery = 32
+// PauseEvery is how many of core/stop's looks a call makes between two
+// pauses (limits.WorkerPauseLooks says why 32).
+const PauseEvery = limits.WorkerPauseLooks
 
 // The pauser lets a long call give the isolate back to JavaScript. Under
 // js/wasm, Go returns to the JavaScript event loop only once every
