@@ -62,6 +62,8 @@ type compiled struct {
 	vm   *goja.Runtime // nil when it must be made again (after a stop)
 	// freeze is Object.freeze as it was before the UDF's code ran.
 	freeze goja.Callable
+	// plus is the engine's own + of two values, for Program.add.
+	plus goja.Callable
 	// fn is the UDF's function, found once its top-level code ran (the
 	// service calls the function its code defined, whatever the code later
 	// does to the global binding).
@@ -93,6 +95,9 @@ type call struct {
 	// placeholders in this call: each template allocates their sum when it
 	// ends, after the last check, so the checks count it in advance.
 	pending uint64
+	// lefts are the left operands of the + expressions being evaluated in
+	// this call, innermost last (Program.left).
+	lefts []leftOperand
 }
 
 // Compile checks and compiles the UDFs. A UDF that cannot run has findings
@@ -221,6 +226,11 @@ func (p *Program) start(c *compiled) []diag.Diagnostic {
 	c.vm = vm
 	sandbox(vm, p, c)
 	c.freeze, _ = goja.AssertFunction(vm.GlobalObject().Get("Object").ToObject(vm).Get("freeze"))
+	plus, err := vm.RunProgram(plusProgram)
+	if err != nil {
+		panic("transform: " + err.Error())
+	}
+	c.plus, _ = goja.AssertFunction(plus)
 	cl := p.begin(c)
 	var ds []diag.Diagnostic
 	func() {
@@ -322,17 +332,22 @@ func isIdent(s string) bool {
 // value in one call.
 func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	g := vm.GlobalObject()
+	gd := newGuards(vm, p, c)
 	for name, f := range map[string]func(goja.FunctionCall) goja.Value{
 		tickName: func(goja.FunctionCall) goja.Value { p.tick(c); return goja.Undefined() },
-		memName:  func(fc goja.FunctionCall) goja.Value { p.mem(c); return fc.Argument(0) },
-		textName: func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
+		leftName: func(fc goja.FunctionCall) goja.Value { return p.left(c, fc) },
+		memName:  func(fc goja.FunctionCall) goja.Value { return p.concat(c, gd, fc) },
+		addName: func(fc goja.FunctionCall) goja.Value {
+			return p.add(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
+		},
+		rightName: func(fc goja.FunctionCall) goja.Value { return p.right(c, gd, fc.Argument(0)) },
+		textName:  func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
 	} {
 		_ = g.DefineDataProperty(name, vm.ToValue(f), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	}
 	deny := vm.ToValue(func(goja.FunctionCall) goja.Value {
 		panic(vm.NewTypeError("code made from strings (eval, new Function) cannot run in a transform"))
 	}).(*goja.Object)
-	gd := newGuards(vm, p, c)
 	guard := func(what string, max func(goja.FunctionCall) float64) func(goja.FunctionCall) {
 		return func(fc goja.FunctionCall) { gd.tooLong(what, max(fc)) }
 	}
@@ -359,6 +374,10 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		panic("transform: sandbox: " + err.Error())
 	}
 }
+
+// plusProgram makes the engine's own +, compiled once (not the user's
+// code: nothing in it is instrumented).
+var plusProgram = goja.MustCompile("plus", "(function (a, b) { return a + b })", true)
 
 // lockdown takes away the ways to make code from strings; compiled once,
 // run in every runtime.
@@ -482,13 +501,151 @@ func (cl *call) refuse(code, why, hint string) {
 	cl.stop(why)
 }
 
-// mem is called before the right operand of every + and += is added: it
-// checks the call's allocations, so that a chain of concatenations in one
-// expression stops after at most one more.
-func (p *Program) mem(c *compiled) {
-	if cl := c.call; cl != nil && cl.stopped == "" && cl.overAlloc() {
+// left is called on the left operand of every + (leftName), and notes
+// its length as a string for concat. It returns the operand as it is: an
+// object's conversion (its valueOf or toString) is the + operator's, after
+// the right operand, so its length stays unknown.
+func (p *Program) left(c *compiled, fc goja.FunctionCall) goja.Value {
+	v := fc.Argument(1)
+	if cl := c.call; cl != nil {
+		if len(cl.lefts) >= maxLefts {
+			// Only operands whose right side threw get here this many:
+			// forgetting them leaves later sums unknown, never wrong.
+			cl.lefts = cl.lefts[:0]
+		}
+		n, str := textLength(v)
+		cl.lefts = append(cl.lefts, leftOperand{site: fc.Argument(0).ToInteger(), length: n, str: str, object: isObject(v)})
+	}
+	return v
+}
+
+// maxLefts bounds call.lefts.
+const maxLefts = 1024
+
+// leftOperand is what left noted of a + at a site: its left operand's
+// length in UTF-16 units as a string, and whether it is one.
+type leftOperand struct {
+	site   int64
+	length int
+	str    bool
+	object bool
+}
+
+// textLength is the length of a primitive as + would join it to a string
+// (a number's digits, "null"), and whether it is a string; -1 for an
+// object, whose conversion is not known here.
+func textLength(v goja.Value) (int, bool) {
+	switch v := v.(type) {
+	case goja.String:
+		return v.Length(), true
+	case *goja.Object, *goja.Symbol:
+		return -1, false
+	}
+	return len(v.String()), false
+}
+
+// concat is called on the right operand of every + (memName), before the
+// + adds, and returns what the + adds. After a left operand that is no
+// object it converts an object to the primitive the + would use (its
+// valueOf or toString runs once, here, where the + would run it), and
+// checks both (Program.check). After an object, it leaves the conversions
+// to the + (the left one runs first) and checks a string operand alone.
+func (p *Program) concat(c *compiled, g *guards, fc goja.FunctionCall) goja.Value {
+	v := fc.Argument(2)
+	cl := c.call
+	if cl == nil || cl.stopped != "" {
+		return v
+	}
+	site, feed := fc.Argument(0).ToInteger(), fc.Argument(1).ToInteger()
+	// Unknown (-1) when left did not see it: then only v counts.
+	l := leftOperand{length: -1}
+	for i := len(cl.lefts) - 1; i >= 0; i-- {
+		if cl.lefts[i].site == site {
+			// Entries above it are of operands whose right side threw.
+			l = cl.lefts[i]
+			cl.lefts = cl.lefts[:i]
+			break
+		}
+	}
+	object := l.object
+	if object {
+		l = leftOperand{length: -1}
+	} else {
+		v = g.prim(v)
+	}
+	right, rightStr := textLength(v)
+	n := p.check(cl, g, l.length, l.str, right, rightStr)
+	if feed != 0 {
+		// What this + builds is the left operand of the + at site feed: a
+		// string of n characters, or, when not known here (an object's
+		// conversion is the +'s), unknown.
+		next := leftOperand{site: feed, length: -1}
+		if !object && !isObject(v) && n >= 0 {
+			next.length, next.str = n, true
+		}
+		cl.lefts = append(cl.lefts, next)
+	}
+	return v
+}
+
+// add is X += R for a plain name X (addName): both operands converted to
+// primitives, left first, as the + converts them, checked, then added by
+// the engine's own +.
+func (p *Program) add(c *compiled, g *guards, site int64, x, r goja.Value) goja.Value {
+	x = g.prim(x)
+	r = g.prim(r)
+	if cl := c.call; cl != nil && cl.stopped == "" {
+		left, leftStr := textLength(x)
+		right, rightStr := textLength(r)
+		p.check(cl, g, left, leftStr, right, rightStr)
+	}
+	v, err := c.plus(goja.Undefined(), x, r)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// right is the right operand of a += on a property (rightName), returned
+// as it is: the property is not read twice, so only a string operand's
+// length is known.
+func (p *Program) right(c *compiled, g *guards, v goja.Value) goja.Value {
+	if cl := c.call; cl != nil && cl.stopped == "" {
+		if s, ok := v.(goja.String); ok {
+			p.check(cl, g, -1, false, s.Length(), true)
+		}
+	}
+	return v
+}
+
+// check is what every + is checked with before it adds, given the lengths
+// of its operands as strings (-1 when not known) and whether each is one.
+// When either is a string the + builds one as long as both together: past
+// limits.UDFStringBytes it throws a RangeError, as the bounded built-ins
+// do, and past the call's allocation budget, counting what it would build,
+// it stops the call. So no + allocates past either bound, where a check of
+// the allocations before it let one more through, as large as both
+// operands (a 16 MiB string added to a 32 MiB one took a call to 92 MiB,
+// doubling a string in a loop to 64).
+// It returns the length of the string the + builds, -1 when it builds none
+// or either length is unknown.
+func (p *Program) check(cl *call, g *guards, left int, leftStr bool, right int, rightStr bool) int {
+	var built uint64
+	n := -1
+	if leftStr || rightStr {
+		n = max(left, 0) + max(right, 0)
+		if n > limits.UDFStringBytes {
+			g.refuseLong("+", fmt.Sprintf("%d characters", n))
+		}
+		built = uint64(n)
+		if left < 0 || right < 0 {
+			n = -1
+		}
+	}
+	if allocated()-cl.alloc0+cl.pending+built > limits.UDFCallAllocBytes {
 		cl.stop(fmt.Sprintf("it allocated more than %d MiB", limits.UDFCallAllocBytes>>20))
 	}
+	return n
 }
 
 // text converts a template literal's placeholder to its string, as the

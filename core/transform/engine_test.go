@@ -186,8 +186,19 @@ func TestLimits(t *testing.T) {
 			want{outcome: Failed, code: "udf-exception", msg: "join"}},
 		{"fill past its bound", fmt.Sprintf("function f(m) { new Array(%d).fill(0); return m; }", limits.UDFStringBytes+1),
 			want{outcome: Failed, code: "udf-exception", msg: "fill"}},
-		{"allocation past its bound", "function f(m) { var s = 'x'; for (var i = 0; i < 40; i++) s = s + s; return m; }",
+		{"allocation past its bound", "function f(m) { var a = []; for (var i = 0; i < 40; i++) a.push('x'.repeat(8e6) + i); return m; }",
 			want{outcome: Failed, code: "udf-budget", msg: "allocated more than"}},
+		{"+ at the string bound", fmt.Sprintf("function f(m) { return {data: String(('x'.repeat(%d) + 'y').length)} }", limits.UDFStringBytes-1),
+			want{outcome: Changed, data: fmt.Sprint(limits.UDFStringBytes), attrs: x.Attributes}},
+		{"+ past the string bound", fmt.Sprintf("function f(m) { return {data: String(('x'.repeat(%d) + 'yz').length)} }", limits.UDFStringBytes-1),
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build"}},
+		{"+= past the string bound", fmt.Sprintf("function f(m) { var s = 'x'.repeat(%d); s += 12; return m }", limits.UDFStringBytes-1),
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build"}},
+		// Each + is checked with what it would build: the call has 53 MiB
+		// of strings when it adds two of 8 MB, which would pass the budget.
+		// A check of the allocations alone lets that one through.
+		{"+ that would pass the allocation bound", "function f(m) { var k = []; for (var i = 0; i < 7; i++) k.push('x'.repeat(8e6));\nreturn {data: String((k[0] + k[1]).length)} }",
+			want{outcome: Failed, code: "udf-budget", msg: "allocated more than", at: "k[0] + k[1]"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, x, tc.want) })
@@ -232,7 +243,19 @@ func TestHostile(t *testing.T) {
 		{"endless arrow recursion in a loop", "const g = n => n > 0 ? g(n - 1) + g(n - 1) : 1;\nfunction f(m) { g(40); return m }", want{outcome: Failed, code: "udf-budget"}},
 		{"deep recursion", "function f(m) { return f(m) }", want{outcome: Failed, code: "udf-recursion"}},
 		{"recursion through a built-in", "function f(m) { return [m].map(f)[0] }", want{outcome: Failed, code: "udf-recursion"}},
-		{"string doubling", "function f(m) { var s = 'x'; for (;;) s += s; }", want{outcome: Failed, code: "udf-budget", msg: "allocated"}},
+		{"string doubling", "function f(m) { var s = 'x'; for (;;) s += s; }", want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 33554432 characters"}},
+		// A += on a property knows only its right operand (reading the
+		// property again could run a getter twice): the allocation budget
+		// stops it, as it stopped every doubling before + had a bound of
+		// its own.
+		{"string doubling in a property", "function f(m) { var o = {s: 'x'}; for (;;) o.s += o.s; }", want{outcome: Failed, code: "udf-budget", msg: "allocated"}},
+		// An object's conversion is the +'s own, after both operands: so
+		// the lengths are not known before, and the allocation budget stops
+		// it, one + late.
+		{"string doubling through objects", "function f(m) { var s = 'x', o = {toString: function () { return s }}; for (;;) s = o + o; }",
+			want{outcome: Failed, code: "udf-budget", msg: "allocated"}},
+		{"string doubling through an object on the right", "function f(m) { var s = 'x', o = {toString: function () { return s }}; for (;;) s = s + o; }",
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 33554432 characters"}},
 		{"huge repeat", "function f(m) { return {data: 'x'.repeat(2147483647)} }", want{outcome: Failed, code: "udf-exception", msg: "RangeError"}},
 		{"tampered prototype getter", "Object.defineProperty(Object.prototype, 'data', {get: function () { for (;;) {} }});\nfunction f(m) { return {attributes: {}} }",
 			want{outcome: Failed, code: "udf-budget"}},

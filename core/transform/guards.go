@@ -186,6 +186,41 @@ func (g *guards) str(v goja.Value) goja.String {
 	return s
 }
 
+// prim is JavaScript's ToPrimitive with no hint, as + applies it: an
+// object's Symbol.toPrimitive method with "default" if it has one (a Date
+// has, and gives its string), else its valueOf, then its toString; the
+// first that gives a primitive wins. Other values come back as they are.
+func (g *guards) prim(v goja.Value) goja.Value {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return v
+	}
+	if m := o.GetSymbol(goja.SymToPrimitive); m != nil && !goja.IsUndefined(m) && !goja.IsNull(m) {
+		f, ok := goja.AssertFunction(m)
+		if !ok {
+			panic(g.vm.NewTypeError("Symbol.toPrimitive is not a function"))
+		}
+		r := invoke(f, o, g.vm.ToValue("default"))
+		if _, bad := r.(*goja.Object); bad {
+			panic(g.vm.NewTypeError("Symbol.toPrimitive gave an object, not a primitive value"))
+		}
+		return r
+	}
+	for _, name := range []string{"valueOf", "toString"} {
+		if f, ok := goja.AssertFunction(o.Get(name)); ok {
+			if r := invoke(f, o); !isObject(r) {
+				return r
+			}
+		}
+	}
+	panic(g.vm.NewTypeError("cannot convert an object to a primitive value"))
+}
+
+func isObject(v goja.Value) bool {
+	_, ok := v.(*goja.Object)
+	return ok
+}
+
 // pattern reads what the engine needs of a RegExp object.
 func (g *guards) pattern(v goja.Value) (rxPattern, *goja.Object, bool) {
 	o, ok := v.(*goja.Object)

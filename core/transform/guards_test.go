@@ -220,9 +220,15 @@ func TestBuilders(t *testing.T) {
 		{"template with an object's long string", "var big = 'x'.repeat(16e6), o = {toString: function () { return big }};\nfunction f(m) { return {data: `${o}${o}${o}${o}${o}`} }",
 			want{outcome: Failed, code: "udf-budget", msg: "template literals"}},
 		{"a chain of + in one expression", "var s = 'x'.repeat(16e6);\nfunction f(m) { return {data: s + s + s + s + s + s + s + s + s + s} }",
-			want{outcome: Failed, code: "udf-budget", msg: "allocated more than", at: "s + s + s"}},
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 32000000 characters", at: "s + s + s"}},
+		{"a chain of + of shorter strings in one expression", "var s = 'x'.repeat(4e6);\nfunction f(m) { return {data: String((s + s + s + s + s + s + s + s + s + s).length)} }",
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 20000000 characters"}},
 		{"+= in one statement", "var s = 'x'.repeat(16e6);\nfunction f(m) { var t = ''; t += s, t += s, t += s, t += s, t += s, t += s; return m }",
-			want{outcome: Failed, code: "udf-budget", msg: "allocated more than"}},
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 32000000 characters"}},
+		{"+ nested on the right", "var s = 'x'.repeat(6e6);\nfunction f(m) { return {data: String((s + (s + (s + 'x'))).length)} }",
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 18000001 characters"}},
+		{"+ whose right operand threw", "var s = 'x'.repeat(6e6);\nfunction f(m) { var t = s; for (var i = 0; i < 3; i++) { try { t = s + (function () { throw 1 })() } catch (e) {} }\nreturn {data: String((s + (s + s)).length)} }",
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 18000000 characters"}},
 
 		// Semantics kept.
 		{"join", "function f(m) { var a = [1, null, undefined, 'a', [2, 3]]; a.push(a); return {data: a.join('-') + '|' + String([1, 2]) + '|' + [].join() + Array.prototype.join.call({length: 2.5, 0: 'x', 1: 'y', 2: 'z'})} }", data("1---a-2,3-|1,2|x,y")},
@@ -239,6 +245,20 @@ func TestBuilders(t *testing.T) {
 			data("a2b29")},
 		{"a loop whose body is an if without braces", "function f(m) { var s = ''\nfor (var i = 0; i < 3; i++) if (i) s += i; else continue\nreturn {data: s} }", data("12")},
 		{"+ of a comma expression", "function f(m) { var a = 1; return {data: 'x' + (a, 2) + (() => 'y' + 1)()} }", data("x2y1")},
+		{"+ of parenthesised operands", "function f(m) { var a = 'a'; return {data: ((a) + 1) + (((a)) + ((2, 'b'))) + ((a + 1) + (a)) + -(-(1) + (2))} }", data("a1aba1a-1")},
+		{"+ of numbers, BigInt and a Date", "function f(m) { return {data: String(1 + 2) + (1n + 2n) + (typeof (new Date(0) + 1)) + (1 + true) + (null + 1)} }", data("33string21")},
+		{"+ converts each object once, left first", "function f(m) { var log = ''; var o = function (n) { return {valueOf: function () { log += n; return n }} };\nvar r = o(1) + o(2); var s = 'x' + o(3); s += o(4); return {data: log + '|' + r + s} }", data("1234|3x34")},
+		{"+ with Symbol.toPrimitive", "function f(m) { var o = {}; o[Symbol.toPrimitive] = function (h) { return h }; return {data: o + '|' + ('' + o)} }", data("default|default")},
+		{"+ of a Symbol", "function f(m) { return {data: 'a' + Symbol()} }", want{outcome: Failed, code: "udf-exception", msg: "TypeError"}},
+		{"+ of an object without a primitive", "function f(m) { return {data: 'a' + Object.create(null)} }", want{outcome: Failed, code: "udf-exception", msg: "TypeError"}},
+		{"+= reads a name once", "var n = 0; Object.defineProperty(globalThis, 'g', {get: function () { n++; return 'x' }, set: function (v) { n += v.length }});\nfunction f(m) { g += 'y'; return {data: String(n)} }", data("3")},
+		{"+= reads a property once", "function f(m) { var n = 0, o = {get p() { n++; return 'x' }, set p(v) { n += v.length }}; o.p += 'y'; o['p'] += 1; return {data: String(n)} }", data("6")},
+		{"+= forms", "function f(m) { var s = 'a', n = 1, o = {valueOf: function () { n += 10; return 5 }}, t = o; (s) += 'b'; \u0073 += 'c'; s /* c */ += 'd'; n += 1; t += 1; s += n; return {data: s + '|' + t} }",
+			data("abcd12|6")},
+		{"+= to a constant", "function f(m) { const s = 'a'; s += 'b'; return m }", want{outcome: Failed, code: "udf-exception", msg: "TypeError"}},
+		{"+= on a property past the string bound", fmt.Sprintf("function f(m) { var o = {s: ''}; o.s += 'x'.repeat(%d) + 'y'; return m }", limits.UDFStringBytes),
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build"}},
+		{"+ in a generator", "function* g() { var a = 'p' + (yield 1); return a }\nfunction f(m) { var it = g(), it2 = g(); it.next(); it2.next(); var b = it2.next('q').value; return {data: it.next('r').value + b} }", data("prpq")},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, x, tc.want) })

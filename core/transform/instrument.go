@@ -5,6 +5,7 @@ package transform
 import (
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja/ast"
@@ -19,23 +20,38 @@ const tickName = "__subplay_step"
 
 const tickCall = tickName + "();"
 
-// memName and textName are the engine's checks around string building (they
-// share tickName's prefix, so the reservation covers them): memName wraps
-// the right operand of every + and +=, textName every placeholder of a
-// template literal. One + or template can build a string as long as its
-// operands together, and a chain of them in one expression runs with no
-// loop or call in between: the checks bound what is built before the next
-// operation runs (see Program.mem and Program.text).
+// leftName, memName and textName are the engine's checks around string
+// building (they share tickName's prefix, so the reservation covers them).
+// One + or template can build a string as long as its operands together,
+// and a chain of them in one expression runs with no loop or call in
+// between, so each is checked before it builds:
+//   - L + R becomes leftName(k, ((L))) + memName(k, 0, ((R))), k a number
+//     of the site: leftName notes the left operand's length, memName adds
+//     the right one's and refuses a result past the bounds (Program.concat);
+//     in a chain, (L + R) + S, the inner + becomes L' + memName(j, k, ((R)))
+//     and tells the length of what it builds to site k, whose left operand
+//     it is;
+//   - X += R, X a plain name, becomes X = addName(k, X, ((R))): the + is
+//     taken out and addName adds, with X read once, as += reads it;
+//   - any other += (a property target, which cannot be read twice: its
+//     getter would run twice) becomes T += rightName(((R))), where only the
+//     right operand's length is known;
+//   - textName wraps every placeholder of a template literal (Program.text).
 const (
-	memName  = tickName + "_m"
-	textName = tickName + "_t"
+	leftName  = tickName + "_l"
+	memName   = tickName + "_m"
+	addName   = tickName + "_a"
+	rightName = tickName + "_r"
+	textName  = tickName + "_t"
 )
 
 // insertion is text added to the code before the byte at offset at (in the
-// user's code). A closing insertion ends text an earlier one opened.
+// user's code), in place of the skip bytes there (the + of a +=). A closing
+// insertion ends text an earlier one opened.
 type insertion struct {
 	at    int
 	text  string
+	skip  int
 	close bool
 	seq   int
 }
@@ -59,6 +75,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	off := func(i file.Idx) int { return int(i) - 1 }
 	var ins []insertion
 	var regexps []*ast.RegExpLiteral
+	starts := map[ast.Expression]file.Idx{} // exprStartMemo's
 	add := func(at int, text string) {
 		if at >= 0 && at <= len(code) {
 			ins = append(ins, insertion{at: at, text: text, seq: len(ins)})
@@ -69,15 +86,35 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			ins = append(ins, insertion{at: at, text: text, close: true, seq: len(ins)})
 		}
 	}
-	// around wraps an expression in a call of name; the doubled parentheses
-	// keep a comma expression one argument.
-	around := func(e ast.Expression, name string) {
-		if e == nil {
-			return
+	// around wraps an expression in a call of name, with more arguments
+	// before it when more is not empty ("2, x"). The doubled parentheses
+	// keep a comma expression one argument. goja's AST leaves parentheses
+	// out: the text from the start of "(a) + b" to its end is "a) + b",
+	// so a wrapper opens inside the parenthesis and closes outside it. The
+	// doubled parentheses absorb up to two such; a deeper one leaves the
+	// call around part of the expression, which keeps the program's meaning
+	// only for a call that returns its argument. So a call that does more
+	// (addName) or is paired with another (leftName, memName) wraps the
+	// expression's whole text, parentheses included (see extent).
+	aroundAt := func(a, b int, name, more string) {
+		if more != "" {
+			name += "(" + more + ", "
+		} else {
+			name += "("
 		}
-		add(off(exprStart(e)), name+"((")
-		closeAt(off(e.Idx1()), "))")
+		add(a, name+"((")
+		closeAt(b, ")))")
 	}
+	around := func(e ast.Expression, name, more string) {
+		if e != nil {
+			aroundAt(off(exprStartMemo(e, starts)), off(e.Idx1()), name, more)
+		}
+	}
+	// sites numbers the + and += of the code, for Program.concat to pair
+	// each right operand with its left; feeds gives a + whose result is
+	// the left operand of another that one's number.
+	sites := 0
+	feeds := map[*ast.BinaryExpression]string{}
 	bad := false
 	wrapBody := func(body ast.Statement) {
 		if body == nil {
@@ -142,16 +179,56 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		case *ast.BinaryExpression:
 			if n.Operator == token.PLUS {
-				around(n.Right, memName)
+				// A + on the left (a chain, "a + b + c") tells its own
+				// result's length to this one (feeds): wrapping it in a
+				// call as well would nest the calls as deep as the chain
+				// is long.
+				inner, chain := n.Left.(*ast.BinaryExpression)
+				chain = chain && inner.Operator == token.PLUS
+				var la, lb int
+				lok := false
+				if !chain {
+					la, lb, lok = extent(code, exprStartMemo(n.Left, starts), n.Left, off)
+				}
+				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off)
+				if (chain || lok) && rok {
+					sites++
+					k := strconv.Itoa(sites)
+					if chain {
+						feeds[inner] = k
+					} else {
+						aroundAt(la, lb, leftName, k)
+					}
+					feed := feeds[n]
+					if feed == "" {
+						feed = "0"
+					}
+					aroundAt(ra, rb, memName, k+", "+feed)
+				} else {
+					around(n.Right, rightName, "")
+				}
 			}
 		case *ast.AssignExpression:
 			if n.Operator == token.PLUS {
-				around(n.Right, memName)
+				// The name as the code spells it, when it is followed by
+				// its += (not by a parenthesis, and not spelt with escapes).
+				id, ok := n.Left.(*ast.Identifier)
+				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off)
+				if ok && rok {
+					a, b := off(id.Idx0()), off(id.Idx1())
+					if j := skipSpace(code, b); a >= 0 && b <= len(code) && code[a:b] == id.Name.String() && strings.HasPrefix(code[j:], "+=") {
+						sites++
+						ins = append(ins, insertion{at: j, skip: 1, seq: len(ins)})
+						aroundAt(ra, rb, addName, strconv.Itoa(sites)+", "+code[a:b])
+						break
+					}
+				}
+				around(n.Right, rightName, "")
 			}
 		case *ast.TemplateLiteral:
 			if n.Tag == nil {
 				for _, e := range n.Expressions {
-					around(e, textName)
+					around(e, textName, "")
 				}
 			}
 		case *ast.RegExpLiteral:
@@ -182,7 +259,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	for _, x := range ins {
 		b.WriteString(code[prev:x.at])
 		b.WriteString(x.text)
-		prev = x.at
+		prev = x.at + x.skip
 	}
 	b.WriteString(code[prev:])
 	return &instrumented{text: b.String(), ins: ins, regexps: regexps}, true
@@ -191,8 +268,29 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 // exprStart is where an expression begins in the code. goja's Idx0 of a
 // tagged template is its backtick, not its tag, and of an expression that
 // starts with one (a call, a member, an operator) the same.
-func exprStart(e ast.Expression) file.Idx {
+func exprStart(e ast.Expression) file.Idx { return exprStartMemo(e, nil) }
+
+// exprStartMemo is exprStart with the starts found kept in memo (when not
+// nil): the walk down an expression's first operands is as long as a
+// chain ("a + b + c ..."), so finding the start of each link anew would
+// take time quadratic in its length.
+func exprStartMemo(e ast.Expression, memo map[ast.Expression]file.Idx) file.Idx {
+	var path []ast.Expression
+	at := exprStartFrom(e, memo, &path)
+	for _, x := range path {
+		memo[x] = at
+	}
+	return at
+}
+
+func exprStartFrom(e ast.Expression, memo map[ast.Expression]file.Idx, path *[]ast.Expression) file.Idx {
 	for {
+		if memo != nil {
+			if at, ok := memo[e]; ok {
+				return at
+			}
+			*path = append(*path, e)
+		}
 		switch n := e.(type) {
 		case *ast.TemplateLiteral:
 			if n.Tag == nil {
@@ -233,6 +331,77 @@ func exprStart(e ast.Expression) file.Idx {
 	}
 }
 
+// extent is the text of e (which starts at start, its exprStart) with the
+// parentheses the AST leaves out: goja's
+// positions of "(a) + b" run from a to b, of "a + (b)" from a to b too. The
+// scan counts parentheses from exprStart to e's end: a parenthesis closed
+// that opened before the start is taken in from just before it, one opened
+// and not closed from just after the end. It skips strings and comments; a
+// regular expression, a division or a template with a placeholder makes
+// it answer false (never wrong, only less precise: the caller then uses a
+// check that needs no extent), as does anything but white space between
+// the text and a parenthesis it takes in.
+func extent(code string, start file.Idx, e ast.Expression, off func(file.Idx) int) (int, int, bool) {
+	a, b := off(start), off(e.Idx1())
+	if a < 0 || b > len(code) || a > b || b-a > extentBytes {
+		return 0, 0, false
+	}
+	depth, least := 0, 0
+	for i := a; i < b; i++ {
+		switch c := code[i]; c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			least = min(least, depth)
+		case '\'', '"', '`':
+			for i++; i < b && code[i] != c; i++ {
+				if code[i] == '\\' {
+					i++
+				} else if c == '`' && code[i] == '$' && i+1 < b && code[i+1] == '{' {
+					return 0, 0, false
+				}
+			}
+			if i >= b {
+				return 0, 0, false
+			}
+		case '/':
+			if i+1 < b && (code[i+1] == '/' || code[i+1] == '*') {
+				j := skipSpace(code, i)
+				if j > b {
+					return 0, 0, false
+				}
+				i = j - 1
+				continue
+			}
+			return 0, 0, false
+		}
+	}
+	for open := -least; open > 0; open-- {
+		a--
+		for a >= 0 && (code[a] == ' ' || code[a] == '\t' || code[a] == '\n' || code[a] == '\r') {
+			a--
+		}
+		if a < 0 || code[a] != '(' {
+			return 0, 0, false
+		}
+	}
+	for closing := depth - least; closing > 0; closing-- {
+		b = skipSpace(code, b)
+		if b >= len(code) || code[b] != ')' {
+			return 0, 0, false
+		}
+		b++
+	}
+	return a, b, true
+}
+
+// extentBytes bounds the text extent scans: a chain of n + nests n
+// operands in one another, and scanning each whole would take time
+// quadratic in the code (30,000 "+1" took 0.7 s). A longer operand gets the
+// check that needs no extent.
+const extentBytes = 1024
+
 // stmtStart is where a statement begins in the code: goja's parser leaves
 // an if statement's position unset, so it is found before its test, past
 // white space and opening parentheses. 0 when it cannot be found.
@@ -268,7 +437,7 @@ func (in *instrumented) original(o int) int {
 		if o < start+len(x.text) {
 			return x.at
 		}
-		shift += len(x.text)
+		shift += len(x.text) - x.skip
 	}
 	return o - shift
 }

@@ -34,6 +34,13 @@ func init() {
 		udf("recursion", "function f(m) { return f(m) }", 3),
 		udf("recursion-through-builtin", "function f(m) { return [m].map(f)[0] }", 3),
 		udf("string-doubling", "function f(m) { var s = 'x'; for (;;) s += s; }", 1),
+		// A += on a property: only its right operand is known before it
+		// adds, so the allocation budget stops it, as it stopped every
+		// doubling before + had bounds of its own.
+		udf("string-doubling-property", "function f(m) { var o = {s: 'x'}; for (;;) o.s += o.s; }", 1),
+		// Within the allocation budget before each +, past it after: a
+		// check of what was allocated let the last + build 64 MiB more.
+		udf("concat-past-budget", "function f(m) { var t = 'x'.repeat(16e6), s = t + t, u = s + s; return m }", 1),
 		udf("repeat-huge", "function f(m) { return {data: 'x'.repeat(2147483647)} }", 2),
 		udf("array-fill-huge", "function f(m) { new Array(4294967295).fill(1) }", 2),
 		udf("array-push", "function f(m) { var a = []; for (;;) a.push({a: a.length}) }", 1),
