@@ -54,8 +54,10 @@ const UDFCallAllocBytes = 64 << 20
 
 // UDFStringBytes bounds the result of one built-in call that builds a string
 // or an array from a count (String.prototype.repeat, padStart, padEnd,
-// Array.prototype.join and fill, new Array(n)), checked before it
-// allocates: a single call could otherwise ask for gigabytes at once. It is
+// Array.prototype.join and fill, new Array(n)), and of one + or += that
+// joins strings, checked before it allocates: a single call could
+// otherwise ask for gigabytes at once, and one + after a check of the
+// allocations so far could take a call to twice UDFCallAllocBytes. It is
 // the service's largest message (10 MB) plus room.
 const UDFStringBytes = 16 << 20
 
