@@ -70,6 +70,12 @@ const UDFStringBytes = 16 << 20
 // that engine runs (lookarounds, backreferences) is refused always.
 const UDFBacktrackPaths = 10_000_000
 
+// UDFJSONNesting bounds how deeply a text given to JSON.parse in a UDF may
+// nest: goja's parser recurses per level, where V8 stops with a RangeError
+// at its stack's end (some thousands of levels). A message nests a few
+// levels; 1,000 is far past any, and a short walk.
+const UDFJSONNesting = 1000
+
 // UDFSplitPieces bounds the pieces of one split: each is a value of its
 // own, many times the size of a one-character piece of the text.
 const UDFSplitPieces = 1 << 20

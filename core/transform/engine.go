@@ -370,7 +370,14 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		panic("transform: sandbox: " + err.Error())
 	}
 	f, _ := goja.AssertFunction(setup)
-	if _, err := f(goja.Undefined(), deny, g); err != nil {
+	// sized refuses a binary buffer made from a count past the bound, as
+	// the string builders are: new ArrayBuffer(3e8) or new Uint8Array(3e8)
+	// allocated 286 MiB in one call.
+	sized := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		gd.tooLong(fc.Argument(2).String(), fc.Argument(0).ToFloat()*fc.Argument(1).ToFloat())
+		return goja.Undefined()
+	})
+	if _, err := f(goja.Undefined(), deny, g, sized); err != nil {
 		panic("transform: sandbox: " + err.Error())
 	}
 }
@@ -381,7 +388,18 @@ var plusProgram = goja.MustCompile("plus", "(function (a, b) { return a + b })",
 
 // lockdown takes away the ways to make code from strings; compiled once,
 // run in every runtime.
-var lockdown = goja.MustCompile("sandbox", `(function (deny, g) {
+//
+// It also puts each binary buffer constructor (ArrayBuffer, the typed
+// arrays) behind a function that has sized check a count (anything but an
+// object: the constructor converts it to an index) before the constructor
+// runs; an object is an existing buffer, array or iterable, which the
+// constructor copies or views. The function has the constructor's own
+// properties (its prototype, name, BYTES_PER_ELEMENT), its parent (whose
+// from and of construct through the function) and new.target, so
+// instanceof, the statics and subclasses behave as before, and each
+// prototype's constructor is the function, as the global is. (A Proxy
+// would do it in fewer lines, but goja's instanceof refuses a Proxy.)
+var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized) {
 	"use strict";
 	var lock = function (o, k, v) { Object.defineProperty(o, k, { value: v, writable: false, configurable: false }); };
 	Object.defineProperty(deny, "prototype", { value: Function.prototype });
@@ -390,6 +408,36 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g) {
 	lock(Function.prototype, "constructor", deny);
 	[function* () {}, async function () {}].forEach(function (f) {
 		lock(Object.getPrototypeOf(f), "constructor", deny);
+	});
+	var construct = Reflect.construct, define = Object.defineProperty, toNumber = Number, keys = Reflect.ownKeys,
+		describe = Object.getOwnPropertyDescriptor, setProto = Object.setPrototypeOf, getProto = Object.getPrototypeOf;
+	["ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
+		"Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"].forEach(function (name) {
+		var C = g[name];
+		if (typeof C !== "function") {
+			return;
+		}
+		var per = C.BYTES_PER_ELEMENT || 1;
+		var W = function (n) {
+			if (new.target === undefined) {
+				return C.apply(this, arguments); // throws, as C does
+			}
+			if (n === null || (typeof n !== "object" && typeof n !== "function")) {
+				// ToIndex: undefined and NaN are 0; a BigInt or a Symbol
+				// throws in the constructor.
+				var k = typeof n === "bigint" || typeof n === "symbol" ? 0 : toNumber(n);
+				sized(k === k ? k : 0, per, "new " + name);
+			}
+			return construct(C, arguments, new.target);
+		};
+		keys(C).forEach(function (k) {
+			if (k !== "length") {
+				define(W, k, describe(C, k));
+			}
+		});
+		setProto(W, getProto(C));
+		define(C.prototype, "constructor", { value: W, writable: true, enumerable: false, configurable: true });
+		define(g, name, { value: W, writable: true, enumerable: false, configurable: true });
 	});
 })`, true)
 

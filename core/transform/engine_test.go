@@ -347,3 +347,31 @@ func TestLateRequest(t *testing.T) {
 		t.Errorf("the call after it: %v %v, want not run with udf-request-time", second[0].Outcome, second[0].Diagnostics)
 	}
 }
+
+// TestLargeMessageFits runs the documentation's kind of UDF (parse, edit
+// each item, stringify) on a message near the longest text subplay reads
+// (limits.DocumentBytes): it must fit the call's allocation budget, which
+// JSON.parse's reckoning (jsonCost) counts before it parses. It allocates
+// about 52 MiB natively, against 64.
+func TestLargeMessageFits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"items":[`)
+	for i := 0; b.Len() < limits.DocumentBytes-100<<10; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"name":"item-%d","price":%d.5,"tags":["a","b"],"ok":true}`, i, i, i)
+	}
+	b.WriteString(`]}`)
+	code := "function f(message, metadata) {\n  const d = JSON.parse(message.data);\n  for (const it of d.items) { it.price = it.price * 2; }\n  message.data = JSON.stringify(d);\n  return message;\n}"
+	p, _ := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{})
+	st := p.Run(message.Message{Data: []byte(b.String())})
+	if st[0].Outcome != Changed {
+		t.Fatalf("a %d-byte message: outcome %v, want changed; findings %v", b.Len(), st[0].Outcome, st[0].Diagnostics)
+	}
+	cost, _ := jsonCost(b.String())
+	t.Logf("JSON.parse reckoned at %d MiB for %d bytes", cost>>20, b.Len())
+	if cost > limits.UDFCallAllocBytes*3/4 {
+		t.Errorf("JSON.parse's reckoning of a %d-byte message is %d MiB, which leaves the UDF little of its %d MiB", b.Len(), cost>>20, limits.UDFCallAllocBytes>>20)
+	}
+}

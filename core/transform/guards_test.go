@@ -230,6 +230,28 @@ func TestBuilders(t *testing.T) {
 		{"+ whose right operand threw", "var s = 'x'.repeat(6e6);\nfunction f(m) { var t = s; for (var i = 0; i < 3; i++) { try { t = s + (function () { throw 1 })() } catch (e) {} }\nreturn {data: String((s + (s + s)).length)} }",
 			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 18000000 characters"}},
 
+		// What goja's JSON.parse would allocate is reckoned before it runs.
+		{"JSON.parse of a million empty arrays", "function f(m) { JSON.parse('[' + '[],'.repeat(1e6) + '[]]'); return m }",
+			want{outcome: Failed, code: "udf-budget", msg: "JSON.parse would allocate about"}},
+		{"JSON.parse nested too deep", fmt.Sprintf("function f(m) { JSON.parse('['.repeat(%d) + ']'.repeat(%d)); return m }", limits.UDFJSONNesting+1, limits.UDFJSONNesting+1),
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: JSON.parse: the text nests"}},
+		{"JSON.parse at its nesting bound", fmt.Sprintf("function f(m) { return {data: String(JSON.parse('['.repeat(%d) + ']'.repeat(%d)).length)} }", limits.UDFJSONNesting, limits.UDFJSONNesting),
+			data("1")},
+		{"JSON.parse as before", "function f(m) { var v = JSON.parse(' {\\\"a\\\": [1, -2.5e3, true, null, \\\"x\\\\u00e9\\\"], \\\"b\\\": {}} ', function (k, v) { return typeof v === 'number' ? v * 2 : v }); return {data: JSON.stringify(v) + String(JSON.parse({toString: function () { return '7' }}))} }",
+			data(`{"a":[2,-5000,true,null,"xé"],"b":{}}7`)},
+		{"JSON.parse of text that is not JSON", "function f(m) { JSON.parse('{a}'); return m }", want{outcome: Failed, code: "udf-exception", msg: "SyntaxError"}},
+		// Binary buffers made from a count are bounded before they allocate.
+		{"ArrayBuffer past its bound", "function f(m) { new ArrayBuffer(3e8); return m }", want{outcome: Failed, code: "udf-exception", msg: "RangeError: new ArrayBuffer would build"}},
+		{"Uint8Array past its bound", "function f(m) { new Uint8Array('300000000'); return m }", want{outcome: Failed, code: "udf-exception", msg: "RangeError: new Uint8Array would build"}},
+		{"Float64Array past its bound", fmt.Sprintf("function f(m) { new Float64Array(%d); return m }", limits.UDFStringBytes/8+1), want{outcome: Failed, code: "udf-exception", msg: "RangeError: new Float64Array"}},
+		{"Float64Array at its bound", fmt.Sprintf("function f(m) { return {data: String(new Float64Array(%d).length)} }", limits.UDFStringBytes/8), data(fmt.Sprint(limits.UDFStringBytes / 8))},
+		{"typed arrays as before", "class B extends Uint8Array {}\nfunction f(m) { var a = new Uint8Array([1, 2, 300]), b = Uint8Array.from([4, 5]), c = new B(2), d = new Uint16Array(new ArrayBuffer(8)), e = new ArrayBuffer();\n" +
+			"return {data: [a.join(), b.join(), a instanceof Uint8Array, c instanceof Uint8Array, c instanceof B, a.constructor === Uint8Array, Object.getPrototypeOf(a) === Uint8Array.prototype, d.length, e.byteLength, new Uint8Array('3').length, new Uint8Array(NaN).length, a.slice(1).join(), typeof Uint8Array, Uint8Array.name, Float64Array.BYTES_PER_ELEMENT].join('|')} }",
+			data("1,2,44|4,5|true|true|true|true|true|4|0|3|0|2,44|function|Uint8Array|8")},
+		{"a typed array's count that is a BigInt", "function f(m) { new Uint8Array(1n); return m }", want{outcome: Failed, code: "udf-exception", msg: "TypeError"}},
+		{"typed array constructor tampered", "Number = function () { return 0 }; Reflect.construct = function () { return {} };\nfunction f(m) { new Uint8Array(3e8); return m }",
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: new Uint8Array would build"}},
+
 		// Semantics kept.
 		{"join", "function f(m) { var a = [1, null, undefined, 'a', [2, 3]]; a.push(a); return {data: a.join('-') + '|' + String([1, 2]) + '|' + [].join() + Array.prototype.join.call({length: 2.5, 0: 'x', 1: 'y', 2: 'z'})} }", data("1---a-2,3-|1,2|x,y")},
 		{"join reads each element once", "function f(m) { var n = 0, a = [{toString: function () { n++; return 'o' }}]; return {data: a.join() + n} }", data("o1")},

@@ -41,6 +41,12 @@ func init() {
 		// Within the allocation budget before each +, past it after: a
 		// check of what was allocated let the last + build 64 MiB more.
 		udf("concat-past-budget", "function f(m) { var t = 'x'.repeat(16e6), s = t + t, u = s + s; return m }", 1),
+		// Built-ins that allocate far more than their input in one call,
+		// where no step can look: 3 MB of JSON text allocated 634 MiB.
+		udf("json-parse-arrays", "function f(m) { JSON.parse('[' + '[],'.repeat(1e6) + '[]]'); return m }", 1),
+		udf("json-parse-deep", "function f(m) { JSON.parse('['.repeat(5e6)); return m }", 1),
+		udf("array-buffer-huge", "function f(m) { new ArrayBuffer(3e9); return m }", 1),
+		udf("typed-array-huge", "function f(m) { return {data: String(new Float64Array(4e8).length)} }", 1),
 		udf("repeat-huge", "function f(m) { return {data: 'x'.repeat(2147483647)} }", 2),
 		udf("array-fill-huge", "function f(m) { new Array(4294967295).fill(1) }", 2),
 		udf("array-push", "function f(m) { var a = []; for (;;) a.push({a: a.length}) }", 1),
