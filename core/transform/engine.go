@@ -10,6 +10,7 @@ import (
 	"runtime/metrics"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -342,6 +343,11 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		},
 		rightName: func(fc goja.FunctionCall) goja.Value { return p.right(c, gd, fc.Argument(0)) },
 		textName:  func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
+		spreadName: func(fc goja.FunctionCall) goja.Value {
+			v := fc.Argument(0)
+			p.charge(c, items(v), 1, "a spread")
+			return v
+		},
 	} {
 		_ = g.DefineDataProperty(name, vm.ToValue(f), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 	}
@@ -362,9 +368,10 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	wrap(vm, "String.prototype", "padStart", guard("padStart", func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
 	wrap(vm, "String.prototype", "padEnd", guard("padEnd", func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
 	wrap(vm, "Array.prototype", "fill", guard("fill", func(fc goja.FunctionCall) float64 {
-		return fc.This.ToObject(vm).Get("length").ToFloat()
+		return lengthOf(fc.This.ToObject(vm))
 	}))
 	gd.install()
+	chargeBulk(vm, p, c)
 	setup, err := vm.RunProgram(lockdown)
 	if err != nil {
 		panic("transform: sandbox: " + err.Error())
@@ -377,8 +384,230 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		gd.tooLong(fc.Argument(2).String(), fc.Argument(0).ToFloat()*fc.Argument(1).ToFloat())
 		return goja.Undefined()
 	})
-	if _, err := f(goja.Undefined(), deny, g, sized); err != nil {
+	// charged charges the items of a Map's or Set's first argument.
+	charged := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		return vm.ToValue(p.charge(c, items(fc.Argument(0)), 1, fc.Argument(1).String()))
+	})
+	if _, err := f(goja.Undefined(), deny, g, sized, charged); err != nil {
 		panic("transform: sandbox: " + err.Error())
+	}
+}
+
+// charge counts the work of a built-in or a spread over n items as n/per
+// steps of the call, before it runs: the engine loops over them with no
+// step of the UDF's, so a short UDF could otherwise make it loop for
+// seconds or allocate gigabytes in one operation ([...Array(1e7).keys()]
+// took 10.9 s natively, Array.from({length: 1e7}) allocated 2.4 GB). per is
+// 1 where each item becomes a value and 8 where the loop only reads them.
+// Past the call's or the request's steps it stops the call, as the steps of
+// the UDF's own loops do, so every entry gives the same verdict. It
+// reports whether the built-in may run.
+func (p *Program) charge(c *compiled, n, per float64, what string) bool {
+	cl := c.call
+	if cl == nil {
+		return true
+	}
+	if cl.stopped != "" {
+		return false
+	}
+	if !(n > 0) {
+		return true
+	}
+	k := math.Ceil(n / per)
+	switch {
+	case k > float64(limits.UDFCallSteps-cl.steps):
+		cl.stop(fmt.Sprintf("%s over %s items would take the call past its %d steps (loop iterations, calls, and the items built-ins go through)", what, countText(n), limits.UDFCallSteps))
+	case float64(p.steps+cl.steps)+k > limits.UDFRequestSteps:
+		cl.stop(fmt.Sprintf("%s over %s items would take the request's UDFs past their %d steps together", what, countText(n), limits.UDFRequestSteps))
+	default:
+		cl.steps += int(k)
+		return true
+	}
+	return false
+}
+
+func countText(n float64) string {
+	if n > 1e15 {
+		return "an unbounded number of"
+	}
+	return strconv.FormatFloat(n, 'f', 0, 64)
+}
+
+// items is how many items the engine goes through to iterate or copy v:
+// a string's characters, an array's, arguments' or typed array's length,
+// a Map's or Set's size. A user's iterable counts 0: its next is the
+// UDF's code, whose calls are steps. So does an iterator of the engine's
+// own (arr.keys()): Array.prototype's keys, values and entries charge
+// when they make one.
+func items(v goja.Value) float64 {
+	switch v := v.(type) {
+	case goja.String:
+		return float64(v.Length())
+	case *goja.Object:
+		switch v.ClassName() {
+		case "Array", "Arguments", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
+			"Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array":
+			return lengthOf(v)
+		case "Map", "Set":
+			if n := v.Get("size"); n != nil {
+				return n.ToFloat()
+			}
+		}
+	}
+	return 0
+}
+
+// lengthOf is ToLength(o.length).
+func lengthOf(o *goja.Object) float64 {
+	v := o.Get("length")
+	if v == nil {
+		return 0
+	}
+	n := v.ToFloat()
+	if math.IsNaN(n) || n <= 0 {
+		return 0
+	}
+	return math.Min(math.Floor(n), 1<<53-1)
+}
+
+// chargeBulk makes the built-ins that go through many items in one call
+// charge them first (Program.charge): those that make a value of each
+// (Array.from, concat, slice, splice, flat, sort, reverse, copyWithin, an
+// array's keys, values and entries, Function.prototype.apply, Reflect's
+// apply and construct with their arguments, Object.keys and its kin on a
+// string or an array) per item, those that only read them (indexOf,
+// includes, join, and the methods that call a callback, whose calls are
+// steps of their own) per 8. A length read for it runs a getter on an
+// array-like object a second time.
+func chargeBulk(vm *goja.Runtime, p *Program, c *compiled) {
+	this := func(fc goja.FunctionCall) float64 {
+		switch t := fc.This.(type) {
+		case *goja.Object:
+			return lengthOf(t)
+		case goja.String:
+			return float64(t.Length())
+		}
+		return 0
+	}
+	arrayLike := func(v goja.Value) float64 {
+		if n := items(v); n > 0 {
+			return n
+		}
+		if o, ok := v.(*goja.Object); ok && o.ClassName() == "Object" {
+			return lengthOf(o)
+		}
+		return 0
+	}
+	concat := func(fc goja.FunctionCall) float64 {
+		n := this(fc)
+		for _, a := range fc.Arguments {
+			n += max(items(a), 1)
+		}
+		return n
+	}
+	arg := func(i int) func(goja.FunctionCall) float64 {
+		return func(fc goja.FunctionCall) float64 { return items(fc.Argument(i)) }
+	}
+	for _, b := range []struct {
+		path, name string
+		per        float64
+		count      func(goja.FunctionCall) float64
+	}{
+		{"Array", "from", 1, func(fc goja.FunctionCall) float64 { return arrayLike(fc.Argument(0)) }},
+		{"Array.prototype", "concat", 1, concat},
+		{"Array.prototype", "slice", 1, this},
+		{"Array.prototype", "splice", 1, this},
+		{"Array.prototype", "flat", 1, this},
+		{"Array.prototype", "sort", 1, this},
+		{"Array.prototype", "reverse", 1, this},
+		{"Array.prototype", "copyWithin", 1, this},
+		{"Array.prototype", "fill", 1, this},
+		{"Array.prototype", "keys", 1, this},
+		{"Array.prototype", "values", 1, this},
+		{"Array.prototype", "entries", 1, this},
+		{"Array.prototype", "indexOf", 8, this},
+		{"Array.prototype", "lastIndexOf", 8, this},
+		{"Array.prototype", "includes", 8, this},
+		{"Array.prototype", "join", 8, this},
+		{"Array.prototype", "toString", 8, this},
+		{"Array.prototype", "forEach", 8, this},
+		{"Array.prototype", "map", 8, this},
+		{"Array.prototype", "filter", 8, this},
+		{"Array.prototype", "some", 8, this},
+		{"Array.prototype", "every", 8, this},
+		{"Array.prototype", "find", 8, this},
+		{"Array.prototype", "findIndex", 8, this},
+		{"Array.prototype", "findLast", 8, this},
+		{"Array.prototype", "findLastIndex", 8, this},
+		{"Array.prototype", "reduce", 8, this},
+		{"Array.prototype", "reduceRight", 8, this},
+		{"Array.prototype", "flatMap", 8, this},
+		{"Array.prototype", "toSorted", 1, this},
+		{"Array.prototype", "toReversed", 1, this},
+		{"Array.prototype", "toSpliced", 1, this},
+		{"Array.prototype", "with", 1, this},
+		// Typed arrays' own (their length is bounded by UDFStringBytes in
+		// bytes, up to 16 Mi items).
+		{"%TypedArray%.prototype", "join", 8, this},
+		{"%TypedArray%.prototype", "toString", 8, this},
+		{"%TypedArray%.prototype", "indexOf", 8, this},
+		{"%TypedArray%.prototype", "lastIndexOf", 8, this},
+		{"%TypedArray%.prototype", "includes", 8, this},
+		{"%TypedArray%.prototype", "sort", 1, this},
+		{"%TypedArray%.prototype", "reverse", 8, this},
+		{"%TypedArray%.prototype", "slice", 8, this},
+		{"%TypedArray%.prototype", "map", 8, this},
+		{"%TypedArray%.prototype", "filter", 8, this},
+		{"%TypedArray%.prototype", "forEach", 8, this},
+		{"%TypedArray%.prototype", "keys", 1, this},
+		{"%TypedArray%.prototype", "values", 1, this},
+		{"%TypedArray%.prototype", "entries", 1, this},
+		{"Function.prototype", "apply", 1, func(fc goja.FunctionCall) float64 { return arrayLike(fc.Argument(1)) }},
+		{"Reflect", "apply", 1, func(fc goja.FunctionCall) float64 { return arrayLike(fc.Argument(2)) }},
+		{"Reflect", "construct", 1, func(fc goja.FunctionCall) float64 { return arrayLike(fc.Argument(1)) }},
+		{"Object", "keys", 1, arg(0)},
+		{"Object", "values", 1, arg(0)},
+		{"Object", "entries", 1, arg(0)},
+		{"Object", "getOwnPropertyNames", 1, arg(0)},
+		{"Object", "assign", 1, func(fc goja.FunctionCall) float64 {
+			n := 0.0
+			for i := 1; i < len(fc.Arguments); i++ {
+				n += items(fc.Arguments[i])
+			}
+			return n
+		}},
+	} {
+		obj := vm.GlobalObject()
+		for _, k := range strings.Split(b.path, ".") {
+			if k == "%TypedArray%" {
+				// The typed arrays' common parent, which has no global.
+				obj = obj.Get("Uint8Array").ToObject(vm).Prototype()
+				continue
+			}
+			obj = obj.Get(k).ToObject(vm)
+		}
+		orig, ok := goja.AssertFunction(obj.Get(b.name))
+		if !ok {
+			continue
+		}
+		what, count, per := b.path+"."+b.name, b.count, b.per
+		if strings.HasSuffix(b.path, ".prototype") {
+			what = b.name
+		}
+		f := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+			if !p.charge(c, count(fc), per, what) {
+				return goja.Undefined()
+			}
+			v, err := orig(fc.This, fc.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		}).(*goja.Object)
+		// The built-in's name and arity, as code may read them.
+		_ = f.DefineDataProperty("name", vm.ToValue(b.name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = f.DefineDataProperty("length", obj.Get(b.name).ToObject(vm).Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty(b.name, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
 }
 
@@ -393,13 +622,15 @@ var plusProgram = goja.MustCompile("plus", "(function (a, b) { return a + b })",
 // arrays) behind a function that has sized check a count (anything but an
 // object: the constructor converts it to an index) before the constructor
 // runs; an object is an existing buffer, array or iterable, which the
-// constructor copies or views. The function has the constructor's own
+// constructor copies or views. The Map, Set, WeakMap and WeakSet
+// constructors likewise have charged count the items of what they are
+// given (Program.charge). The function has the constructor's own
 // properties (its prototype, name, BYTES_PER_ELEMENT), its parent (whose
 // from and of construct through the function) and new.target, so
 // instanceof, the statics and subclasses behave as before, and each
 // prototype's constructor is the function, as the global is. (A Proxy
 // would do it in fewer lines, but goja's instanceof refuses a Proxy.)
-var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized) {
+var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged) {
 	"use strict";
 	var lock = function (o, k, v) { Object.defineProperty(o, k, { value: v, writable: false, configurable: false }); };
 	Object.defineProperty(deny, "prototype", { value: Function.prototype });
@@ -411,18 +642,26 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized) {
 	});
 	var construct = Reflect.construct, define = Object.defineProperty, toNumber = Number, keys = Reflect.ownKeys,
 		describe = Object.getOwnPropertyDescriptor, setProto = Object.setPrototypeOf, getProto = Object.getPrototypeOf;
+	var apply = Reflect.apply;
 	["ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
-		"Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"].forEach(function (name) {
+		"Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
+		"Map", "Set", "WeakMap", "WeakSet"].forEach(function (name) {
 		var C = g[name];
 		if (typeof C !== "function") {
 			return;
 		}
-		var per = C.BYTES_PER_ELEMENT || 1;
+		var per = C.BYTES_PER_ELEMENT || 1, collection = name.slice(-3) === "Map" || name.slice(-3) === "Set";
 		var W = function (n) {
 			if (new.target === undefined) {
-				return C.apply(this, arguments); // throws, as C does
+				return apply(C, this, arguments); // throws, as C does
 			}
-			if (n === null || (typeof n !== "object" && typeof n !== "function")) {
+			if (collection) {
+				// The items of an array, a string, a Map or a Set the
+				// constructor goes through.
+				if (!charged(n, "new " + name)) {
+					return;
+				}
+			} else if (n === null || (typeof n !== "object" && typeof n !== "function")) {
 				// ToIndex: undefined and NaN are 0; a BigInt or a Symbol
 				// throws in the constructor.
 				var k = typeof n === "bigint" || typeof n === "symbol" ? 0 : toNumber(n);

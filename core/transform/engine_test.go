@@ -182,10 +182,12 @@ func TestLimits(t *testing.T) {
 			want{outcome: Failed, code: "udf-exception", msg: "RangeError: repeat would build"}},
 		{"padEnd past its bound", fmt.Sprintf("function f(m) { 'x'.padEnd(%d); return m; }", limits.UDFStringBytes+1),
 			want{outcome: Failed, code: "udf-exception", msg: "padEnd"}},
-		{"join past its bound", fmt.Sprintf("function f(m) { new Array(%d).join('ab'); return m; }", limits.UDFStringBytes/2+1),
+		{"join past its bound", fmt.Sprintf("function f(m) { new Array(9).fill('x'.repeat(%d)).join('ab'); return m; }", limits.UDFStringBytes/8),
 			want{outcome: Failed, code: "udf-exception", msg: "join"}},
+		// Its items are steps first (Program.charge), so the steps stop it
+		// long before its own bound.
 		{"fill past its bound", fmt.Sprintf("function f(m) { new Array(%d).fill(0); return m; }", limits.UDFStringBytes+1),
-			want{outcome: Failed, code: "udf-exception", msg: "fill"}},
+			want{outcome: Failed, code: "udf-budget", msg: "fill over 16777217 items"}},
 		{"allocation past its bound", "function f(m) { var a = []; for (var i = 0; i < 40; i++) a.push('x'.repeat(8e6) + i); return m; }",
 			want{outcome: Failed, code: "udf-budget", msg: "allocated more than"}},
 		{"+ at the string bound", fmt.Sprintf("function f(m) { return {data: String(('x'.repeat(%d) + 'y').length)} }", limits.UDFStringBytes-1),
@@ -199,6 +201,50 @@ func TestLimits(t *testing.T) {
 		// A check of the allocations alone lets that one through.
 		{"+ that would pass the allocation bound", "function f(m) { var k = []; for (var i = 0; i < 7; i++) k.push('x'.repeat(8e6));\nreturn {data: String((k[0] + k[1]).length)} }",
 			want{outcome: Failed, code: "udf-budget", msg: "allocated more than", at: "k[0] + k[1]"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, x, tc.want) })
+	}
+}
+
+// TestCharged: the built-ins and spreads that go through many items in
+// one operation count them as steps before they run, and stop the call
+// past its steps; within them, they work as before.
+func TestCharged(t *testing.T) {
+	x := message.Message{Data: []byte("x")}
+	over := func(what string) want {
+		return want{outcome: Failed, code: "udf-budget", msg: what + " over"}
+	}
+	data := func(s string) want { return want{outcome: Changed, data: s} }
+	n := limits.UDFCallSteps + 1
+	cases := []struct {
+		name string
+		code string
+		want want
+	}{
+		{"spread of an array's keys", fmt.Sprintf("function f(m) { [...Array(%d).keys()]; return m }", n), over("keys")},
+		{"spread of a string", fmt.Sprintf("function f(m) { [...'x'.repeat(%d)]; return m }", n), over("a spread")},
+		{"spread into a call", fmt.Sprintf("function f(m) { var a = []; a.length = %d; Math.max(...a); return m }", n), over("a spread")},
+		{"spread into an object", fmt.Sprintf("function f(m) { ({...'x'.repeat(%d)}); return m }", n), over("a spread")},
+		{"Array.from an array-like", fmt.Sprintf("function f(m) { Array.from({length: %d}); return m }", n), over("Array.from")},
+		{"Object.keys of a string", fmt.Sprintf("function f(m) { Object.keys('x'.repeat(%d)); return m }", n), over("Object.keys")},
+		{"sort of a sparse array", fmt.Sprintf("function f(m) { var a = []; a.length = %d; a.sort(); return m }", n), over("sort")},
+		{"forEach of a sparse array", fmt.Sprintf("function f(m) { var a = []; a.length = %d; a.forEach(function () {}); return m }", 8*n), over("forEach")},
+		{"apply with many arguments", fmt.Sprintf("function f(m) { var a = []; a.length = %d; Math.max.apply(null, a); return m }", n), over("apply")},
+		{"a Set of a long string", fmt.Sprintf("function f(m) { new Set('x'.repeat(%d)); return m }", n), over("new Set")},
+		{"a Map of a sparse array's entries", fmt.Sprintf("function f(m) { var a = []; a.length = %d; new Map(a.entries()); return m }", n), over("entries")},
+		{"a typed array's join", "function f(m) { new Uint8Array(16e6).join(); return m }", over("join")},
+		// Each counts towards the call's steps with the loops'.
+		{"many spreads within the steps", "function f(m) { var a = 'x'.repeat(20000), n = 0; for (var i = 0; i < 3; i++) n += [...a].length; return {data: String(n)} }",
+			over("a spread")},
+		// Within the steps, as before.
+		{"spreads and built-ins", "function f(m) { var a = [3, 1, 2], s = new Set('abca'), mp = new Map([[1, 'x']]);\n" +
+			"return {data: [[...a].sort().join(), Array.from({length: 2}, function (v, i) { return i }).join(), Object.keys('ab').join(), Math.max(...a), Math.max.apply(null, a), s.size, mp.get(1), " +
+			"[...a.keys()].join(), Array.from(a.entries()).join(';'), ({...'ab'})[1], a.indexOf(2), a.includes(9), Reflect.apply(Math.min, null, a), [1, [2, [3]]].flat(2).join(), typeof Set, new Set([1]) instanceof Set, Set.name, Array.prototype.concat.name, [].slice.length].join('|')} }",
+			data("1,2,3|0,1|0,1|3|3|3|x|0,1,2|0,3;1,1;2,2|b|2|false|1|1,2,3|function|true|Set|concat|2")},
+		{"Set called without new", "function f(m) { Set(); return m }", want{outcome: Failed, code: "udf-exception", msg: "TypeError"}},
+		{"a function's first statement in parentheses", "function f(m) { (function () { m.attributes.k = 'w' })(); return m }", want{outcome: Changed, attrs: map[string]string{"k": "w"}, data: "x"}},
+		{"a directive without its semicolon", "function f(m) { 'use strict'\n;(m).attributes.k = 'v'; return m }", want{outcome: Changed, attrs: map[string]string{"k": "v"}, data: "x"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, x, tc.want) })

@@ -626,7 +626,7 @@ func (g *guards) boundJoin() {
 		}
 		g.joining = append(g.joining, o)
 		defer func() { g.joining = g.joining[:len(g.joining)-1] }()
-		n := math.Min(math.Floor(o.Get("length").ToNumber().ToFloat()), 1<<53-1) // ToLength
+		n := lengthOf(o)
 		sep := g.str(g.vm.ToValue(","))
 		if s := fc.Argument(0); !goja.IsUndefined(s) {
 			sep = g.str(s)

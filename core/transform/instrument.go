@@ -37,12 +37,17 @@ const tickCall = tickName + "();"
 //     getter would run twice) becomes T += rightName(((R))), where only the
 //     right operand's length is known;
 //   - textName wraps every placeholder of a template literal (Program.text).
+//
+// spreadName wraps the operand of every spread (...x in an array, a call or
+// an object literal), which the engine iterates with no step of the UDF's:
+// it charges the items as steps before they are made (Program.charge).
 const (
-	leftName  = tickName + "_l"
-	memName   = tickName + "_m"
-	addName   = tickName + "_a"
-	rightName = tickName + "_r"
-	textName  = tickName + "_t"
+	leftName   = tickName + "_l"
+	memName    = tickName + "_m"
+	addName    = tickName + "_a"
+	rightName  = tickName + "_r"
+	textName   = tickName + "_t"
+	spreadName = tickName + "_s"
 )
 
 // insertion is text added to the code before the byte at offset at (in the
@@ -142,18 +147,24 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		if b == nil {
 			return
 		}
-		// After the directive prologue, so "use strict" stays a directive.
-		at := off(b.RightBrace)
+		// After the directive prologue, so "use strict" stays a directive,
+		// and never at a statement's own start: goja's start of "(a)();"
+		// is inside the parenthesis.
+		at, text := off(b.LeftBrace)+1, tickCall
 		for _, s := range b.List {
-			if es, ok := s.(*ast.ExpressionStatement); ok {
-				if _, ok := es.Expression.(*ast.StringLiteral); ok {
-					continue
-				}
+			es, ok := s.(*ast.ExpressionStatement)
+			if !ok {
+				break
 			}
-			at = off(s.Idx0())
-			break
+			if _, ok := es.Expression.(*ast.StringLiteral); !ok {
+				break
+			}
+			at, text = off(es.Idx1()), ";"+tickCall
+			if j := skipSpace(code, at); j < len(code) && code[j] == ';' {
+				at, text = j+1, tickCall
+			}
 		}
-		add(at, tickCall)
+		add(at, text)
 	}
 	ok := walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(n any) {
 		switch n := n.(type) {
@@ -225,6 +236,8 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				}
 				around(n.Right, rightName, "")
 			}
+		case *ast.SpreadElement:
+			around(n.Expression, spreadName, "")
 		case *ast.TemplateLiteral:
 			if n.Tag == nil {
 				for _, e := range n.Expressions {
