@@ -20,7 +20,9 @@ const UDFNesting = 200
 
 // UDFCallSteps bounds the work of one call of a UDF (running its top-level
 // code once, or calling the function on one message), in steps: one step is
-// one loop iteration or one function call in the UDF's code. It is counted,
+// one loop iteration or one function call in the UDF's code, or an item a
+// spread or a built-in that goes through many (Array.from, sort, the Set
+// constructor...) would go through, charged before it runs. It is counted,
 // not timed, so the verdict is the same on every machine and every entry.
 const UDFCallSteps = 50_000
 
