@@ -414,11 +414,12 @@ func (p *Program) charge(c *compiled, n, per float64, what string) bool {
 		return true
 	}
 	k := math.Ceil(n / per)
+	const hint = "a transform edits one message: work on fewer items at a time (an array made by Array(n) or a length of n has n items for these built-ins, even when empty)"
 	switch {
 	case k > float64(limits.UDFCallSteps-cl.steps):
-		cl.stop(fmt.Sprintf("%s over %s items would take the call past its %d steps (loop iterations, calls, and the items built-ins go through)", what, countText(n), limits.UDFCallSteps))
+		cl.refuse("udf-budget", fmt.Sprintf("%s over %s items would take the call past its %d steps (loop iterations, calls, and the items built-ins go through)", what, countText(n), limits.UDFCallSteps), hint)
 	case float64(p.steps+cl.steps)+k > limits.UDFRequestSteps:
-		cl.stop(fmt.Sprintf("%s over %s items would take the request's UDFs past their %d steps together", what, countText(n), limits.UDFRequestSteps))
+		cl.refuse("udf-budget", fmt.Sprintf("%s over %s items would take the request's UDFs past their %d steps together", what, countText(n), limits.UDFRequestSteps), hint)
 	default:
 		cl.steps += int(k)
 		return true
