@@ -55,9 +55,10 @@ const UDFCallStack = 500
 const UDFCallAllocBytes = 64 << 20
 
 // UDFStringBytes bounds the result of one built-in call that builds a string
-// or an array from a count (String.prototype.repeat, padStart, padEnd,
-// Array.prototype.join and fill, new Array(n)), and of one + or += that
-// joins strings, checked before it allocates: a single call could
+// from a count or from many pieces (String.prototype.repeat, padStart,
+// padEnd, concat, replace, Array.prototype.join), of one + or += that joins
+// strings, and, in bytes, of an ArrayBuffer or a typed array made from a
+// count, checked before it allocates: a single call could
 // otherwise ask for gigabytes at once, and one + after a check of the
 // allocations so far could take a call to twice UDFCallAllocBytes. It is
 // the service's largest message (10 MB) plus room.

@@ -354,8 +354,8 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	deny := vm.ToValue(func(goja.FunctionCall) goja.Value {
 		panic(vm.NewTypeError("code made from strings (eval, new Function) cannot run in a transform"))
 	}).(*goja.Object)
-	guard := func(what string, max func(goja.FunctionCall) float64) func(goja.FunctionCall) {
-		return func(fc goja.FunctionCall) { gd.tooLong(what, max(fc)) }
+	guard := func(what string, max func(goja.FunctionCall) float64) func(goja.FunctionCall) bool {
+		return func(fc goja.FunctionCall) bool { gd.tooLong(what, max(fc)); return true }
 	}
 	strLen := func(fc goja.FunctionCall) float64 { return float64(len(fc.This.String())) }
 	arg := func(fc goja.FunctionCall, i int) float64 {
@@ -367,9 +367,8 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	wrap(vm, "String.prototype", "repeat", guard("repeat", func(fc goja.FunctionCall) float64 { return strLen(fc) * arg(fc, 0) }))
 	wrap(vm, "String.prototype", "padStart", guard("padStart", func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
 	wrap(vm, "String.prototype", "padEnd", guard("padEnd", func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
-	wrap(vm, "Array.prototype", "fill", guard("fill", func(fc goja.FunctionCall) float64 {
-		return lengthOf(fc.This.ToObject(vm))
-	}))
+	// fill's items are charged as steps (chargeBulk), far below
+	// UDFStringBytes.
 	gd.install()
 	chargeBulk(vm, p, c)
 	setup, err := vm.RunProgram(lockdown)
@@ -388,7 +387,11 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	charged := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
 		return vm.ToValue(p.charge(c, items(fc.Argument(0)), 1, fc.Argument(1).String()))
 	})
-	if _, err := f(goja.Undefined(), deny, g, sized, charged); err != nil {
+	names := make([]any, len(typedArrays))
+	for i, n := range typedArrays {
+		names[i] = n
+	}
+	if _, err := f(goja.Undefined(), deny, g, sized, charged, vm.NewArray(names...)); err != nil {
 		panic("transform: sandbox: " + err.Error())
 	}
 }
@@ -445,11 +448,10 @@ func items(v goja.Value) float64 {
 	case goja.String:
 		return float64(v.Length())
 	case *goja.Object:
-		switch v.ClassName() {
-		case "Array", "Arguments", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
-			"Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array":
+		switch c := v.ClassName(); {
+		case c == "Array", c == "Arguments", slices.Contains(typedArrays, c):
 			return lengthOf(v)
-		case "Map", "Set":
+		case c == "Map", c == "Set":
 			if n := v.Get("size"); n != nil {
 				return n.ToFloat()
 			}
@@ -457,6 +459,11 @@ func items(v goja.Value) float64 {
 	}
 	return 0
 }
+
+// typedArrays are the typed array constructors' names, which are also
+// their objects' class names.
+var typedArrays = []string{"Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
+	"Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"}
 
 // lengthOf is ToLength(o.length).
 func lengthOf(o *goja.Object) float64 {
@@ -578,37 +585,11 @@ func chargeBulk(vm *goja.Runtime, p *Program, c *compiled) {
 			return n
 		}},
 	} {
-		obj := vm.GlobalObject()
-		for _, k := range strings.Split(b.path, ".") {
-			if k == "%TypedArray%" {
-				// The typed arrays' common parent, which has no global.
-				obj = obj.Get("Uint8Array").ToObject(vm).Prototype()
-				continue
-			}
-			obj = obj.Get(k).ToObject(vm)
-		}
-		orig, ok := goja.AssertFunction(obj.Get(b.name))
-		if !ok {
-			continue
-		}
 		what, count, per := b.path+"."+b.name, b.count, b.per
 		if strings.HasSuffix(b.path, ".prototype") {
 			what = b.name
 		}
-		f := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
-			if !p.charge(c, count(fc), per, what) {
-				return goja.Undefined()
-			}
-			v, err := orig(fc.This, fc.Arguments...)
-			if err != nil {
-				panic(err)
-			}
-			return v
-		}).(*goja.Object)
-		// The built-in's name and arity, as code may read them.
-		_ = f.DefineDataProperty("name", vm.ToValue(b.name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-		_ = f.DefineDataProperty("length", obj.Get(b.name).ToObject(vm).Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-		_ = obj.DefineDataProperty(b.name, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		wrap(vm, b.path, b.name, func(fc goja.FunctionCall) bool { return p.charge(c, count(fc), per, what) })
 	}
 }
 
@@ -631,7 +612,7 @@ var plusProgram = goja.MustCompile("plus", "(function (a, b) { return a + b })",
 // instanceof, the statics and subclasses behave as before, and each
 // prototype's constructor is the function, as the global is. (A Proxy
 // would do it in fewer lines, but goja's instanceof refuses a Proxy.)
-var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged) {
+var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, typedArrays) {
 	"use strict";
 	var lock = function (o, k, v) { Object.defineProperty(o, k, { value: v, writable: false, configurable: false }); };
 	Object.defineProperty(deny, "prototype", { value: Function.prototype });
@@ -644,9 +625,7 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged) 
 	var construct = Reflect.construct, define = Object.defineProperty, toNumber = Number, keys = Reflect.ownKeys,
 		describe = Object.getOwnPropertyDescriptor, setProto = Object.setPrototypeOf, getProto = Object.getPrototypeOf;
 	var apply = Reflect.apply;
-	["ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
-		"Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
-		"Map", "Set", "WeakMap", "WeakSet"].forEach(function (name) {
+	["ArrayBuffer", "Map", "Set", "WeakMap", "WeakSet"].concat(typedArrays).forEach(function (name) {
 		var C = g[name];
 		if (typeof C !== "function") {
 			return;
@@ -681,25 +660,49 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged) 
 	});
 })`, true)
 
-// wrap replaces obj[name] (obj named by a path from the global object)
-// with a function that first calls check, which panics to refuse.
-func wrap(vm *goja.Runtime, path, name string, check func(goja.FunctionCall)) {
-	obj := vm.GlobalObject()
-	for _, k := range strings.Split(path, ".") {
-		obj = obj.Get(k).ToObject(vm)
-	}
-	orig, ok := goja.AssertFunction(obj.Get(name))
+// wrap replaces obj[name] (obj named by a path from the global object,
+// see objectAt) with a function that first calls check, which panics to
+// refuse, or returns false when the call was stopped (the built-in then
+// does not run). The function keeps the built-in's name and arity, as code
+// may read them.
+func wrap(vm *goja.Runtime, path, name string, check func(goja.FunctionCall) bool) {
+	obj := objectAt(vm, path)
+	fn, ok := obj.Get(name).(*goja.Object)
 	if !ok {
 		return
 	}
-	_ = obj.Set(name, func(fc goja.FunctionCall) goja.Value {
-		check(fc)
+	orig, ok := goja.AssertFunction(fn)
+	if !ok {
+		return
+	}
+	f := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		if !check(fc) {
+			return goja.Undefined()
+		}
 		v, err := orig(fc.This, fc.Arguments...)
 		if err != nil {
 			panic(err)
 		}
 		return v
-	})
+	}).(*goja.Object)
+	_ = f.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = f.DefineDataProperty("length", fn.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = obj.Set(name, f)
+}
+
+// objectAt finds an object by its path from the global object
+// ("String.prototype"); "%TypedArray%" names the typed arrays' common
+// parent, which has no global.
+func objectAt(vm *goja.Runtime, path string) *goja.Object {
+	o := vm.GlobalObject()
+	for _, k := range strings.Split(path, ".") {
+		if k == "%TypedArray%" {
+			o = o.Get("Uint8Array").ToObject(vm).Prototype()
+			continue
+		}
+		o = o.Get(k).ToObject(vm)
+	}
+	return o
 }
 
 func size(n float64) string {

@@ -184,8 +184,8 @@ func TestLimits(t *testing.T) {
 			want{outcome: Failed, code: "udf-exception", msg: "padEnd"}},
 		{"join past its bound", fmt.Sprintf("function f(m) { new Array(9).fill('x'.repeat(%d)).join('ab'); return m; }", limits.UDFStringBytes/8),
 			want{outcome: Failed, code: "udf-exception", msg: "join"}},
-		// Its items are steps first (Program.charge), so the steps stop it
-		// long before its own bound.
+		// Its items are steps (Program.charge): the steps stop it long
+		// before UDFStringBytes would have.
 		{"fill past its bound", fmt.Sprintf("function f(m) { new Array(%d).fill(0); return m; }", limits.UDFStringBytes+1),
 			want{outcome: Failed, code: "udf-budget", msg: "fill over 16777217 items"}},
 		{"allocation past its bound", "function f(m) { var a = []; for (var i = 0; i < 40; i++) a.push('x'.repeat(8e6) + i); return m; }",

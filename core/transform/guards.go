@@ -163,13 +163,7 @@ func jsonCost(s string) (cost uint64, deepest int) {
 }
 
 // object finds an object by its path from the global object.
-func (g *guards) object(path string) *goja.Object {
-	o := g.vm.GlobalObject()
-	for _, k := range strings.Split(path, ".") {
-		o = o.Get(k).ToObject(g.vm)
-	}
-	return o
-}
+func (g *guards) object(path string) *goja.Object { return objectAt(g.vm, path) }
 
 // throwRange throws a RangeError with msg.
 func (g *guards) throwRange(msg string) {

@@ -368,16 +368,11 @@ func extent(code string, start file.Idx, e ast.Expression, off func(file.Idx) in
 			depth--
 			least = min(least, depth)
 		case '\'', '"', '`':
-			for i++; i < b && code[i] != c; i++ {
-				if code[i] == '\\' {
-					i++
-				} else if c == '`' && code[i] == '$' && i+1 < b && code[i+1] == '{' {
-					return 0, 0, false
-				}
-			}
-			if i >= b {
+			j, placeholder := skipQuoted(code, i, b)
+			if placeholder || j >= b {
 				return 0, 0, false
 			}
+			i = j
 		case '/':
 			if i+1 < b && (code[i+1] == '/' || code[i+1] == '*') {
 				j := skipSpace(code, i)
@@ -549,11 +544,7 @@ func nesting(code string, max int) int {
 				depth--
 			}
 		case '"', '\'', '`':
-			for i++; i < len(code) && code[i] != c; i++ {
-				if code[i] == '\\' {
-					i++
-				}
-			}
+			i, _ = skipQuoted(code, i, len(code))
 		case '/':
 			if j := skipSpace(code, i); j > i {
 				i = j - 1
@@ -561,4 +552,20 @@ func nesting(code string, max int) int {
 		}
 	}
 	return -1
+}
+
+// skipQuoted returns the offset of the quote that closes the string or
+// template opened at s[i], searching before end (end when there is none),
+// and whether it met a template's placeholder ("${") on the way. Roughly:
+// a placeholder's own strings are not followed.
+func skipQuoted(s string, i, end int) (int, bool) {
+	q, placeholder := s[i], false
+	for i++; i < end && s[i] != q; i++ {
+		if s[i] == '\\' {
+			i++
+		} else if q == '`' && s[i] == '$' && i+1 < end && s[i+1] == '{' {
+			placeholder = true
+		}
+	}
+	return min(i, end), placeholder
 }
