@@ -10,6 +10,8 @@ import (
 	"slices"
 
 	"github.com/hamba/avro/v2"
+
+	"github.com/subplay/subplay/core/diag"
 )
 
 // errUnsupported says encode met a Go value it does not write (the
@@ -110,7 +112,7 @@ func (e *encoder) encode(b *bytes.Buffer, s avro.Schema, v any) error {
 		}
 		i, ok := e.symbol(s.(*avro.EnumSchema), sym)
 		if !ok {
-			return fmt.Errorf("%q is not a symbol of %s", sym, s.(*avro.EnumSchema).FullName())
+			return fmt.Errorf("%s is not a symbol of %s", diag.Quote(sym), s.(*avro.EnumSchema).FullName())
 		}
 		writeLong(b, int64(i))
 		return nil

@@ -492,6 +492,14 @@ func FuzzEncodeRich(f *testing.F) {
 		`{"r":{"s":"q"},"e":"D"}`, `{"m":{"a":"no"}}`, `{"u":{"y":1}}`, `{"a":[null]}`, `[1,2]`, `{"t":1.5}`} {
 		f.Add([]byte(s))
 	}
+	// User input a message quotes, each far longer than a message may be:
+	// an unknown field, an enum symbol, a number, and keys on a value's
+	// path (found by the fuzzer in CI: the unknown field was quoted whole).
+	long := strings.Repeat("O", 3000)
+	for _, s := range []string{`{"r":{"s` + long + `":1}}`, `{"e":"` + long + `"}`, `{"t":1` + strings.Repeat("0", 3000) + `.5}`,
+		`{"m":{"` + long + `":"no"}}`, `{"u":` + strings.Repeat(`{"y":true,"z":`, 40) + `{"y":"` + long + `"}` + strings.Repeat("}", 41)} {
+		f.Add([]byte(s))
+	}
 	topic, ds := ParseTopic("t", richSchema)
 	if diag.HasErrors(ds) {
 		f.Fatal(ds)

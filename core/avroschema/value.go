@@ -11,6 +11,7 @@ import (
 
 	"github.com/hamba/avro/v2"
 
+	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/limits"
 )
@@ -74,8 +75,12 @@ func (p *pointer) item(i int) *pointer    { return &pointer{up: p, index: i} }
 func (p *pointer) String() string {
 	var parts []string
 	for q := p; q != nil; q = q.up {
+		if len(parts) == maxPointerParts {
+			parts = append(parts, "…")
+			break
+		}
 		if q.isKey {
-			parts = append(parts, q.key)
+			parts = append(parts, diag.Clip(diag.PointerKey(q.key)))
 		} else {
 			parts = append(parts, strconv.Itoa(q.index))
 		}
@@ -87,6 +92,11 @@ func (p *pointer) String() string {
 	}
 	return b.String()
 }
+
+// maxPointerParts is the most segments a pointer in a message shows, the
+// innermost ones: with each key clipped, a message about deep data with
+// long keys stays short.
+const maxPointerParts = 8
 
 // mismatch is the error of a value that does not fit its schema; at is a
 // JSON pointer into the data.
@@ -108,7 +118,7 @@ func describe(n *doc.Node) string {
 		}
 		return "the string " + strconv.Quote(n.Value)
 	case doc.Number, doc.Bool:
-		return n.Value
+		return diag.Clip(n.Value)
 	}
 	return "an " + n.Kind.String()
 }
@@ -283,7 +293,7 @@ func (c *converter) recordFromJSON(rs *avro.RecordSchema, n *doc.Node, at *point
 	for _, m := range n.Members {
 		f := ix.fields[m.Key]
 		if f == nil {
-			return nil, fmt.Errorf("the record %s has no field %q", rs.FullName(), m.Key)
+			return nil, fmt.Errorf("the record %s has no field %s", rs.FullName(), diag.Quote(m.Key))
 		}
 		v, err := c.fromJSON(f.Type(), m.Value, at.key1(m.Key))
 		if err != nil {

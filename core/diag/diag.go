@@ -201,14 +201,33 @@ func PointerKey(k string) string {
 // keeping at most limits.QuotedInput code points and marking a cut with
 // "…": a megabyte key must not make a megabyte message.
 func Quote(s string) string {
+	if c, cut := clip(s); cut {
+		return strconv.Quote(c) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// Clip is Quote without the quotes: a piece of user input shown as it is
+// (a number, a key in a path), keeping at most limits.QuotedInput code
+// points and marking a cut with "…".
+func Clip(s string) string {
+	if c, cut := clip(s); cut {
+		return c + "…"
+	}
+	return s
+}
+
+// clip returns s's first limits.QuotedInput code points, and whether that
+// left anything out.
+func clip(s string) (string, bool) {
 	n := 0
 	for i := range s {
 		if n == limits.QuotedInput {
-			return strconv.Quote(s[:i]) + "…"
+			return s[:i], true
 		}
 		n++
 	}
-	return strconv.Quote(s)
+	return s, false
 }
 
 // The inputs of a request a diagnostic can be about.

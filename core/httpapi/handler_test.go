@@ -153,6 +153,17 @@ func TestCheckMediaType(t *testing.T) {
 	}
 }
 
+// A refused type is quoted shortened: a header can be far longer than a
+// message may be.
+func TestCheckMediaTypeLong(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	for _, ct := range []string{"text/" + long, "application/json; charset=" + long} {
+		if why := checkMediaType(ct); why == "" || len(why) > 300 {
+			t.Errorf("a %d-byte type: %d-byte reason %.80q", len(ct), len(why), why)
+		}
+	}
+}
+
 // Types that exercise every rule of the schema generator.
 type (
 	inner struct {

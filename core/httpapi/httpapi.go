@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/playground"
 )
@@ -342,10 +343,10 @@ func checkMediaType(ct string) string {
 	}
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "application/json" {
-		return fmt.Sprintf(`the body must be "application/json", not %q`, ct)
+		return `the body must be "application/json", not ` + diag.Quote(ct)
 	}
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
-		return fmt.Sprintf("the body must be UTF-8 JSON, not charset %q", cs)
+		return "the body must be UTF-8 JSON, not charset " + diag.Quote(cs)
 	}
 	return ""
 }

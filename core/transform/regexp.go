@@ -16,6 +16,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 
+	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/limits"
 )
 
@@ -342,7 +343,7 @@ func (p rxPattern) refusal(n int, route string) string {
 	case route == "":
 		return ""
 	case p.nested != "":
-		return fmt.Sprintf("this call would run on a backtracking engine (%s), where %q can take exponential time; subplay cannot bound it in the browser", route, p.nested)
+		return fmt.Sprintf("this call would run on a backtracking engine (%s), where %s can take exponential time; subplay cannot bound it in the browser", route, diag.Quote(p.nested))
 	case p.paths(n) > limits.UDFBacktrackPaths:
 		return fmt.Sprintf("this call would run on a backtracking engine (%s), where %d quantifiers on %d characters could try more than %d paths", route, p.quantifiers, n, int64(limits.UDFBacktrackPaths))
 	}
