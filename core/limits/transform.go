@@ -74,10 +74,19 @@ const UDFStringBytes = 16 << 20
 const UDFBacktrackPaths = 10_000_000
 
 // UDFJSONNesting bounds how deeply a text given to JSON.parse in a UDF may
-// nest: goja's parser recurses per level, where V8 stops with a RangeError
-// at its stack's end (some thousands of levels). A message nests a few
-// levels; 1,000 is far past any, and a short walk.
+// nest, and a value given to JSON.stringify: goja's parser and writer
+// recurse per level, where V8 stops with a RangeError at its stack's end
+// (some thousands of levels). A message nests a few levels; 1,000 is far
+// past any, and a short walk.
 const UDFJSONNesting = 1000
+
+// UDFJSONBytes bounds what one JSON.stringify in a UDF writes, reckoned
+// before it writes each value. goja writes JSON a character at a time:
+// 8 MiB of it took 1.1 s in Node (js/wasm), past the 1 s a hostile input
+// may cost. Sample messages come in a document of at most DocumentBytes
+// (1 MiB), and one written back as JSON, even with an indent, stays well
+// under 4 MiB.
+const UDFJSONBytes = 4 << 20
 
 // UDFSplitPieces bounds the pieces of one split: each is a value of its
 // own, many times the size of a one-character piece of the text.

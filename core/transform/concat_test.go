@@ -3,14 +3,9 @@
 package transform
 
 import (
-	"fmt"
 	"math/rand"
 	"runtime"
-	"strings"
 	"testing"
-
-	"github.com/dop251/goja"
-	"github.com/subplay/subplay/core/message"
 )
 
 // TestConcatSemantics runs random expressions of +, += (on a name and on
@@ -51,26 +46,7 @@ func TestConcatSemantics(t *testing.T) {
 	prelude := "var log = ''; var s = 'S', n = 2, o = {valueOf: function () { log += 'v'; return 7 }, toString: function () { log += 't'; return 'O' }}, d = new Date(0), k = {p: 'P', q: 'Q'}, g = function () { log += 'g'; return 'G' };\n"
 	for range n {
 		e := gen(0)
-		body := prelude + "var r; try { r = String(" + e + ") } catch (x) { r = 'E:' + x.name }\nreturn r + '|' + log + '|' + s + '|' + k.p"
-		vm := goja.New()
-		want, err := vm.RunString("(function () {" + body + "})()")
-		w := ""
-		if err != nil {
-			w = "ERR " + err.Error()
-		} else {
-			w = want.String()
-		}
-		p, _ := Compile([]UDF{{FunctionName: "f", Code: "function f(m) {" + strings.Replace(body, "return r", "return {data: r", 1) + "} }"}}, Options{})
-		if len(p.Diagnostics[0]) > 0 {
-			t.Fatalf("%s: %v", e, p.Diagnostics[0])
-		}
-		st := p.Run(message.Message{Data: []byte("x")})
-		got := ""
-		if st[0].Message != nil {
-			got = string(st[0].Message.Data)
-		} else {
-			got = fmt.Sprint(st[0].Outcome, st[0].Diagnostics)
-		}
+		w, got := runBoth(t, prelude+"var r; try { r = String("+e+") } catch (x) { r = 'E:' + x.name }\nreturn r + '|' + log + '|' + s + '|' + k.p")
 		if got != w {
 			t.Fatalf("%s\n got %q\nwant %q", e, got, w)
 		}

@@ -449,7 +449,7 @@ func items(v goja.Value) float64 {
 		return float64(v.Length())
 	case *goja.Object:
 		switch c := v.ClassName(); {
-		case c == "Array", c == "Arguments", slices.Contains(typedArrays, c):
+		case c == "Array", c == "Arguments", isTypedArray(v):
 			return lengthOf(v)
 		case c == "Map", c == "Set":
 			if n := v.Get("size"); n != nil {
@@ -460,8 +460,16 @@ func items(v goja.Value) float64 {
 	return 0
 }
 
-// typedArrays are the typed array constructors' names, which are also
-// their objects' class names.
+// isTypedArray reports whether o is a typed array. goja gives them the
+// class name "Object"; what tells them apart is the Go type they export
+// to, a slice of numbers (an array's is of interfaces), which it reads
+// without copying.
+func isTypedArray(o *goja.Object) bool {
+	t := o.ExportType()
+	return t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Interface
+}
+
+// typedArrays are the typed array constructors' names.
 var typedArrays = []string{"Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
 	"Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"}
 

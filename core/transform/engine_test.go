@@ -346,6 +346,8 @@ func FuzzUDF(f *testing.F) {
 		"var s = 'x'.repeat(1e6);\nfunction f(m) { return {data: `${s}${s}${m.data}` + s + s.concat(s, s) + [s, s].join(s)} }",
 		"function f(m) { while (true) m.data = `${m.data}${m.data}` }",
 		"function f(m) { return {data: 'ab'.repeat(1e5).replaceAll('', m.data).split(/b/u, 10).join()} }",
+		"function f(m) { var o = JSON.parse(m.data); o.self = [o]; try { JSON.stringify(o, ['a', 'self', '0']) } catch (e) {} return {data: JSON.stringify(o.a, function (k, v) { return v }, 2)} }",
+		"function f(m) { var p = Proxy.revocable([1], {}); p.revoke(); return {data: JSON.stringify([new Uint8Array(3), new String(m.data), JSON.rawJSON('1')], p.proxy)} }",
 	} {
 		f.Add(s, []byte(`{"a":1}`))
 	}

@@ -95,6 +95,7 @@ func (g *guards) install() {
 	g.boundStrings()
 	g.boundJoin()
 	g.boundParse()
+	g.boundStringify()
 }
 
 // boundParse makes JSON.parse reckon what it would allocate before it
@@ -108,7 +109,7 @@ func (g *guards) install() {
 func (g *guards) boundParse() {
 	j := g.object("JSON")
 	parse := original(j, "parse", nil)
-	set(j, "parse", nil, func(fc goja.FunctionCall) goja.Value {
+	g.set(j, "parse", nil, func(fc goja.FunctionCall) goja.Value {
 		s := g.text(&fc, 0)
 		cost, depth := jsonCost(s.String())
 		if depth > limits.UDFJSONNesting {
@@ -210,12 +211,25 @@ func original(o *goja.Object, name string, sym *goja.Symbol) goja.Callable {
 	return f
 }
 
-func set(o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
+// set replaces a method of o (by name, or by symbol when sym is set) with
+// f, which keeps the method's name and arity, as code may read them.
+func (g *guards) set(o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
+	var old goja.Value
 	if sym != nil {
-		_ = o.SetSymbol(sym, f)
+		old = o.GetSymbol(sym)
+	} else {
+		old = o.Get(name)
+	}
+	fn := g.vm.ToValue(f).(*goja.Object)
+	if m, ok := old.(*goja.Object); ok {
+		_ = fn.DefineDataProperty("name", m.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = fn.DefineDataProperty("length", m.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	if sym != nil {
+		_ = o.SetSymbol(sym, fn)
 		return
 	}
-	_ = o.Set(name, f)
+	_ = o.Set(name, fn)
 }
 
 // text converts argument i to a string once, as the built-in would, and
@@ -341,7 +355,7 @@ func (g *guards) allRoute(p rxPattern, s goja.String) string {
 // Each call is a step.
 func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route func(rxPattern, *goja.Object, goja.String) string) {
 	orig := original(proto, name, sym)
-	set(proto, name, sym, func(fc goja.FunctionCall) goja.Value {
+	g.set(proto, name, sym, func(fc goja.FunctionCall) goja.Value {
 		g.p.tick(g.c)
 		if g.stopped() {
 			return goja.Null()
@@ -427,7 +441,7 @@ func (g *guards) callback(fn goja.Callable, n int, what string) goja.Value {
 func (g *guards) boundReplace(proto *goja.Object) {
 	rxReplace := original(proto, "", goja.SymReplace)
 	rxMatch := original(proto, "", goja.SymMatch)
-	set(proto, "", goja.SymReplace, func(fc goja.FunctionCall) goja.Value {
+	g.set(proto, "", goja.SymReplace, func(fc goja.FunctionCall) goja.Value {
 		p, rx, ok := g.pattern(fc.This)
 		if !ok || g.stopped() {
 			return invoke(rxReplace, fc.This, fc.Arguments...)
@@ -463,7 +477,7 @@ func (g *guards) boundReplace(proto *goja.Object) {
 	for _, name := range []string{"replace", "replaceAll"} {
 		orig := original(sp, name, nil)
 		all := name == "replaceAll"
-		set(sp, name, nil, func(fc goja.FunctionCall) goja.Value {
+		g.set(sp, name, nil, func(fc goja.FunctionCall) goja.Value {
 			search := fc.Argument(0)
 			if o, ok := search.(*goja.Object); ok {
 				if _, ok := goja.AssertFunction(o.GetSymbol(goja.SymReplace)); ok {
@@ -554,7 +568,7 @@ func (g *guards) boundSplit(proto *goja.Object) {
 		return v
 	}
 	rxSplit := original(proto, "", goja.SymSplit)
-	set(proto, "", goja.SymSplit, func(fc goja.FunctionCall) goja.Value {
+	g.set(proto, "", goja.SymSplit, func(fc goja.FunctionCall) goja.Value {
 		if _, _, ok := g.pattern(fc.This); !ok || g.stopped() {
 			return invoke(rxSplit, fc.This, fc.Arguments...)
 		}
@@ -564,7 +578,7 @@ func (g *guards) boundSplit(proto *goja.Object) {
 	})
 	sp := g.object("String.prototype")
 	split := original(sp, "split", nil)
-	set(sp, "split", nil, func(fc goja.FunctionCall) goja.Value {
+	g.set(sp, "split", nil, func(fc goja.FunctionCall) goja.Value {
 		if o, ok := fc.Argument(0).(*goja.Object); ok {
 			if _, ok := goja.AssertFunction(o.GetSymbol(goja.SymSplit)); ok {
 				return invoke(split, fc.This, fc.Arguments...)
@@ -590,7 +604,7 @@ func toUint32(f float64) uint32 {
 func (g *guards) boundStrings() {
 	sp := g.object("String.prototype")
 	concat := original(sp, "concat", nil)
-	set(sp, "concat", nil, func(fc goja.FunctionCall) goja.Value {
+	g.set(sp, "concat", nil, func(fc goja.FunctionCall) goja.Value {
 		if fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
 			return invoke(concat, fc.This, fc.Arguments...)
 		}
@@ -612,7 +626,7 @@ func (g *guards) boundStrings() {
 // pass the bound, before it builds anything.
 func (g *guards) boundJoin() {
 	ap := g.object("Array.prototype")
-	set(ap, "join", nil, func(fc goja.FunctionCall) goja.Value {
+	g.set(ap, "join", nil, func(fc goja.FunctionCall) goja.Value {
 		o := fc.This.ToObject(g.vm)
 		for _, a := range g.joining {
 			if a.SameAs(o) {
