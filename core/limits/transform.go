@@ -88,8 +88,9 @@ const UDFJSONNesting = 1000
 // under 4 MiB.
 const UDFJSONBytes = 4 << 20
 
-// UDFSplitPieces bounds the pieces of one split: each is a value of its
-// own, many times the size of a one-character piece of the text.
+// UDFSplitPieces bounds the pieces of one split made outside a call's
+// steps (none is, today): within a call each piece is a step, as the items
+// of the bulk built-ins are, and the steps left bound a split first.
 const UDFSplitPieces = 1 << 20
 
 // UDFCacheEntries and UDFCacheBytes bound the cache of compiled UDFs (the

@@ -417,17 +417,37 @@ func (p *Program) charge(c *compiled, n, per float64, what string) bool {
 		return true
 	}
 	k := math.Ceil(n / per)
-	const hint = "a transform edits one message: work on fewer items at a time (an array made by Array(n) or a length of n has n items for these built-ins, even when empty)"
-	switch {
-	case k > float64(limits.UDFCallSteps-cl.steps):
-		cl.refuse("udf-budget", fmt.Sprintf("%s over %s items would take the call past its %d steps (loop iterations, calls, and the items built-ins go through)", what, countText(n), limits.UDFCallSteps), hint)
-	case float64(p.steps+cl.steps)+k > limits.UDFRequestSteps:
-		cl.refuse("udf-budget", fmt.Sprintf("%s over %s items would take the request's UDFs past their %d steps together", what, countText(n), limits.UDFRequestSteps), hint)
-	default:
-		cl.steps += int(k)
-		return true
+	if k > p.stepsLeft(c) {
+		p.refuseSteps(c, what, countText(n))
+		return false
 	}
-	return false
+	cl.steps += int(k)
+	return true
+}
+
+// chargeHint is the hint of a charged built-in's stop.
+const chargeHint = "a transform edits one message: work on fewer items at a time (an array made by Array(n) or a length of n has n items for these built-ins, even when empty)"
+
+// stepsLeft is how many steps the current call may still take, within
+// its own budget and the request's; a split's limit is what a piece
+// costs (no call: one that is not counted, limits.UDFSplitPieces).
+func (p *Program) stepsLeft(c *compiled) float64 {
+	cl := c.call
+	if cl == nil {
+		return limits.UDFSplitPieces
+	}
+	return float64(max(0, min(limits.UDFCallSteps-cl.steps, limits.UDFRequestSteps-p.steps-cl.steps)))
+}
+
+// refuseSteps stops the call: what, over items (a count in words), would
+// take it past its steps or the request's.
+func (p *Program) refuseSteps(c *compiled, what, items string) {
+	cl := c.call
+	if limits.UDFCallSteps-cl.steps <= limits.UDFRequestSteps-p.steps-cl.steps {
+		cl.refuse("udf-budget", fmt.Sprintf("%s over %s items would take the call past its %d steps (loop iterations, calls, and the items built-ins go through)", what, items, limits.UDFCallSteps), chargeHint)
+		return
+	}
+	cl.refuse("udf-budget", fmt.Sprintf("%s over %s items would take the request's UDFs past their %d steps together", what, items, limits.UDFRequestSteps), chargeHint)
 }
 
 func countText(n float64) string {

@@ -546,24 +546,36 @@ func (g *guards) countMatches(p rxPattern, rx *goja.Object, s goja.String, repl 
 // built-in for one more piece than the bound allows, and refuses when it
 // gets it.
 func (g *guards) boundSplit(proto *goja.Object) {
-	limit := func(fc *goja.FunctionCall) (uint32, bool) {
+	// limit passes the built-in a limit of one piece more than the steps
+	// left allow (or the user's limit when smaller), so that a split makes
+	// at most that many pieces before the charge looks at them.
+	limit := func(fc *goja.FunctionCall) bool {
 		for len(fc.Arguments) < 2 {
 			fc.Arguments = append(fc.Arguments, goja.Undefined())
 		}
-		user := uint32(math.MaxUint32)
+		user := float64(math.MaxUint32)
 		if !goja.IsUndefined(fc.Arguments[1]) {
-			user = toUint32(fc.Arguments[1].ToNumber().ToFloat())
+			user = float64(toUint32(fc.Arguments[1].ToNumber().ToFloat()))
 		}
-		if user > limits.UDFSplitPieces {
-			fc.Arguments[1] = g.vm.ToValue(limits.UDFSplitPieces + 1)
-			return user, true
+		if room := g.p.stepsLeft(g.c); user > room {
+			fc.Arguments[1] = g.vm.ToValue(room + 1)
+			return true
 		}
 		fc.Arguments[1] = g.vm.ToValue(user)
-		return user, false
+		return false
 	}
-	check := func(v goja.Value, capped bool, what string) goja.Value {
-		if o, ok := v.(*goja.Object); ok && capped && o.Get("length").ToInteger() > limits.UDFSplitPieces {
-			g.throwRange(fmt.Sprintf("%s would make more than %d pieces; subplay allows at most %d", what, limits.UDFSplitPieces, limits.UDFSplitPieces))
+	charge := func(v goja.Value, capped bool) goja.Value {
+		o, ok := v.(*goja.Object)
+		if !ok || g.c.call == nil {
+			return v
+		}
+		n := lengthOf(o)
+		if capped && n > g.p.stepsLeft(g.c) {
+			g.p.refuseSteps(g.c, "split", "more than "+countText(n-1))
+			return goja.Undefined()
+		}
+		if !g.p.charge(g.c, n, 1, "split") {
+			return goja.Undefined()
 		}
 		return v
 	}
@@ -573,8 +585,8 @@ func (g *guards) boundSplit(proto *goja.Object) {
 			return invoke(rxSplit, fc.This, fc.Arguments...)
 		}
 		g.text(&fc, 0)
-		_, capped := limit(&fc)
-		return check(invoke(rxSplit, fc.This, fc.Arguments...), capped, "split")
+		capped := limit(&fc)
+		return charge(invoke(rxSplit, fc.This, fc.Arguments...), capped)
 	})
 	sp := g.object("String.prototype")
 	split := original(sp, "split", nil)
@@ -588,8 +600,8 @@ func (g *guards) boundSplit(proto *goja.Object) {
 			return invoke(split, fc.This, fc.Arguments...)
 		}
 		fc.This = g.str(fc.This)
-		_, capped := limit(&fc)
-		return check(invoke(split, fc.This, fc.Arguments...), capped, "split")
+		capped := limit(&fc)
+		return charge(invoke(split, fc.This, fc.Arguments...), capped)
 	})
 }
 

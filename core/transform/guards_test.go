@@ -213,9 +213,15 @@ func TestBuilders(t *testing.T) {
 		{"concat", big + "function f(m) { return {data: big.concat(" + strings.Repeat("big, ", 20) + "'')} }", tooLong("concat")},
 		{"join of one long string many times", big + "function f(m) { return {data: new Array(100).fill(big).join('')} }", tooLong("join")},
 		{"toString of an array", big + "function f(m) { return {data: String(new Array(100).fill(big))} }", tooLong("join")},
-		{"split into too many pieces", fmt.Sprintf("function f(m) { return {data: String('a'.repeat(%d).split('').length)} }", limits.UDFSplitPieces+1),
-			want{outcome: Failed, code: "udf-exception", msg: "split would make more than"}},
-		{"split at its bound", fmt.Sprintf("function f(m) { return {data: String('a'.repeat(%d).split('').length)} }", limits.UDFSplitPieces), data(fmt.Sprint(limits.UDFSplitPieces))},
+		// Each piece is a step: a call's steps bound a split, with the
+		// function's own call and the split's call one step each.
+		{"split into too many pieces", fmt.Sprintf("function f(m) { return {data: String('a'.repeat(%d).split('').length)} }", limits.UDFCallSteps),
+			want{outcome: Failed, code: "udf-budget", msg: "split over more than"}},
+		{"split at its bound", fmt.Sprintf("function f(m) { return {data: String('a'.repeat(%d).split('').length)} }", limits.UDFCallSteps-10), data(fmt.Sprint(limits.UDFCallSteps - 10))},
+		{"split by a regular expression, too many pieces", "function f(m) { return {data: String('a,'.repeat(1e5).split(/,/).length)} }",
+			want{outcome: Failed, code: "udf-budget", msg: "split over more than"}},
+		{"splits charged together", "function f(m) { var s = 'a,'.repeat(2e4); s.split(','); s.split(','); return {data: String(s.split(',').length)} }",
+			want{outcome: Failed, code: "udf-budget", msg: "split over more than 99"}},
 		{"split with a limit", "function f(m) { return {data: 'a'.repeat(3e6).split('', 3).join('-')} }", data("a-a-a")},
 		{"template with one long string many times", "var big = 'x'.repeat(16e6);\nfunction f(m) { return {data: `${big}${big}${big}${big}${big}`} }",
 			want{outcome: Failed, code: "udf-budget", msg: "template literals would build"}},
