@@ -204,6 +204,17 @@ func (w *jsonWalk) replace(fc goja.FunctionCall) goja.Value {
 	if known && !up.array {
 		bytes += 3 + w.quoted(g.str(key), bytes)
 	}
+	// A String or Number object is converted here, once, as goja would
+	// convert it next (its toString or valueOf may be the UDF's, and
+	// return anything), and goja gets the primitive.
+	if o, ok := v.(*goja.Object); ok {
+		switch o.ClassName() {
+		case "String":
+			v = g.str(o)
+		case "Number":
+			v = o.ToNumber()
+		}
+	}
 	o, isObj := v.(*goja.Object)
 	if !isObj {
 		bytes += w.primitive(v, bytes)
@@ -214,13 +225,7 @@ func (w *jsonWalk) replace(fc goja.FunctionCall) goja.Value {
 		return v
 	}
 	switch c := o.ClassName(); c {
-	case "String":
-		if s, ok := o.Export().(string); ok {
-			bytes += w.quoted(g.vm.ToValue(s).(goja.String), bytes)
-		}
-		w.add(bytes)
-		return v
-	case "Number", "Boolean", "BigInt":
+	case "Boolean", "BigInt":
 		w.add(bytes + 25)
 		return v
 	case "RawJSON":

@@ -86,6 +86,9 @@ var numObj = {valueOf: function () { L('nv'); return 3 }};
 		`return typeof JSON.stringify + JSON.stringify.length + JSON.stringify.name`,
 		`return JSON.stringify(JSON.rawJSON('123'))`,
 		`return JSON.stringify({a: numObj, b: [numObj]}) + log`,
+		`var s = new String('ab'), n = new Number(2); s.toString = function () { L('st'); return 'x'.repeat(3000) }; n.valueOf = function () { L('nv'); return 7 }; return JSON.stringify([s, {n: n, s: s}]) + log`,
+		`var s = new String('ab'); s.toString = function () { L('st'); return {} }; s.valueOf = function () { L('sv'); return 5 }; return JSON.stringify([s]) + log`,
+		`var n = new Number(2); n.valueOf = function () { L('nv'); return '12' }; return JSON.stringify({n: n}) + log`,
 		"var s = 'a\"b\\\\c\\n\\b\\f\\r\\t\\u0001\\u001f\\u007f /'; return JSON.stringify([s.repeat(300), {k: s.repeat(100) + 'é'}, 'x'.repeat(1024), s.repeat(200)], null, 1)",
 	}
 	for _, tc := range tests {
@@ -109,6 +112,7 @@ func TestStringifyBounded(t *testing.T) {
 		{"sparse", `JSON.stringify(Array(1e8))`, "udf-budget"},
 		{"property list", `var l = []; l.length = 4e9; JSON.stringify({}, l)`, "udf-budget"},
 		{"typed array", `JSON.stringify(new Uint8Array(1e7))`, "udf-budget"},
+		{"a String object's own toString", `var s = new String('a'), big = 'x'.repeat(1e6); s.toString = function () { return big }; JSON.stringify(Array(100).fill(s))`, "RangeError"},
 		{"fits", `var s = JSON.stringify(Array(40).fill('x'.repeat(1e5))); if (s.length !== 40 * 100002 + 41) throw new Error('length ' + s.length)`, ""},
 	}
 	for _, tc := range tests {
