@@ -4,6 +4,7 @@ package transform
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -171,7 +172,7 @@ func (w *jsonWalk) space(v goja.Value) goja.Value {
 		w.gap = min(x.Length(), 10)
 	case *goja.Object, *goja.Symbol:
 	default:
-		if f, ok := x.Export().(float64); ok {
+		if f, ok := x.Export().(float64); ok && !math.IsNaN(f) {
 			w.gap = int(min(max(f, 0), 10))
 		} else if i, ok := x.Export().(int64); ok {
 			w.gap = int(min(max(i, 0), 10))

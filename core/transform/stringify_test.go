@@ -80,7 +80,7 @@ var numObj = {valueOf: function () { L('nv'); return 3 }};
 		`var a = [1, , 3]; a.length = 5; return JSON.stringify(a)`,
 		`return JSON.stringify(undefined) + JSON.stringify(function () {}) + JSON.stringify(null) + JSON.stringify(NaN) + JSON.stringify(-0)`,
 		`return JSON.stringify(new Proxy({a: 1}, {})) + JSON.stringify(new Proxy([1, 2], {}))`,
-		`return JSON.stringify({a: 1}, 'not a replacer', {}) + JSON.stringify({a: 1}, null, true)`,
+		`return JSON.stringify({a: 1}, 'not a replacer', {}) + JSON.stringify({a: 1}, null, true) + JSON.stringify([1], null, NaN) + JSON.stringify([1], null, -Infinity) + JSON.stringify([1], null, 3.7)`,
 		`var r = [{a: 1}]; try { return JSON.stringify(r, function (k, v) { throw new Error('in ' + k) }) } catch (e) { return e.message }`,
 		`return JSON.stringify({a: {b: {c: 1}}}, function (k, v) { return k === 'b' ? [this.b === v, 1] : v })`,
 		`return typeof JSON.stringify + JSON.stringify.length + JSON.stringify.name`,
