@@ -429,8 +429,9 @@ func (p *Program) charge(c *compiled, n, per float64, what string) bool {
 const chargeHint = "a transform edits one message: work on fewer items at a time (an array made by Array(n) or a length of n has n items for these built-ins, even when empty)"
 
 // stepsLeft is how many steps the current call may still take, within
-// its own budget and the request's; a split's limit is what a piece
-// costs (no call: one that is not counted, limits.UDFSplitPieces).
+// its own budget and the request's. With no call running nothing is
+// counted, and it gives limits.UDFSplitPieces, the bound a split then
+// keeps.
 func (p *Program) stepsLeft(c *compiled) float64 {
 	cl := c.call
 	if cl == nil {
