@@ -696,15 +696,11 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, 
 // may read them.
 func wrap(vm *goja.Runtime, path, name string, check func(goja.FunctionCall) bool) {
 	obj := objectAt(vm, path)
-	fn, ok := obj.Get(name).(*goja.Object)
+	orig, ok := goja.AssertFunction(obj.Get(name))
 	if !ok {
 		return
 	}
-	orig, ok := goja.AssertFunction(fn)
-	if !ok {
-		return
-	}
-	f := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+	replaceMethod(vm, obj, name, nil, func(fc goja.FunctionCall) goja.Value {
 		if !check(fc) {
 			return goja.Undefined()
 		}
@@ -713,10 +709,7 @@ func wrap(vm *goja.Runtime, path, name string, check func(goja.FunctionCall) boo
 			panic(err)
 		}
 		return v
-	}).(*goja.Object)
-	_ = f.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = f.DefineDataProperty("length", fn.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = obj.Set(name, f)
+	})
 }
 
 // objectAt finds an object by its path from the global object

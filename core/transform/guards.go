@@ -211,16 +211,22 @@ func original(o *goja.Object, name string, sym *goja.Symbol) goja.Callable {
 	return f
 }
 
-// set replaces a method of o (by name, or by symbol when sym is set) with
-// f, which keeps the method's name and arity, as code may read them.
+// set replaces a method of o (see replaceMethod).
 func (g *guards) set(o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
+	replaceMethod(g.vm, o, name, sym, f)
+}
+
+// replaceMethod replaces a method of o (by name, or by symbol when sym is
+// set) with f, which keeps the method's name and arity, as code may read
+// them.
+func replaceMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
 	var old goja.Value
 	if sym != nil {
 		old = o.GetSymbol(sym)
 	} else {
 		old = o.Get(name)
 	}
-	fn := g.vm.ToValue(f).(*goja.Object)
+	fn := vm.ToValue(f).(*goja.Object)
 	if m, ok := old.(*goja.Object); ok {
 		_ = fn.DefineDataProperty("name", m.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 		_ = fn.DefineDataProperty("length", m.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
