@@ -218,11 +218,21 @@ func (w *jsonWalk) replace(fc goja.FunctionCall) goja.Value {
 	}
 	o, isObj := v.(*goja.Object)
 	if !isObj {
-		bytes += w.primitive(v, bytes)
-		w.add(bytes)
 		if s, ok := v.(goja.String); ok && s.Length() >= fastQuote && reflect.ValueOf(s).Kind() == reflect.String {
-			return invoke(w.rawJSON, goja.Undefined(), g.vm.ToValue(quoteASCII(s.String())))
+			// Counted without its escapes first, so that a string past
+			// the bound is refused before it is quoted; then its escapes,
+			// from the quoted text.
+			n := s.Length() + 2
+			w.add(bytes + float64(n))
+			room := int(limits.UDFJSONBytes - w.out)
+			q, ok := quoteASCII(s.String(), n+room)
+			if !ok {
+				w.add(float64(room + 1)) // throws
+			}
+			w.add(float64(len(q) - n))
+			return invoke(w.rawJSON, goja.Undefined(), g.vm.ToValue(q))
 		}
+		w.add(bytes + w.primitive(v, bytes))
 		return v
 	}
 	switch c := o.ClassName(); c {
@@ -381,8 +391,10 @@ const fastQuote = 1024
 
 // quoteASCII quotes an ASCII string as goja's JSON.stringify does: a
 // backslash before " and \, the short escapes of JSON, and \u00xx for the
-// other control characters.
-func quoteASCII(s string) string {
+// other control characters. It gives up (false) once the quoted text
+// would pass most bytes, so that escapes cannot make it build far past
+// the bound before the count refuses it.
+func quoteASCII(s string, most int) (string, bool) {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
@@ -391,6 +403,9 @@ func quoteASCII(s string) string {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue
+		}
+		if b.Len()+i-start > most {
+			return "", false
 		}
 		b.WriteString(s[start:i])
 		start = i + 1
@@ -417,5 +432,5 @@ func quoteASCII(s string) string {
 	}
 	b.WriteString(s[start:])
 	b.WriteByte('"')
-	return b.String()
+	return b.String(), b.Len() <= most
 }
