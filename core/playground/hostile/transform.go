@@ -59,6 +59,7 @@ func init() {
 		udf("stringify-repeated", "function f(m) { var s = 'x'.repeat(1e6); return {data: String(JSON.stringify(Array(1000).fill(s)).length)} }", 1),
 		udf("stringify-shared", "function f(m) { var a = Array(1000).fill(0), b = Array(1000).fill(a), c = Array(100).fill(b); return {data: String(JSON.stringify(c).length)} }", 1),
 		udf("stringify-sparse", "function f(m) { return {data: String(JSON.stringify(Array(1e8)).length)} }", 1),
+		udf("stringify-proxy", "function f(m) { return {data: String(JSON.stringify(new Proxy(Array(1e8), {})).length)} }", 1),
 		udf("stringify-deep-indent", "function f(m) { var a = []; for (var i = 0; i < 20000; i++) a = [a]; return {data: String(JSON.stringify(a, null, 10).length)} }", 1),
 		udf("spread-typed-array", "function f(m) { var u = new Uint8Array(16e6); Math.max(...u); [...u]; return m }", 1),
 		udf("split-chars", "function f(m) { var s = 'x'.repeat(16e6); s.split(''); s.split(''); return m }", 1),
