@@ -290,11 +290,13 @@ func TestHostile(t *testing.T) {
 		{"deep recursion", "function f(m) { return f(m) }", want{outcome: Failed, code: "udf-recursion"}},
 		{"recursion through a built-in", "function f(m) { return [m].map(f)[0] }", want{outcome: Failed, code: "udf-recursion"}},
 		{"string doubling", "function f(m) { var s = 'x'; for (;;) s += s; }", want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 33554432 characters"}},
-		// A += on a property knows only its right operand (reading the
-		// property again could run a getter twice): the allocation budget
-		// stops it, as it stopped every doubling before + had a bound of
-		// its own.
-		{"string doubling in a property", "function f(m) { var o = {s: 'x'}; for (;;) o.s += o.s; }", want{outcome: Failed, code: "udf-budget", msg: "allocated"}},
+		{"string doubling in a property", "function f(m) { var o = {s: 'x'}; for (;;) o.s += o.s; }", want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 33554432 characters"}},
+		{"string doubling in this's property", "function f(m) { (function () { this.s = 'x'; for (;;) this.s += this.s; }).call({}) }", want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 33554432 characters"}},
+		// A += on a computed property knows only its right operand
+		// (working out its key again could run the key's toString twice):
+		// the allocation budget stops it, as it stopped every doubling
+		// before + had a bound of its own.
+		{"string doubling in a computed property", "function f(m) { var o = {s: 'x'}, k = 's'; for (;;) o[k] += o[k]; }", want{outcome: Failed, code: "udf-budget", msg: "allocated"}},
 		// An object's conversion is the +'s own, after both operands: so
 		// the lengths are not known before, and the allocation budget stops
 		// it, one + late.

@@ -31,11 +31,13 @@ const tickCall = tickName + "();"
 //     in a chain, (L + R) + S, the inner + becomes L' + memName(j, k, ((R)))
 //     and tells the length of what it builds to site k, whose left operand
 //     it is;
-//   - X += R, X a plain name, becomes X = addName(k, X, ((R))): the + is
-//     taken out and addName adds, with X read once, as += reads it;
-//   - any other += (a property target, which cannot be read twice: its
-//     getter would run twice) becomes T += rightName(((R))), where only the
-//     right operand's length is known;
+//   - X += R, X a plain name or a property named after a dot on a plain
+//     name or this (o.s, this.s), becomes X = addName(k, X, ((R))): the +
+//     is taken out and addName adds, with X read once, as += reads it (see
+//     readTwice);
+//   - any other += (o[k], f().s, a.b.c: their base or key would be worked
+//     out twice, running a getter or a key's toString twice) becomes
+//     T += rightName(((R))), where only the right operand's length is known;
 //   - textName wraps every placeholder of a template literal (Program.text).
 //
 // spreadName wraps the operand of every spread (...x in an array, a call or
@@ -221,16 +223,17 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		case *ast.AssignExpression:
 			if n.Operator == token.PLUS {
-				// The name as the code spells it, when it is followed by
-				// its += (not by a parenthesis, and not spelt with escapes).
-				id, ok := n.Left.(*ast.Identifier)
+				// The target as the code spells it, when it is followed by
+				// its += (not by a parenthesis, and not spelt with escapes
+				// or spaces).
+				target := readTwice(n.Left)
 				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off)
-				if ok && rok {
-					a, b := off(id.Idx0()), off(id.Idx1())
-					if j := skipSpace(code, b); a >= 0 && b <= len(code) && code[a:b] == id.Name.String() && strings.HasPrefix(code[j:], "+=") {
+				if target != "" && rok {
+					a, b := off(exprStartMemo(n.Left, starts)), off(n.Left.Idx1())
+					if j := skipSpace(code, b); a >= 0 && b <= len(code) && code[a:b] == target && strings.HasPrefix(code[j:], "+=") {
 						sites++
 						ins = append(ins, insertion{at: j, skip: 1, seq: len(ins)})
-						aroundAt(ra, rb, addName, strconv.Itoa(sites)+", "+code[a:b])
+						aroundAt(ra, rb, addName, strconv.Itoa(sites)+", "+target)
 						break
 					}
 				}
@@ -276,6 +279,29 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	}
 	b.WriteString(code[prev:])
 	return &instrumented{text: b.String(), ins: ins, regexps: regexps}, true
+}
+
+// readTwice is the text of a += target that X = addName(k, X, R) may
+// evaluate twice as X += R does once, or "": a plain name, or a property
+// named after a dot on a plain name or this. Looking up a name or this
+// again runs none of the UDF's code (a name that is a getter of the
+// global object would, which no UDF written for its purpose defines),
+// and the property is read once, before R, as += reads it; the value is
+// set on the same object, since a name R assigns to is looked up before
+// R runs on both sides.
+func readTwice(e ast.Expression) string {
+	switch x := e.(type) {
+	case *ast.Identifier:
+		return x.Name.String()
+	case *ast.DotExpression:
+		switch b := x.Left.(type) {
+		case *ast.Identifier:
+			return b.Name.String() + "." + x.Identifier.Name.String()
+		case *ast.ThisExpression:
+			return "this." + x.Identifier.Name.String()
+		}
+	}
+	return ""
 }
 
 // exprStart is where an expression begins in the code. goja's Idx0 of a
