@@ -10,7 +10,7 @@ import (
 
 // TestConcatSemantics runs random expressions of +, += (on a name, on a
 // property after a dot, plain or with a getter and a setter, and on a
-// computed property), parentheses, commas and templates over strings, numbers,
+// computed property, whose key's conversion logs), parentheses, commas and templates over strings, numbers,
 // BigInt, a Date and objects whose conversions and getters log their
 // calls, once in a plain goja runtime and once as a UDF, whose + and +=
 // the instrumentation rewrites (instrument.go): the value, the order of
@@ -29,7 +29,7 @@ func TestConcatSemantics(t *testing.T) {
 		if depth > 3 || r.Intn(3) == 0 {
 			return atoms[r.Intn(len(atoms))]
 		}
-		switch r.Intn(9) {
+		switch r.Intn(12) {
 		case 0:
 			return "(" + gen(depth+1) + ")"
 		case 1:
@@ -49,16 +49,60 @@ func TestConcatSemantics(t *testing.T) {
 			return "(k.p += (k = {p: 'R', q: 'Q'}, " + gen(depth+1) + "))"
 		case 7:
 			return "(k[g()] += " + gen(depth+1) + ")"
+		case 8:
+			// A key whose conversion logs, and one that puts another
+			// object in k.
+			return "(k[ko] += " + gen(depth+1) + ")"
+		case 9:
+			// A key that assigns to the base's name (left to
+			// rightName).
+			return "(k[(k = {p: 'R', q: 'Q'}, 'q')] += " + gen(depth+1) + ")"
+		case 10:
+			return "(k['q'] += " + gen(depth+1) + ")"
 		default:
 			return gen(depth+1) + " + (" + gen(depth+1) + " + " + gen(depth+1) + ")"
 		}
 	}
-	prelude := "var log = ''; var s = 'S', n = 2, o = {valueOf: function () { log += 'v'; return 7 }, toString: function () { log += 't'; return 'O' }}, d = new Date(0), k = {p: 'P', q: 'Q'}, g = function () { log += 'g'; return 'G' }, h = {w: 'W', get v() { log += 'r'; return this.w }, set v(x) { log += 'w'; this.w = x }};\n"
+	prelude := "var log = ''; var s = 'S', n = 2, o = {valueOf: function () { log += 'v'; return 7 }, toString: function () { log += 't'; return 'O' }}, d = new Date(0), k = {p: 'P', q: 'Q'}, g = function () { log += 'g'; return 'G' }, h = {w: 'W', get v() { log += 'r'; return this.w }, set v(x) { log += 'w'; this.w = x }}, ko = {toString: function () { log += 'K'; return 'p' }};\n"
 	for range n {
 		e := gen(0)
 		w, got := runBoth(t, prelude+"var r; try { r = String("+e+") } catch (x) { r = 'E:' + x.name }\nreturn r + '|' + log + '|' + s + '|' + k.p + '|' + k.G + '|' + h.w")
 		if got != w {
 			t.Fatalf("%s\n got %q\nwant %q", e, got, w)
+		}
+	}
+}
+
+// TestPlusAssignTargets: a += on a property of a name or this, which the
+// instrumentation rewrites to read it once and set it (instrument.go,
+// readTwice), runs its getters, setters and key conversions in goja's
+// order, and fails as goja's does.
+func TestPlusAssignTargets(t *testing.T) {
+	prelude := `var L = []; var k = {toString: function () { L.push('K'); return 'p' }};
+var o = {get p() { L.push('get'); return 'a' }, set p(v) { L.push('set:' + v) }};
+function R(v) { L.push('R'); return v }
+`
+	tests := []string{
+		`o[k] += R(1); return L.join()`,
+		`o.p += R(1); return L.join()`,
+		`var n = null; try { n[k] += R(1) } catch (e) { L.push(e.name) } return L.join()`,
+		`var n; try { n.p += R(1) } catch (e) { L.push(e.name) } return L.join()`,
+		`var s = {[Symbol.toPrimitive]: function (h) { L.push(h); return 'q' }}, x = {q: 'Q'}; x[s] += R('!'); return L.join() + x.q`,
+		`var a = [1, 2]; a[0] += 5; a[3] += 'x'; return JSON.stringify(a)`,
+		`var str = 'abc'; str[0] += 'x'; return str + L.join()`,
+		`'use strict'; var str = 'abc'; try { str[0] += 'x' } catch (e) { return e.name }`,
+		`'use strict'; var f = Object.freeze({p: 'a'}); try { f.p += 'b' } catch (e) { return e.name + f.p }`,
+		`var f = Object.freeze({p: 'a'}); f.p += 'b'; return f.p`,
+		`var obj = {p: 'a', m: function () { this.p += R('b'); this[k] += 'c'; return this.p }}; return obj.m() + L.join()`,
+		`var x = {p: 'a'}, y = x; x[(x = {p: 'z'}, 'p')] += R('b'); return y.p + x.p + L.join()`,
+		`var x = {p: 'a'}, y = x; x.p += (x = {p: 'z'}, 'b'); return y.p + x.p`,
+		`var sym = Symbol('s'), x = {}; x[sym] += 'v'; return x[sym]`,
+		`var x = {p: 1n}; x['p'] += 2n; return String(x.p)`,
+	}
+	for _, tc := range tests {
+		plain, udf := runBoth(t, prelude+tc)
+		if plain != udf {
+			t.Errorf("%s\n  as a UDF: %q\n plain goja: %q", tc, udf, plain)
 		}
 	}
 }

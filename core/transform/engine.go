@@ -71,6 +71,10 @@ type compiled struct {
 	fn   goja.Callable
 	ok   bool
 	call *call
+	// base and key are the base and computed key of the += on a property
+	// being worked out, held by holdName for the reads after it (see
+	// readTwice).
+	base, key goja.Value
 	// topSteps are the steps the top-level code took when it last ran, and
 	// stopped says whether a budget stopped it: only a result no budget
 	// cut short is the same every time, and may be cached.
@@ -342,7 +346,14 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			return p.add(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
 		},
 		rightName: func(fc goja.FunctionCall) goja.Value { return p.right(c, gd, fc.Argument(0)) },
-		textName:  func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
+		holdName: func(fc goja.FunctionCall) goja.Value {
+			c.base, c.key = fc.Argument(0), fc.Argument(1)
+			return c.base
+		},
+		baseName: func(goja.FunctionCall) goja.Value { return c.base },
+		keyName:  func(goja.FunctionCall) goja.Value { return c.key },
+		heldName: func(goja.FunctionCall) goja.Value { return gd.propertyKey(c.key) },
+		textName: func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
 		spreadName: func(fc goja.FunctionCall) goja.Value {
 			v := fc.Argument(0)
 			p.charge(c, items(v), 1, "a spread")

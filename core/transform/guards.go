@@ -270,7 +270,17 @@ func (g *guards) str(v goja.Value) goja.String {
 // object's Symbol.toPrimitive method with "default" if it has one (a Date
 // has, and gives its string), else its valueOf, then its toString; the
 // first that gives a primitive wins. Other values come back as they are.
-func (g *guards) prim(v goja.Value) goja.Value {
+func (g *guards) prim(v goja.Value) goja.Value { return g.toPrimitive(v, "default") }
+
+// propertyKey is JavaScript's ToPropertyKey, up to the primitive: an
+// object converted with the hint "string" (its toString before its
+// valueOf), whose result the engine turns into a key with none of the
+// UDF's code.
+func (g *guards) propertyKey(v goja.Value) goja.Value { return g.toPrimitive(v, "string") }
+
+// toPrimitive is JavaScript's ToPrimitive with a hint, "default" or
+// "string".
+func (g *guards) toPrimitive(v goja.Value, hint string) goja.Value {
 	o, ok := v.(*goja.Object)
 	if !ok {
 		return v
@@ -280,13 +290,17 @@ func (g *guards) prim(v goja.Value) goja.Value {
 		if !ok {
 			panic(g.vm.NewTypeError("Symbol.toPrimitive is not a function"))
 		}
-		r := invoke(f, o, g.vm.ToValue("default"))
+		r := invoke(f, o, g.vm.ToValue(hint))
 		if _, bad := r.(*goja.Object); bad {
 			panic(g.vm.NewTypeError("Symbol.toPrimitive gave an object, not a primitive value"))
 		}
 		return r
 	}
-	for _, name := range []string{"valueOf", "toString"} {
+	order := []string{"valueOf", "toString"}
+	if hint == "string" {
+		order = []string{"toString", "valueOf"}
+	}
+	for _, name := range order {
 		if f, ok := goja.AssertFunction(o.Get(name)); ok {
 			if r := invoke(f, o); !isObject(r) {
 				return r

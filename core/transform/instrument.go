@@ -31,13 +31,13 @@ const tickCall = tickName + "();"
 //     in a chain, (L + R) + S, the inner + becomes L' + memName(j, k, ((R)))
 //     and tells the length of what it builds to site k, whose left operand
 //     it is;
-//   - X += R, X a plain name or a property named after a dot on a plain
-//     name or this (o.s, this.s), becomes X = addName(k, X, ((R))): the +
-//     is taken out and addName adds, with X read once, as += reads it (see
-//     readTwice);
-//   - any other += (o[k], f().s, a.b.c: their base or key would be worked
-//     out twice, running a getter or a key's toString twice) becomes
-//     T += rightName(((R))), where only the right operand's length is known;
+//   - X += R becomes X = addName(k, X', ((R))): the + is taken out and
+//     addName adds, with X read once, as += reads it (X' reads it; a base
+//     other than a name or this, and a computed key, are evaluated once
+//     and held by holdName: see readTwice);
+//   - a += whose target cannot be read so (super.x, a private #x, a text
+//     the extent scan is unsure of) becomes T += rightName(((R))), where
+//     only the right operand's length is known;
 //   - textName wraps every placeholder of a template literal (Program.text).
 //
 // spreadName wraps the operand of every spread (...x in an array, a call or
@@ -48,6 +48,10 @@ const (
 	memName    = tickName + "_m"
 	addName    = tickName + "_a"
 	rightName  = tickName + "_r"
+	holdName   = tickName + "_o"
+	baseName   = tickName + "_b"
+	keyName    = tickName + "_k"
+	heldName   = tickName + "_h"
 	textName   = tickName + "_t"
 	spreadName = tickName + "_s"
 )
@@ -123,12 +127,27 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	sites := 0
 	feeds := map[*ast.BinaryExpression]string{}
 	bad := false
+	// stepAround puts a step before an expression, (step(), E), opened
+	// before the parentheses E starts with (goja's start of "(a) += 1" is
+	// inside them, and "((step(), a) += 1)" would not parse).
+	stepAround := func(e ast.Expression) {
+		add(leadingParens(code, off(exprStart(e))), "("+tickName+"(),")
+		closeAt(off(e.Idx1()), ")")
+	}
 	wrapBody := func(body ast.Statement) {
 		if body == nil {
 			return
 		}
-		if b, ok := body.(*ast.BlockStatement); ok {
+		switch b := body.(type) {
+		case *ast.BlockStatement:
 			add(off(b.LeftBrace)+1, tickCall)
+			return
+		case *ast.ExpressionStatement:
+			// Around the expression, as around an arrow function's
+			// body: goja's start of "(o)" is inside its parenthesis, and
+			// a block opened there ("while (x) ({step();o)}") did not
+			// parse.
+			stepAround(b.Expression)
 			return
 		}
 		end := off(body.Idx1())
@@ -187,8 +206,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			case *ast.BlockStatement:
 				funcBody(b)
 			case *ast.ExpressionBody:
-				add(off(exprStart(b.Expression)), "("+tickName+"(),")
-				closeAt(off(b.Expression.Idx1()), ")")
+				stepAround(b.Expression)
 			}
 		case *ast.BinaryExpression:
 			if n.Operator == token.PLUS {
@@ -223,16 +241,17 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		case *ast.AssignExpression:
 			if n.Operator == token.PLUS {
-				// The target as the code spells it, when it is followed by
-				// its += (not by a parenthesis, and not spelt with escapes
-				// or spaces).
-				target := readTwice(n.Left)
+				// The target read once (readTwice), when its += follows it
+				// (not a parenthesis).
 				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off)
-				if target != "" && rok {
-					a, b := off(exprStartMemo(n.Left, starts)), off(n.Left.Idx1())
-					if j := skipSpace(code, b); a >= 0 && b <= len(code) && code[a:b] == target && strings.HasPrefix(code[j:], "+=") {
+				j := skipSpace(code, off(n.Left.Idx1()))
+				if rok && j <= len(code) && strings.HasPrefix(code[j:], "+=") {
+					if target, wraps, ok := readTwice(code, n.Left, off, starts); ok {
 						sites++
-						ins = append(ins, insertion{at: j, skip: 1, seq: len(ins)})
+						for _, w := range append(wraps, insertion{at: j, skip: 1}) {
+							w.seq = len(ins)
+							ins = append(ins, w)
+						}
 						aroundAt(ra, rb, addName, strconv.Itoa(sites)+", "+target)
 						break
 					}
@@ -273,35 +292,97 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	var b strings.Builder
 	prev := 0
 	for _, x := range ins {
-		b.WriteString(code[prev:x.at])
+		// An insertion that skips a byte is the last at its offset (none
+		// opens at the + of a += or at a [), but a text must never be cut
+		// backwards.
+		if x.at >= prev {
+			b.WriteString(code[prev:x.at])
+		}
 		b.WriteString(x.text)
-		prev = x.at + x.skip
+		prev = max(prev, x.at+x.skip)
 	}
 	b.WriteString(code[prev:])
 	return &instrumented{text: b.String(), ins: ins, regexps: regexps}, true
 }
 
-// readTwice is the text of a += target that X = addName(k, X, R) may
-// evaluate twice as X += R does once, or "": a plain name, or a property
-// named after a dot on a plain name or this. Looking up a name or this
-// again runs none of the UDF's code (a name that is a getter of the
-// global object would, which no UDF written for its purpose defines),
-// and the property is read once, before R, as += reads it; the value is
-// set on the same object, since a name R assigns to is looked up before
-// R runs on both sides.
-func readTwice(e ast.Expression) string {
+// readTwice plans how X = addName(k, X, R) reads a += target X once,
+// as X += R does, and sets the same variable or property: it returns the
+// text of X to read, the insertions that hold what the target's left part
+// evaluated to, and whether it can (not for super.x, a private #x, or a
+// base or key whose extent is not sure). A plain name, or a property of a
+// plain name or this named after a dot (o.s, this.s), is read by its own
+// text: looking up a name or this again runs none of the UDF's code (a
+// name that is a getter of the global object would, which no UDF written
+// for its purpose defines), and one that R assigns to is looked up before
+// R runs on both sides. Any other base B, and a computed key K, are
+// evaluated once, where the code has them, inside holdName(((B))) or
+// holdName(((B)), ((K))), which holds their values for X to read:
+// baseName() the base, heldName() the key converted to a property key
+// (running an object's toString for the read) and, in the target set,
+// keyName() the key as it came (the engine converts it again when it sets
+// the property, after R, as goja and V8 do for +=). Nothing runs between
+// holdName's return and those reads, so one slot holds them: a += inside B
+// or K has finished before.
+func readTwice(code string, e ast.Expression, off func(file.Idx) int, starts map[ast.Expression]file.Idx) (string, []insertion, bool) {
+	spelt := func(id *ast.Identifier) bool {
+		a, b := off(id.Idx0()), off(id.Idx1())
+		return a >= 0 && b <= len(code) && a <= b && code[a:b] == id.Name.String()
+	}
+	plain := func(e ast.Expression) string {
+		switch b := e.(type) {
+		case *ast.Identifier:
+			if spelt(b) {
+				return b.Name.String()
+			}
+		case *ast.ThisExpression:
+			return "this"
+		}
+		return ""
+	}
 	switch x := e.(type) {
 	case *ast.Identifier:
-		return x.Name.String()
+		n := plain(x)
+		return n, nil, n != ""
 	case *ast.DotExpression:
-		switch b := x.Left.(type) {
-		case *ast.Identifier:
-			return b.Name.String() + "." + x.Identifier.Name.String()
-		case *ast.ThisExpression:
-			return "this." + x.Identifier.Name.String()
+		if !spelt(&x.Identifier) {
+			return "", nil, false
 		}
+		name := "." + x.Identifier.Name.String()
+		if b := plain(x.Left); b != "" {
+			return b + name, nil, true
+		}
+		if _, ok := x.Left.(*ast.SuperExpression); ok {
+			return "", nil, false
+		}
+		a, b, ok := extent(code, exprStartMemo(x.Left, starts), x.Left, off)
+		if !ok {
+			return "", nil, false
+		}
+		return baseName + "()" + name, []insertion{
+			{at: a, text: holdName + "((("},
+			{at: b, text: ")))", close: true},
+		}, true
+	case *ast.BracketExpression:
+		left := x.Left
+		if _, ok := left.(*ast.SuperExpression); ok {
+			return "", nil, false
+		}
+		// The [ must follow the base's text at once (a parenthesis the
+		// extent did not take in would come between): it is taken out,
+		// and the key's text, parentheses and all, is what lies between
+		// the brackets.
+		a, b, ok := extent(code, exprStartMemo(left, starts), left, off)
+		lb, rb := off(x.LeftBracket), off(x.RightBracket)
+		if !ok || b != lb || lb < 0 || rb >= len(code) || lb >= rb || code[lb] != '[' || code[rb] != ']' {
+			return "", nil, false
+		}
+		return baseName + "()[" + heldName + "()]", []insertion{
+			{at: a, text: holdName + "((("},
+			{at: lb, text: ")), ((", skip: 1, close: true},
+			{at: rb, text: ")))[" + keyName + "()", close: true},
+		}, true
 	}
-	return ""
+	return "", nil, false
 }
 
 // exprStart is where an expression begins in the code. goja's Idx0 of a
@@ -457,6 +538,50 @@ func stmtStart(code string, s ast.Statement) file.Idx {
 		return exprStart(n.Expression)
 	}
 	return s.Idx0()
+}
+
+// leadingParens is where the parentheses that open right before offset
+// at begin (at itself when none do). It goes back over white space and
+// "(" only, so it cannot enter a string or a block comment; the first
+// line it reaches is the only one with other text before its "(", and
+// when that text has "//", a line comment may hold them, so that line's
+// are left out.
+func leadingParens(code string, at int) int {
+	start, line := at, -1 // the outermost "(" so far, and where its line begins
+	for i := at - 1; i >= 0; i-- {
+		switch code[i] {
+		case '(':
+			start, line = i, -1
+		case '\n':
+			if line < 0 && start < at {
+				line = i + 1 // start is on the line after this break
+			}
+		case ' ', '\t', '\r':
+		default:
+			if start < at && line < 0 {
+				// start is on this line, after text: left out if it may
+				// be a comment, for the first "(" on a later line.
+				if b := strings.LastIndexByte(code[:start], '\n') + 1; strings.Contains(code[b:start], "//") {
+					return nextParen(code, start, at)
+				}
+			}
+			return start
+		}
+	}
+	return start
+}
+
+// nextParen is the first "(" after the line of offset from, before at, or
+// at when there is none.
+func nextParen(code string, from, at int) int {
+	nl := strings.IndexByte(code[from:at], '\n')
+	if nl < 0 {
+		return at
+	}
+	if k := strings.IndexByte(code[from+nl:at], '('); k >= 0 {
+		return from + nl + k
+	}
+	return at
 }
 
 // original carries a byte offset in the instrumented text back to the

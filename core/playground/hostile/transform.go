@@ -34,12 +34,15 @@ func init() {
 		udf("recursion", "function f(m) { return f(m) }", 3),
 		udf("recursion-through-builtin", "function f(m) { return [m].map(f)[0] }", 3),
 		udf("string-doubling", "function f(m) { var s = 'x'; for (;;) s += s; }", 1),
-		// A += on a property after a dot has both lengths first, as one
-		// on a name does; on a computed property only its right operand
-		// is known before it adds, so the allocation budget stops it, as
-		// it stopped every doubling before + had bounds of its own.
+		// A += on a property has both lengths first, as one on a name
+		// does (its base and key are evaluated once and held).
 		udf("string-doubling-property", "function f(m) { var o = {s: 'x'}; for (;;) o.s += o.s; }", 1),
 		udf("string-doubling-computed", "function f(m) { var o = {s: 'x'}, k = 's'; for (;;) o[k] += o[k]; }", 1),
+		udf("string-doubling-nested", "function f(m) { var o = {p: {s: 'x'}}; for (;;) o.p.s += o.p.s; }", 1),
+		// An object's + converts it after both operands are evaluated, so
+		// no length is known before it adds: the allocation budget stops
+		// it, as it stopped every doubling before + had bounds of its own.
+		udf("string-doubling-object", "function f(m) { var s = 'x', o = {toString: function () { return s }}; for (;;) s = o + o; }", 1),
 		// Within the allocation budget before each +, past it after: a
 		// check of what was allocated let the last + build 64 MiB more.
 		udf("concat-past-budget", "function f(m) { var t = 'x'.repeat(16e6), s = t + t, u = s + s; return m }", 1),
