@@ -340,7 +340,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	gd := newGuards(vm, p, c)
 	for name, f := range map[string]func(goja.FunctionCall) goja.Value{
 		tickName: func(goja.FunctionCall) goja.Value { p.tick(c); return goja.Undefined() },
-		leftName: func(fc goja.FunctionCall) goja.Value { return p.left(c, fc) },
+		leftName: func(fc goja.FunctionCall) goja.Value { return p.left(c, gd, fc) },
 		memName:  func(fc goja.FunctionCall) goja.Value { return p.concat(c, gd, fc) },
 		addName: func(fc goja.FunctionCall) goja.Value {
 			return p.add(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
@@ -826,10 +826,14 @@ func (cl *call) refuse(code, why, hint string) {
 }
 
 // left is called on the left operand of every + (leftName), and notes
-// its length as a string for concat. It returns the operand as it is: an
-// object's conversion (its valueOf or toString) is the + operator's, after
-// the right operand, so its length stays unknown.
-func (p *Program) left(c *compiled, fc goja.FunctionCall) goja.Value {
+// its length as a string for concat. It returns a primitive as it is. An
+// object's conversion (its valueOf or toString) comes after the right
+// operand, so the + gets a stand-in for it instead: concat converts the
+// object there, where the + would, and hands the primitive to the
+// stand-in, whose Symbol.toPrimitive gives it to the +; when concat did
+// not (the call was stopped), the stand-in converts the object itself,
+// as the + would have.
+func (p *Program) left(c *compiled, g *guards, fc goja.FunctionCall) goja.Value {
 	v := fc.Argument(1)
 	if cl := c.call; cl != nil {
 		if len(cl.lefts) >= maxLefts {
@@ -838,9 +842,28 @@ func (p *Program) left(c *compiled, fc goja.FunctionCall) goja.Value {
 			cl.lefts = cl.lefts[:0]
 		}
 		n, str := textLength(v)
-		cl.lefts = append(cl.lefts, leftOperand{site: fc.Argument(0).ToInteger(), length: n, str: str, object: isObject(v)})
+		l := leftOperand{site: fc.Argument(0).ToInteger(), length: n, str: str}
+		if o, ok := v.(*goja.Object); ok {
+			h := &heldPrimitive{object: o}
+			stand := g.vm.NewObject()
+			_ = stand.SetSymbol(goja.SymToPrimitive, func(goja.FunctionCall) goja.Value {
+				if h.value == nil {
+					return g.prim(h.object)
+				}
+				return h.value
+			})
+			l.object, v = h, stand
+		}
+		cl.lefts = append(cl.lefts, l)
 	}
 	return v
+}
+
+// heldPrimitive is an object left of a + and, once concat has converted
+// it, the primitive the + adds.
+type heldPrimitive struct {
+	object *goja.Object
+	value  goja.Value
 }
 
 // maxLefts bounds call.lefts.
@@ -852,7 +875,7 @@ type leftOperand struct {
 	site   int64
 	length int
 	str    bool
-	object bool
+	object *heldPrimitive // an object's stand-in's, nil for a primitive
 }
 
 // textLength is the length of a primitive as + would join it to a string
@@ -869,11 +892,10 @@ func textLength(v goja.Value) (int, bool) {
 }
 
 // concat is called on the right operand of every + (memName), before the
-// + adds, and returns what the + adds. After a left operand that is no
-// object it converts an object to the primitive the + would use (its
-// valueOf or toString runs once, here, where the + would run it), and
-// checks both (Program.check). After an object, it leaves the conversions
-// to the + (the left one runs first) and checks a string operand alone.
+// + adds, and returns what the + adds. It converts an object on either
+// side to the primitive the + would use (its valueOf or toString runs
+// once, here, where the + would run it, the left one first; the left's
+// goes to its stand-in, see left), and checks both (Program.check).
 func (p *Program) concat(c *compiled, g *guards, fc goja.FunctionCall) goja.Value {
 	v := fc.Argument(2)
 	cl := c.call
@@ -891,12 +913,11 @@ func (p *Program) concat(c *compiled, g *guards, fc goja.FunctionCall) goja.Valu
 			break
 		}
 	}
-	object := l.object
-	if object {
-		l = leftOperand{length: -1}
-	} else {
-		v = g.prim(v)
+	if h := l.object; h != nil {
+		h.value = g.prim(h.object)
+		l.length, l.str = textLength(h.value)
 	}
+	v = g.prim(v)
 	right, rightStr := textLength(v)
 	n := p.check(cl, g, l.length, l.str, right, rightStr)
 	if feed != 0 {
@@ -904,7 +925,7 @@ func (p *Program) concat(c *compiled, g *guards, fc goja.FunctionCall) goja.Valu
 		// string of n characters, or, when not known here (an object's
 		// conversion is the +'s), unknown.
 		next := leftOperand{site: feed, length: -1}
-		if !object && !isObject(v) && n >= 0 {
+		if n >= 0 {
 			next.length, next.str = n, true
 		}
 		cl.lefts = append(cl.lefts, next)

@@ -294,11 +294,11 @@ func TestHostile(t *testing.T) {
 		{"string doubling in this's property", "function f(m) { (function () { this.s = 'x'; for (;;) this.s += this.s; }).call({}) }", want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 33554432 characters"}},
 		{"string doubling in a computed property", "function f(m) { var o = {s: 'x'}, k = {toString: function () { return 's' }}; for (;;) o[k] += o[k]; }", want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 33554432 characters"}},
 		{"string doubling in a nested property", "function f(m) { var o = {p: {s: 'x'}}; for (;;) o.p.s += o.p.s; }", want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 33554432 characters"}},
-		// An object's conversion is the +'s own, after both operands: so
-		// the lengths are not known before, and the allocation budget stops
-		// it, one + late.
+		// An object's conversion comes after both operands: concat runs it
+		// (the left one's for a stand-in), so the lengths are known before
+		// the + adds.
 		{"string doubling through objects", "function f(m) { var s = 'x', o = {toString: function () { return s }}; for (;;) s = o + o; }",
-			want{outcome: Failed, code: "udf-budget", msg: "allocated"}},
+			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 33554432 characters"}},
 		{"string doubling through an object on the right", "function f(m) { var s = 'x', o = {toString: function () { return s }}; for (;;) s = s + o; }",
 			want{outcome: Failed, code: "udf-exception", msg: "RangeError: + would build 33554432 characters"}},
 		{"huge repeat", "function f(m) { return {data: 'x'.repeat(2147483647)} }", want{outcome: Failed, code: "udf-exception", msg: "RangeError"}},
