@@ -74,10 +74,11 @@ const UDFStringBytes = 16 << 20
 const UDFBacktrackPaths = 10_000_000
 
 // UDFJSONNesting bounds how deeply a text given to JSON.parse in a UDF may
-// nest, and a value given to JSON.stringify: goja's parser and writer
-// recurse per level, where V8 stops with a RangeError at its stack's end
-// (some thousands of levels). A message nests a few levels; 1,000 is far
-// past any, and a short walk.
+// nest, a value given to JSON.stringify, and arrays joined (join,
+// toString, String(array)): goja's parser, writer and join recurse per
+// level, where V8 stops with a RangeError at its stack's end (some
+// thousands of levels). A message nests a few levels; 1,000 is far past
+// any, and a short walk.
 const UDFJSONNesting = 1000
 
 // UDFJSONBytes bounds what one JSON.stringify in a UDF writes, reckoned

@@ -100,6 +100,9 @@ type call struct {
 	// placeholders in this call: each template allocates their sum when it
 	// ends, after the last check, so the checks count it in advance.
 	pending uint64
+	// iterated counts the items the engine's own iterators gave in this
+	// call (chargeIterators).
+	iterated int
 	// lefts are the left operands of the + expressions being evaluated in
 	// this call, innermost last (Program.left).
 	lefts []leftOperand
@@ -356,7 +359,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		textName: func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
 		spreadName: func(fc goja.FunctionCall) goja.Value {
 			v := fc.Argument(0)
-			p.charge(c, items(v), 1, "a spread")
+			p.charge(c, gd.items(v, "a spread"), 1, "a spread")
 			return v
 		},
 	} {
@@ -381,7 +384,8 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	// fill's items are charged as steps (chargeBulk), far below
 	// UDFStringBytes.
 	gd.install()
-	chargeBulk(vm, p, c)
+	chargeBulk(gd, p, c)
+	chargeIterators(gd, p, c)
 	setup, err := vm.RunProgram(lockdown)
 	if err != nil {
 		panic("transform: sandbox: " + err.Error())
@@ -396,13 +400,32 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	})
 	// charged charges the items of a Map's or Set's first argument.
 	charged := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
-		return vm.ToValue(p.charge(c, items(fc.Argument(0)), 1, fc.Argument(1).String()))
+		what := fc.Argument(1).String()
+		return vm.ToValue(p.charge(c, gd.items(fc.Argument(0), what), 1, what))
 	})
 	names := make([]any, len(typedArrays))
 	for i, n := range typedArrays {
 		names[i] = n
 	}
-	if _, err := f(goja.Undefined(), deny, g, sized, charged, vm.NewArray(names...)); err != nil {
+	// copied does the same for a typed array made from an array-like
+	// object, whose length the constructor reads: new Float64Array({length:
+	// 3e8}) took 37 s and 4.7 GB.
+	copied := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		what := fc.Argument(2).String()
+		o, ok := fc.Argument(0).(*goja.Object)
+		if !ok || o.ClassName() == "ArrayBuffer" || o.ClassName() == "SharedArrayBuffer" {
+			return goja.Undefined()
+		}
+		n := gd.items(o, what)
+		if n == 0 && o.ClassName() == "Object" && !isTypedArray(o) {
+			if _, iterable := o.GetSymbol(goja.SymIterator).(*goja.Object); !iterable {
+				n = gd.steadyLength(o, what)
+			}
+		}
+		gd.tooLong(what, n*fc.Argument(1).ToFloat())
+		return goja.Undefined()
+	})
+	if _, err := f(goja.Undefined(), deny, g, sized, charged, copied, vm.NewArray(names...)); err != nil {
 		panic("transform: sandbox: " + err.Error())
 	}
 }
@@ -470,19 +493,19 @@ func countText(n float64) string {
 }
 
 // items is how many items the engine goes through to iterate or copy v:
-// a string's characters, an array's, arguments' or typed array's length,
-// a Map's or Set's size. A user's iterable counts 0: its next is the
+// a string's characters (a String object's too), an array's, arguments'
+// or typed array's length (steadyLength), a Map's or Set's size. A user's iterable counts 0: its next is the
 // UDF's code, whose calls are steps. So does an iterator of the engine's
 // own (arr.keys()): Array.prototype's keys, values and entries charge
 // when they make one.
-func items(v goja.Value) float64 {
+func (g *guards) items(v goja.Value, what string) float64 {
 	switch v := v.(type) {
 	case goja.String:
 		return float64(v.Length())
 	case *goja.Object:
 		switch c := v.ClassName(); {
-		case c == "Array", c == "Arguments", isTypedArray(v):
-			return lengthOf(v)
+		case c == "Array", c == "Arguments", c == "String", isTypedArray(v):
+			return g.steadyLength(v, what)
 		case c == "Map", c == "Set":
 			if n := v.Get("size"); n != nil {
 				return n.ToFloat()
@@ -527,109 +550,203 @@ func lengthOf(o *goja.Object) float64 {
 // includes, join, and the methods that call a callback, whose calls are
 // steps of their own) per 8. A length read for it runs a getter on an
 // array-like object a second time.
-func chargeBulk(vm *goja.Runtime, p *Program, c *compiled) {
-	this := func(fc goja.FunctionCall) float64 {
-		switch t := fc.This.(type) {
-		case *goja.Object:
-			return lengthOf(t)
-		case goja.String:
-			return float64(t.Length())
+func chargeBulk(g *guards, p *Program, c *compiled) {
+	vm := g.vm
+	this := func(what string) func(goja.FunctionCall) float64 {
+		return func(fc goja.FunctionCall) float64 {
+			switch t := fc.This.(type) {
+			case *goja.Object:
+				return g.steadyLength(t, what)
+			case goja.String:
+				return float64(t.Length())
+			}
+			return 0
 		}
-		return 0
 	}
-	arrayLike := func(v goja.Value) float64 {
-		if n := items(v); n > 0 {
+	arrayLike := func(v goja.Value, what string) float64 {
+		if n := g.items(v, what); n > 0 {
 			return n
 		}
 		if o, ok := v.(*goja.Object); ok && o.ClassName() == "Object" {
-			return lengthOf(o)
+			return g.steadyLength(o, what)
 		}
 		return 0
 	}
-	concat := func(fc goja.FunctionCall) float64 {
-		n := this(fc)
-		for _, a := range fc.Arguments {
-			n += max(items(a), 1)
+	arg := func(i int) func(goja.FunctionCall, string) float64 {
+		return func(fc goja.FunctionCall, what string) float64 { return g.items(fc.Argument(i), what) }
+	}
+	// withArgs counts this and its arguments: one item each, or, spread,
+	// their items (concat's).
+	withArgs := func(spread bool) func(goja.FunctionCall, string) float64 {
+		return func(fc goja.FunctionCall, what string) float64 {
+			n := this(what)(fc)
+			for _, a := range fc.Arguments {
+				if spread {
+					n += max(g.items(a, what), 1)
+				} else {
+					n++
+				}
+			}
+			return n
 		}
-		return n
 	}
-	arg := func(i int) func(goja.FunctionCall) float64 {
-		return func(fc goja.FunctionCall) float64 { return items(fc.Argument(i)) }
-	}
+	self := func(fc goja.FunctionCall, what string) float64 { return this(what)(fc) }
 	for _, b := range []struct {
 		path, name string
 		per        float64
-		count      func(goja.FunctionCall) float64
+		count      func(goja.FunctionCall, string) float64
 	}{
-		{"Array", "from", 1, func(fc goja.FunctionCall) float64 { return arrayLike(fc.Argument(0)) }},
-		{"Array.prototype", "concat", 1, concat},
-		{"Array.prototype", "slice", 1, this},
-		{"Array.prototype", "splice", 1, this},
-		{"Array.prototype", "flat", 1, this},
-		{"Array.prototype", "sort", 1, this},
-		{"Array.prototype", "reverse", 1, this},
-		{"Array.prototype", "copyWithin", 1, this},
-		{"Array.prototype", "fill", 1, this},
-		{"Array.prototype", "keys", 1, this},
-		{"Array.prototype", "values", 1, this},
-		{"Array.prototype", "entries", 1, this},
-		{"Array.prototype", "indexOf", 8, this},
-		{"Array.prototype", "lastIndexOf", 8, this},
-		{"Array.prototype", "includes", 8, this},
-		{"Array.prototype", "join", 8, this},
-		{"Array.prototype", "toString", 8, this},
-		{"Array.prototype", "forEach", 8, this},
-		{"Array.prototype", "map", 8, this},
-		{"Array.prototype", "filter", 8, this},
-		{"Array.prototype", "some", 8, this},
-		{"Array.prototype", "every", 8, this},
-		{"Array.prototype", "find", 8, this},
-		{"Array.prototype", "findIndex", 8, this},
-		{"Array.prototype", "findLast", 8, this},
-		{"Array.prototype", "findLastIndex", 8, this},
-		{"Array.prototype", "reduce", 8, this},
-		{"Array.prototype", "reduceRight", 8, this},
-		{"Array.prototype", "flatMap", 8, this},
-		{"Array.prototype", "toSorted", 1, this},
-		{"Array.prototype", "toReversed", 1, this},
-		{"Array.prototype", "toSpliced", 1, this},
-		{"Array.prototype", "with", 1, this},
+		{"Array", "from", 1, func(fc goja.FunctionCall, what string) float64 { return arrayLike(fc.Argument(0), what) }},
+		{"Array.prototype", "concat", 1, withArgs(true)},
+		{"Array.prototype", "slice", 1, self},
+		{"Array.prototype", "splice", 1, self},
+		{"Array.prototype", "flat", 1, self},
+		{"Array.prototype", "sort", 1, self},
+		{"Array.prototype", "reverse", 1, self},
+		{"Array.prototype", "copyWithin", 1, self},
+		{"Array.prototype", "fill", 1, self},
+		{"Array.prototype", "keys", 1, self},
+		{"Array.prototype", "values", 1, self},
+		{"Array.prototype", "entries", 1, self},
+		// shift and unshift move every item (a memmove of the whole
+		// array, fast per item, but 45,000 of them on 250,000 items took
+		// 14 s; a sparse array goes index by index).
+		{"Array.prototype", "shift", 16, self},
+		{"Array.prototype", "unshift", 16, withArgs(false)},
+		{"Array.prototype", "indexOf", 8, self},
+		{"Array.prototype", "lastIndexOf", 8, self},
+		{"Array.prototype", "includes", 8, self},
+		{"Array.prototype", "join", 8, self},
+		{"Array.prototype", "toString", 8, self},
+		{"Array.prototype", "toLocaleString", 8, self},
+		{"Array.prototype", "forEach", 8, self},
+		{"Array.prototype", "map", 8, self},
+		{"Array.prototype", "filter", 8, self},
+		{"Array.prototype", "some", 8, self},
+		{"Array.prototype", "every", 8, self},
+		{"Array.prototype", "find", 8, self},
+		{"Array.prototype", "findIndex", 8, self},
+		{"Array.prototype", "findLast", 8, self},
+		{"Array.prototype", "findLastIndex", 8, self},
+		{"Array.prototype", "reduce", 8, self},
+		{"Array.prototype", "reduceRight", 8, self},
+		{"Array.prototype", "flatMap", 8, self},
+		{"Array.prototype", "toSorted", 1, self},
+		{"Array.prototype", "toReversed", 1, self},
+		{"Array.prototype", "toSpliced", 1, self},
+		{"Array.prototype", "with", 1, self},
 		// Typed arrays' own (their length is bounded by UDFStringBytes in
 		// bytes, up to 16 Mi items).
-		{"%TypedArray%.prototype", "join", 8, this},
-		{"%TypedArray%.prototype", "toString", 8, this},
-		{"%TypedArray%.prototype", "indexOf", 8, this},
-		{"%TypedArray%.prototype", "lastIndexOf", 8, this},
-		{"%TypedArray%.prototype", "includes", 8, this},
-		{"%TypedArray%.prototype", "sort", 1, this},
-		{"%TypedArray%.prototype", "reverse", 8, this},
-		{"%TypedArray%.prototype", "slice", 8, this},
-		{"%TypedArray%.prototype", "map", 8, this},
-		{"%TypedArray%.prototype", "filter", 8, this},
-		{"%TypedArray%.prototype", "forEach", 8, this},
-		{"%TypedArray%.prototype", "keys", 1, this},
-		{"%TypedArray%.prototype", "values", 1, this},
-		{"%TypedArray%.prototype", "entries", 1, this},
-		{"Function.prototype", "apply", 1, func(fc goja.FunctionCall) float64 { return arrayLike(fc.Argument(1)) }},
-		{"Reflect", "apply", 1, func(fc goja.FunctionCall) float64 { return arrayLike(fc.Argument(2)) }},
-		{"Reflect", "construct", 1, func(fc goja.FunctionCall) float64 { return arrayLike(fc.Argument(1)) }},
+		{"%TypedArray%.prototype", "join", 8, self},
+		{"%TypedArray%.prototype", "toString", 8, self},
+		{"%TypedArray%.prototype", "toLocaleString", 8, self},
+		{"%TypedArray%.prototype", "indexOf", 8, self},
+		{"%TypedArray%.prototype", "lastIndexOf", 8, self},
+		{"%TypedArray%.prototype", "includes", 8, self},
+		{"%TypedArray%.prototype", "sort", 1, self},
+		{"%TypedArray%.prototype", "reverse", 8, self},
+		{"%TypedArray%.prototype", "slice", 8, self},
+		{"%TypedArray%.prototype", "map", 8, self},
+		{"%TypedArray%.prototype", "filter", 8, self},
+		{"%TypedArray%.prototype", "forEach", 8, self},
+		{"%TypedArray%.prototype", "fill", 8, self},
+		{"%TypedArray%.prototype", "copyWithin", 8, self},
+		{"%TypedArray%.prototype", "set", 8, func(fc goja.FunctionCall, what string) float64 { return arrayLike(fc.Argument(0), what) }},
+		{"%TypedArray%.prototype", "keys", 1, self},
+		{"%TypedArray%.prototype", "values", 1, self},
+		{"%TypedArray%.prototype", "entries", 1, self},
+		{"Function.prototype", "apply", 1, func(fc goja.FunctionCall, what string) float64 { return arrayLike(fc.Argument(1), what) }},
+		{"Reflect", "apply", 1, func(fc goja.FunctionCall, what string) float64 { return arrayLike(fc.Argument(2), what) }},
+		{"Reflect", "construct", 1, func(fc goja.FunctionCall, what string) float64 { return arrayLike(fc.Argument(1), what) }},
+		{"Reflect", "ownKeys", 1, arg(0)},
 		{"Object", "keys", 1, arg(0)},
 		{"Object", "values", 1, arg(0)},
 		{"Object", "entries", 1, arg(0)},
 		{"Object", "getOwnPropertyNames", 1, arg(0)},
-		{"Object", "assign", 1, func(fc goja.FunctionCall) float64 {
+		{"Object", "getOwnPropertyDescriptors", 1, arg(0)},
+		{"Object", "assign", 1, func(fc goja.FunctionCall, what string) float64 {
 			n := 0.0
 			for i := 1; i < len(fc.Arguments); i++ {
-				n += items(fc.Arguments[i])
+				n += g.items(fc.Arguments[i], what)
 			}
 			return n
+		}},
+		// String.raw goes through its template's raw strings.
+		{"String", "raw", 1, func(fc goja.FunctionCall, what string) float64 {
+			if o, ok := fc.Argument(0).(*goja.Object); ok {
+				if raw, ok := o.Get("raw").(*goja.Object); ok {
+					return arrayLike(raw, what)
+				}
+			}
+			return 0
 		}},
 	} {
 		what, count, per := b.path+"."+b.name, b.count, b.per
 		if strings.HasSuffix(b.path, ".prototype") {
 			what = b.name
 		}
-		wrap(vm, b.path, b.name, func(fc goja.FunctionCall) bool { return p.charge(c, count(fc), per, what) })
+		wrap(vm, b.path, b.name, func(fc goja.FunctionCall) bool { return p.charge(c, count(fc, what), per, what) })
+	}
+}
+
+// chargeIterators makes the engine's own iterators (an array's, a
+// string's, a Map's, a Set's, matchAll's) charge a step per 8 items they
+// give. The engine drains one in a Go loop with no step of the UDF's for
+// a destructuring rest (var [...r] = 'x'.repeat(16e6) took 16.7 s and
+// 1.5 GB), Promise.all, Object.fromEntries and the like; once the call is
+// stopped, next throws, which ends such a loop, and the stop takes effect
+// at the UDF's next step. A for-of loop's items are steps of their own
+// besides, at an eighth more each.
+func chargeIterators(g *guards, p *Program, c *compiled) {
+	vm := g.vm
+	protoOf := func(v goja.Value, method *goja.Symbol, args ...goja.Value) *goja.Object {
+		o := v.ToObject(vm)
+		f, ok := goja.AssertFunction(o.GetSymbol(method))
+		if !ok {
+			return nil
+		}
+		it, err := f(o, args...)
+		if err != nil {
+			return nil
+		}
+		if io, ok := it.(*goja.Object); ok {
+			return io.Prototype()
+		}
+		return nil
+	}
+	newOf := func(name string) goja.Value {
+		o, err := vm.New(vm.GlobalObject().Get(name))
+		if err != nil {
+			panic("transform: sandbox: " + err.Error())
+		}
+		return o
+	}
+	rx, _ := vm.New(vm.GlobalObject().Get("RegExp"), vm.ToValue("a"), vm.ToValue("g"))
+	for _, proto := range []*goja.Object{
+		protoOf(vm.NewArray(), goja.SymIterator),
+		protoOf(vm.ToValue(""), goja.SymIterator),
+		protoOf(newOf("Map"), goja.SymIterator),
+		protoOf(newOf("Set"), goja.SymIterator),
+		protoOf(rx, goja.SymMatchAll, vm.ToValue("")),
+	} {
+		if proto == nil {
+			continue
+		}
+		next, ok := goja.AssertFunction(proto.Get("next"))
+		if !ok {
+			continue
+		}
+		replaceMethod(vm, proto, "next", nil, func(fc goja.FunctionCall) goja.Value {
+			if cl := c.call; cl != nil {
+				if cl.iterated++; cl.iterated%8 == 0 {
+					p.tick(c)
+				}
+				if cl.stopped != "" {
+					panic(vm.NewTypeError("the call was stopped"))
+				}
+			}
+			return invoke(next, fc.This, fc.Arguments...)
+		})
 	}
 }
 
@@ -652,7 +769,7 @@ var plusProgram = goja.MustCompile("plus", "(function (a, b) { return a + b })",
 // instanceof, the statics and subclasses behave as before, and each
 // prototype's constructor is the function, as the global is. (A Proxy
 // would do it in fewer lines, but goja's instanceof refuses a Proxy.)
-var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, typedArrays) {
+var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, copied, typedArrays) {
 	"use strict";
 	var lock = function (o, k, v) { Object.defineProperty(o, k, { value: v, writable: false, configurable: false }); };
 	Object.defineProperty(deny, "prototype", { value: Function.prototype });
@@ -686,6 +803,11 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, 
 				// throws in the constructor.
 				var k = typeof n === "bigint" || typeof n === "symbol" ? 0 : toNumber(n);
 				sized(k === k ? k : 0, per, "new " + name);
+			} else if (name !== "ArrayBuffer") {
+				// An array, a typed array or an array-like to copy: its
+				// items, as many as its length says (a buffer is viewed,
+				// not copied).
+				copied(n, per, "new " + name);
 			}
 			return construct(C, arguments, new.target);
 		};
@@ -1031,18 +1153,29 @@ func (p *Program) runError(c *compiled, err error, what string) []diag.Diagnosti
 	var so *goja.StackOverflowError
 	var ex *goja.Exception
 	cl := c.call
+	interrupted := errors.As(err, &ie)
 	switch {
-	case errors.As(err, &ie):
-		why := fmt.Sprint(ie.Value())
+	case interrupted || cl != nil && cl.stopped != "" && errors.As(err, &ex):
+		// A stop, also when what ended the call is the exception a guard
+		// threw to leave a loop of the engine's once the call was stopped
+		// (no instruction of the UDF's ran after it to be interrupted).
+		where := ex
+		if interrupted {
+			where = &ie.Exception
+		}
+		why := ""
+		if interrupted {
+			why = fmt.Sprint(ie.Value())
+		}
 		if cl != nil && cl.stopped != "" {
 			why = cl.stopped
 		}
 		c.vm = nil // its state is half-way: start afresh for the next message
 		if cl != nil && cl.code != "" {
-			return []diag.Diagnostic{finding(diag.Error, cl.code, why, cl.hint, p.where(c, &ie.Exception))}
+			return []diag.Diagnostic{finding(diag.Error, cl.code, why, cl.hint, p.where(c, where))}
 		}
 		return []diag.Diagnostic{finding(diag.Error, "udf-budget", what+" was stopped: "+why,
-			"look for a loop that never ends or a value that keeps growing", p.where(c, &ie.Exception))}
+			"look for a loop that never ends or a value that keeps growing", p.where(c, where))}
 	case errors.As(err, &so):
 		c.vm = nil
 		return []diag.Diagnostic{finding(diag.Error, "udf-recursion",
