@@ -94,6 +94,15 @@ const UDFJSONBytes = 4 << 20
 // of the bulk built-ins are, and the steps left bound a split first.
 const UDFSplitPieces = 1 << 20
 
+// UDFBigIntBits bounds the BigInt a *, ** or << in a UDF may make, and
+// BigInt.asIntN's and asUintN's sizes; a BigInt made from a text may have
+// at most UDFBigIntBits/3 characters. math/big computes each in one Go
+// call that no step can stop (1n << 4000000000n allocated 500 MB, 3n **
+// 30000000n took 2.6 s, squaring in a loop 12.8 s, BigInt of a million
+// digits 2.4 s). 2^18 bits (78,913 decimal digits) is far past the 64 or
+// 128 bits of any number a message carries.
+const UDFBigIntBits = 1 << 18
+
 // UDFCacheEntries and UDFCacheBytes bound the cache of compiled UDFs (the
 // page validates on every keystroke; unchanged code is not compiled
 // again): at most this many UDFs, holding at most this many bytes of code

@@ -8,13 +8,15 @@ import (
 	"testing"
 )
 
-// TestConcatSemantics runs random expressions of +, += (on a name, on a
-// property after a dot, plain or with a getter and a setter, and on a
-// computed property, whose key's conversion logs), parentheses, commas and templates over strings, numbers,
-// BigInt, a Date and objects whose conversions and getters log their
-// calls (one with Symbol.toPrimitive, one that throws), once in a plain goja runtime and once as a UDF, whose + and +=
-// the instrumentation rewrites (instrument.go): the value, the order of
-// the conversions and every side effect must be the same. Ad hoc runs of
+// TestConcatSemantics runs random expressions of +, *, **, << and their
+// compound assignments (on a name, on a property after a dot, plain or
+// with a getter and a setter, and on a computed property, whose key's
+// conversion logs), parentheses, commas and templates over strings,
+// numbers, BigInt, a Date and objects whose conversions and getters log
+// their calls (one with Symbol.toPrimitive, one that throws), once in a
+// plain goja runtime and once as a UDF, whose operators the
+// instrumentation rewrites (instrument.go): the value, the order of the
+// conversions and every side effect must be the same. Ad hoc runs of
 // 18,000 expressions with random seeds found no difference.
 func TestConcatSemantics(t *testing.T) {
 	n := 1000
@@ -23,13 +25,13 @@ func TestConcatSemantics(t *testing.T) {
 		n = 200
 	}
 	r := rand.New(rand.NewSource(14))
-	atoms := []string{"'a'", "1", "s", "n", "o", "d", "null", "true", "(s, 2)", "[1,2]", "1n", "k.p", "k['q']", "g()", "`t${n}`", "tp", "bad"}
+	atoms := []string{"'a'", "1", "s", "n", "o", "d", "null", "true", "(s, 2)", "[1,2]", "1n", "k.p", "k['q']", "g()", "`t${n}`", "tp", "bad", "2n", "bn"}
 	var gen func(depth int) string
 	gen = func(depth int) string {
 		if depth > 3 || r.Intn(3) == 0 {
 			return atoms[r.Intn(len(atoms))]
 		}
-		switch r.Intn(12) {
+		switch r.Intn(16) {
 		case 0:
 			return "(" + gen(depth+1) + ")"
 		case 1:
@@ -59,11 +61,21 @@ func TestConcatSemantics(t *testing.T) {
 			return "(k[(k = {p: 'R', q: 'Q'}, 'q')] += " + gen(depth+1) + ")"
 		case 10:
 			return "(k['q'] += " + gen(depth+1) + ")"
+		case 11:
+			// *, ** and <<, which have the same conversions (with the
+			// hint "number") and checks of their own.
+			return "(" + gen(depth+1) + " * " + gen(depth+1) + ")"
+		case 12:
+			return "((" + gen(depth+1) + ") ** " + gen(depth+1) + " << " + gen(depth+1) + ")"
+		case 13:
+			return "(s *= " + gen(depth+1) + ")"
+		case 14:
+			return "(h.v <<= " + gen(depth+1) + ")"
 		default:
 			return gen(depth+1) + " + (" + gen(depth+1) + " + " + gen(depth+1) + ")"
 		}
 	}
-	prelude := "var log = ''; var s = 'S', n = 2, o = {valueOf: function () { log += 'v'; return 7 }, toString: function () { log += 't'; return 'O' }}, d = new Date(0), k = {p: 'P', q: 'Q'}, g = function () { log += 'g'; return 'G' }, h = {w: 'W', get v() { log += 'r'; return this.w }, set v(x) { log += 'w'; this.w = x }}, ko = {toString: function () { log += 'K'; return 'p' }}, tp = {[Symbol.toPrimitive]: function (h) { log += h[0]; return 'T' }}, bad = {valueOf: function () { log += 'b'; return {} }, toString: function () { log += 'B'; throw new RangeError('no') }};\n"
+	prelude := "var log = ''; var s = 'S', n = 2, o = {valueOf: function () { log += 'v'; return 7 }, toString: function () { log += 't'; return 'O' }}, d = new Date(0), k = {p: 'P', q: 'Q'}, g = function () { log += 'g'; return 'G' }, h = {w: 'W', get v() { log += 'r'; return this.w }, set v(x) { log += 'w'; this.w = x }}, ko = {toString: function () { log += 'K'; return 'p' }}, tp = {[Symbol.toPrimitive]: function (h) { log += h[0]; return h === 'number' ? 3 : 'T' }}, bn = {valueOf: function () { log += 'n'; return 5n }}, bad = {valueOf: function () { log += 'b'; return {} }, toString: function () { log += 'B'; throw new RangeError('no') }};\n"
 	for range n {
 		e := gen(0)
 		w, got := runBoth(t, prelude+"var r; try { r = String("+e+") } catch (x) { r = 'E:' + x.name }\nreturn r + '|' + log + '|' + s + '|' + k.p + '|' + k.G + '|' + h.w")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"runtime/metrics"
 	"slices"
@@ -63,8 +64,9 @@ type compiled struct {
 	vm   *goja.Runtime // nil when it must be made again (after a stop)
 	// freeze is Object.freeze as it was before the UDF's code ran.
 	freeze goja.Callable
-	// plus is the engine's own + of two values, for Program.add.
-	plus goja.Callable
+	// plus is the engine's own + of two values, for Program.add, and
+	// arith its *, ** and <<, for Program.bigAssign.
+	plus, arith goja.Callable
 	// fn is the UDF's function, found once its top-level code ran (the
 	// service calls the function its code defined, whatever the code later
 	// does to the global binding).
@@ -239,6 +241,11 @@ func (p *Program) start(c *compiled) []diag.Diagnostic {
 		panic("transform: " + err.Error())
 	}
 	c.plus, _ = goja.AssertFunction(plus)
+	arith, err := vm.RunProgram(arithProgram)
+	if err != nil {
+		panic("transform: " + err.Error())
+	}
+	c.arith, _ = goja.AssertFunction(arith)
 	cl := p.begin(c)
 	var ds []diag.Diagnostic
 	func() {
@@ -349,6 +356,17 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			return p.add(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
 		},
 		rightName: func(fc goja.FunctionCall) goja.Value { return p.right(c, gd, fc.Argument(0)) },
+		bigName:   func(fc goja.FunctionCall) goja.Value { return p.big(c, gd, fc) },
+		bigAssignName: func(fc goja.FunctionCall) goja.Value {
+			return p.bigAssign(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
+		},
+		bigRightName: func(fc goja.FunctionCall) goja.Value {
+			v := fc.Argument(0)
+			if cl := c.call; cl != nil && cl.stopped == "" {
+				p.checkBig(cl, gd, 0, -1, nil, v)
+			}
+			return v
+		},
 		holdName: func(fc goja.FunctionCall) goja.Value {
 			c.base, c.key = fc.Argument(0), fc.Argument(1)
 			return c.base
@@ -425,7 +443,17 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		gd.tooLong(what, n*fc.Argument(1).ToFloat())
 		return goja.Undefined()
 	})
-	if _, err := f(goja.Undefined(), deny, g, sized, charged, copied, vm.NewArray(names...)); err != nil {
+	// bigFrom converts BigInt's argument as BigInt would, and refuses a
+	// text past UDFBigIntBits/3 characters: math/big reads a decimal text
+	// in time quadratic in its length (a million digits took 2.4 s).
+	bigFrom := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		v := gd.toPrimitive(fc.Argument(0), "number")
+		if s, ok := v.(goja.String); ok && s.Length() > limits.UDFBigIntBits/3 {
+			gd.throwRange(fmt.Sprintf("BigInt would read a text of %d characters; subplay allows at most %d", s.Length(), limits.UDFBigIntBits/3))
+		}
+		return v
+	})
+	if _, err := f(goja.Undefined(), deny, g, sized, charged, copied, bigFrom, vm.NewArray(names...)); err != nil {
 		panic("transform: sandbox: " + err.Error())
 	}
 }
@@ -671,6 +699,10 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 			}
 			return n
 		}},
+		// BigInt.asIntN and asUintN make a BigInt of the size they are
+		// given: refused past UDFBigIntBits, before they allocate.
+		{"BigInt", "asIntN", 1, g.bigSize},
+		{"BigInt", "asUintN", 1, g.bigSize},
 		// String.raw goes through its template's raw strings.
 		{"String", "raw", 1, func(fc goja.FunctionCall, what string) float64 {
 			if o, ok := fc.Argument(0).(*goja.Object); ok {
@@ -754,6 +786,9 @@ func chargeIterators(g *guards, p *Program, c *compiled) {
 // code: nothing in it is instrumented).
 var plusProgram = goja.MustCompile("plus", "(function (a, b) { return a + b })", true)
 
+// arithProgram makes the engine's own *, ** and <<, by bigOps' numbers.
+var arithProgram = goja.MustCompile("arith", "(function (a, b, op) { return op === 1 ? a * b : op === 2 ? a ** b : a << b })", true)
+
 // lockdown takes away the ways to make code from strings; compiled once,
 // run in every runtime.
 //
@@ -769,7 +804,7 @@ var plusProgram = goja.MustCompile("plus", "(function (a, b) { return a + b })",
 // instanceof, the statics and subclasses behave as before, and each
 // prototype's constructor is the function, as the global is. (A Proxy
 // would do it in fewer lines, but goja's instanceof refuses a Proxy.)
-var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, copied, typedArrays) {
+var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, copied, bigFrom, typedArrays) {
 	"use strict";
 	var lock = function (o, k, v) { Object.defineProperty(o, k, { value: v, writable: false, configurable: false }); };
 	Object.defineProperty(deny, "prototype", { value: Function.prototype });
@@ -820,6 +855,25 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, 
 		define(C.prototype, "constructor", { value: W, writable: true, enumerable: false, configurable: true });
 		define(g, name, { value: W, writable: true, enumerable: false, configurable: true });
 	});
+	// BigInt converts its argument once, through bigFrom, which refuses a
+	// text too long to read in time.
+	var B = g.BigInt;
+	if (typeof B === "function") {
+		var WB = function BigInt(v) {
+			if (new.target !== undefined) {
+				return construct(B, arguments, new.target); // throws, as B does
+			}
+			return B(bigFrom(v));
+		};
+		keys(B).forEach(function (k) {
+			if (k !== "length" && k !== "name") {
+				define(WB, k, describe(B, k));
+			}
+		});
+		setProto(WB, getProto(B));
+		define(B.prototype, "constructor", { value: WB, writable: true, enumerable: false, configurable: true });
+		define(g, "BigInt", { value: WB, writable: true, enumerable: false, configurable: true });
+	}
 })`, true)
 
 // wrap replaces obj[name] (obj named by a path from the global object,
@@ -964,13 +1018,13 @@ func (p *Program) left(c *compiled, g *guards, fc goja.FunctionCall) goja.Value 
 			cl.lefts = cl.lefts[:0]
 		}
 		n, str := textLength(v)
-		l := leftOperand{site: fc.Argument(0).ToInteger(), length: n, str: str}
+		l := leftOperand{site: fc.Argument(0).ToInteger(), length: n, str: str, bits: bitsOf(v), value: v}
 		if o, ok := v.(*goja.Object); ok {
 			h := &heldPrimitive{object: o}
 			stand := g.vm.NewObject()
-			_ = stand.SetSymbol(goja.SymToPrimitive, func(goja.FunctionCall) goja.Value {
+			_ = stand.SetSymbol(goja.SymToPrimitive, func(call goja.FunctionCall) goja.Value {
 				if h.value == nil {
-					return g.prim(h.object)
+					return g.toPrimitive(h.object, call.Argument(0).String())
 				}
 				return h.value
 			})
@@ -998,6 +1052,11 @@ type leftOperand struct {
 	length int
 	str    bool
 	object *heldPrimitive // an object's stand-in's, nil for a primitive
+	// bits is a BigInt's size, -1 for anything else or when not known;
+	// value the operand (for ** and <<, whose result's size depends on
+	// the left operand's value).
+	bits  int
+	value goja.Value
 }
 
 // textLength is the length of a primitive as + would join it to a string
@@ -1025,16 +1084,7 @@ func (p *Program) concat(c *compiled, g *guards, fc goja.FunctionCall) goja.Valu
 		return v
 	}
 	site, feed := fc.Argument(0).ToInteger(), fc.Argument(1).ToInteger()
-	// Unknown (-1) when left did not see it: then only v counts.
-	l := leftOperand{length: -1}
-	for i := len(cl.lefts) - 1; i >= 0; i-- {
-		if cl.lefts[i].site == site {
-			// Entries above it are of operands whose right side threw.
-			l = cl.lefts[i]
-			cl.lefts = cl.lefts[:i]
-			break
-		}
-	}
+	l := cl.takeLeft(site)
 	if h := l.object; h != nil {
 		h.value = g.prim(h.object)
 		l.length, l.str = textLength(h.value)
@@ -1046,7 +1096,7 @@ func (p *Program) concat(c *compiled, g *guards, fc goja.FunctionCall) goja.Valu
 		// What this + builds is the left operand of the + at site feed: a
 		// string of n characters, or, when not known here (an object's
 		// conversion is the +'s), unknown.
-		next := leftOperand{site: feed, length: -1}
+		next := leftOperand{site: feed, length: -1, bits: -1}
 		if n >= 0 {
 			next.length, next.str = n, true
 		}
@@ -1054,6 +1104,146 @@ func (p *Program) concat(c *compiled, g *guards, fc goja.FunctionCall) goja.Valu
 	}
 	return v
 }
+
+// takeLeft is what left noted of the + (or *, **, <<) at site, taken off
+// the list; unknown (-1) when left did not see it.
+func (cl *call) takeLeft(site int64) leftOperand {
+	for i := len(cl.lefts) - 1; i >= 0; i-- {
+		if cl.lefts[i].site == site {
+			// Entries above it are of operands whose right side threw.
+			l := cl.lefts[i]
+			cl.lefts = cl.lefts[:i]
+			return l
+		}
+	}
+	return leftOperand{length: -1, bits: -1}
+}
+
+// big is called on the right operand of every *, ** and << (bigName),
+// before the operator computes, and returns what it computes with. As
+// concat does for +, it converts an object on either side to the number
+// or BigInt the operator would use, where the operator would, and
+// checks the size of a BigInt result (checkBig).
+func (p *Program) big(c *compiled, g *guards, fc goja.FunctionCall) goja.Value {
+	v := fc.Argument(3)
+	cl := c.call
+	if cl == nil || cl.stopped != "" {
+		return v
+	}
+	site, feed, op := fc.Argument(0).ToInteger(), fc.Argument(1).ToInteger(), fc.Argument(2).ToInteger()
+	l := cl.takeLeft(site)
+	if h := l.object; h != nil {
+		h.value = g.toPrimitive(h.object, "number")
+		l.bits, l.value = bitsOf(h.value), h.value
+	}
+	v = g.toPrimitive(v, "number")
+	n := p.checkBig(cl, g, op, l.bits, l.value, v)
+	if feed != 0 {
+		cl.lefts = append(cl.lefts, leftOperand{site: feed, length: -1, bits: n})
+	}
+	return v
+}
+
+// bigAssign is X *= R, X **= R and X <<= R (bigAssignName; see readTwice
+// for X): both operands converted as the operator converts them, checked,
+// then computed by the engine's own operator.
+func (p *Program) bigAssign(c *compiled, g *guards, op int64, x, r goja.Value) goja.Value {
+	x = g.toPrimitive(x, "number")
+	r = g.toPrimitive(r, "number")
+	if cl := c.call; cl != nil && cl.stopped == "" {
+		p.checkBig(cl, g, op, bitsOf(x), x, r)
+	}
+	v, err := c.arith(goja.Undefined(), x, r, g.vm.ToValue(op))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// checkBig bounds a *, ** or << (op by bigOps' numbers; 0 when only the
+// right operand is known) whose result is a BigInt, given the left
+// operand's size in bits (-1 when not a BigInt or not known) and value,
+// and the right operand: past limits.UDFBigIntBits it throws a
+// RangeError, and it charges the call a step per bigStepBits of the
+// result, stopping it past its steps. math/big
+// computes each in one Go call, which no step can stop: 1n << 4e9n
+// allocated 500 MB, and squaring a number in a loop ran 12.8 s. It
+// returns the result's size in bits, -1 when it is no BigInt.
+func (p *Program) checkBig(cl *call, g *guards, op int64, lbits int, left, right goja.Value) int {
+	rbits := bitsOf(right)
+	if rbits < 0 {
+		return -1
+	}
+	var est float64
+	switch op {
+	case 1: // *
+		est = float64(max(lbits, 0) + rbits)
+	case 2: // **: about the left's bits times the exponent
+		e := bigFloat(right)
+		switch {
+		case lbits < 0:
+			est = e // the base is not known: as if it were 2
+		case lbits <= 1 || e <= 0:
+			est = float64(max(lbits, 1)) // 0, 1 or -1 to any power, or a negative exponent (which throws)
+		default:
+			est = float64(lbits) * e
+		}
+	case 3: // <<: the left's bits plus the shift
+		est = float64(max(lbits, 0)) + max(bigFloat(right), 0)
+	default: // the right operand alone
+		est = float64(rbits)
+	}
+	if lbits < 0 && op != 0 && left != nil && bitsOf(left) < 0 {
+		// A number with a BigInt: the operator throws a TypeError.
+		return -1
+	}
+	if est > limits.UDFBigIntBits {
+		g.throwRange(fmt.Sprintf("%s would make a BigInt of %s bits; subplay allows at most %d", bigOpName[op], countText(est), limits.UDFBigIntBits))
+	}
+	if k := math.Ceil(est / bigStepBits); k > p.stepsLeft(cl.c) {
+		cl.refuse("udf-budget", fmt.Sprintf("%s on BigInts of about %s bits would take the UDF past its steps (one per %d bits of a BigInt result)", bigOpName[op], countText(est), bigStepBits),
+			"keep BigInts small: their arithmetic costs steps by their size")
+		panic(g.vm.NewTypeError("the call was stopped")) // the stop's finding is given
+	} else {
+		cl.steps += int(k)
+	}
+	return int(est)
+}
+
+// bigStepBits is how many bits of a BigInt result cost a step: a product
+// of 158,000 bits took 1.3 ms natively and is charged 619 steps, so that
+// a call of nothing else stops after about 80 of them, near 0.1 s.
+const bigStepBits = 256
+
+var bigOpName = map[int64]string{0: "a BigInt operation", 1: "*", 2: "**", 3: "<<"}
+
+// bitsOf is the size in bits of a BigInt's magnitude, -1 for any other
+// value. goja keeps a BigInt as a math/big number, read here in place:
+// exporting it would copy it.
+func bitsOf(v goja.Value) int {
+	if v == nil || v.ExportType() != bigIntPtr {
+		return -1
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.CanConvert(bigIntPtr) {
+		return len(v.String()) * 4 // not reached with this engine: a bound from its digits
+	}
+	return rv.Convert(bigIntPtr).Interface().(*big.Int).BitLen()
+}
+
+// bigFloat is a BigInt's value as a float64 (±Inf past its range).
+func bigFloat(v goja.Value) float64 {
+	rv := reflect.ValueOf(v)
+	if !rv.CanConvert(bigIntPtr) {
+		return math.Inf(1)
+	}
+	f, _ := new(big.Float).SetInt(rv.Convert(bigIntPtr).Interface().(*big.Int)).Float64()
+	return f
+}
+
+// bigIntPtr is what goja says a BigInt exports to, and what its value
+// converts to in place.
+var bigIntPtr = reflect.TypeOf((*big.Int)(nil))
 
 // add is X += R for a plain name X (addName): both operands converted to
 // primitives, left first, as the + converts them, checked, then added by

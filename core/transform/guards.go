@@ -53,6 +53,19 @@ func newGuards(vm *goja.Runtime, p *Program, c *compiled) *guards {
 	return g
 }
 
+// bigSize refuses BigInt.asIntN's or asUintN's size past
+// limits.UDFBigIntBits; it charges nothing.
+func (g *guards) bigSize(fc goja.FunctionCall, what string) float64 {
+	if len(fc.Arguments) > 0 {
+		// Converted once, here: the built-in gets the primitive.
+		fc.Arguments[0] = g.toPrimitive(fc.Arguments[0], "number")
+	}
+	if n := fc.Argument(0).ToFloat(); n > limits.UDFBigIntBits {
+		g.throwRange(fmt.Sprintf("%s would make a BigInt of %s bits; subplay allows at most %d", what, countText(n), limits.UDFBigIntBits))
+	}
+	return 0
+}
+
 // steadyLength is o's length for a charge, when reading it runs none of
 // the UDF's code, so that the built-in charged reads the same: a getter
 // or a Proxy's trap could answer 0 to the charge and 4e9 to the built-in

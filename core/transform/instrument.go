@@ -44,16 +44,22 @@ const tickCall = tickName + "();"
 // an object literal), which the engine iterates with no step of the UDF's:
 // it charges the items as steps before they are made (Program.charge).
 const (
-	leftName   = tickName + "_l"
-	memName    = tickName + "_m"
-	addName    = tickName + "_a"
-	rightName  = tickName + "_r"
-	holdName   = tickName + "_o"
-	baseName   = tickName + "_b"
-	keyName    = tickName + "_k"
-	heldName   = tickName + "_h"
-	textName   = tickName + "_t"
-	spreadName = tickName + "_s"
+	leftName  = tickName + "_l"
+	memName   = tickName + "_m"
+	addName   = tickName + "_a"
+	rightName = tickName + "_r"
+	// bigName, bigAssignName and bigRightName do for *, ** and << what
+	// memName, addName and rightName do for +, with a BigInt's size in
+	// bits (Program.big).
+	bigName       = tickName + "_n"
+	bigAssignName = tickName + "_N"
+	bigRightName  = tickName + "_R"
+	holdName      = tickName + "_o"
+	baseName      = tickName + "_b"
+	keyName       = tickName + "_k"
+	heldName      = tickName + "_h"
+	textName      = tickName + "_t"
+	spreadName    = tickName + "_s"
 )
 
 // insertion is text added to the code before the byte at offset at (in the
@@ -209,13 +215,14 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				stepAround(b.Expression)
 			}
 		case *ast.BinaryExpression:
-			if n.Operator == token.PLUS {
+			if fam := family(n.Operator); fam != 0 {
 				// A + on the left (a chain, "a + b + c") tells its own
 				// result's length to this one (feeds): wrapping it in a
 				// call as well would nest the calls as deep as the chain
-				// is long.
+				// is long. Likewise a *, ** or << on the left of one of
+				// them, with its result's size in bits.
 				inner, chain := n.Left.(*ast.BinaryExpression)
-				chain = chain && inner.Operator == token.PLUS
+				chain = chain && family(inner.Operator) == fam
 				var la, lb int
 				lok := false
 				if !chain {
@@ -234,29 +241,45 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 					if feed == "" {
 						feed = "0"
 					}
-					aroundAt(ra, rb, memName, k+", "+feed)
-				} else {
+					if fam == '+' {
+						aroundAt(ra, rb, memName, k+", "+feed)
+					} else {
+						aroundAt(ra, rb, bigName, k+", "+feed+", "+bigOps[n.Operator])
+					}
+				} else if fam == '+' {
 					around(n.Right, rightName, "")
+				} else {
+					around(n.Right, bigRightName, "")
 				}
 			}
 		case *ast.AssignExpression:
-			if n.Operator == token.PLUS {
-				// The target read once (readTwice), when its += follows it
-				// (not a parenthesis).
+			if fam := family(n.Operator); fam != 0 {
+				// The target read once (readTwice), when its operator
+				// follows it (not a parenthesis): all of it but the = is
+				// taken out.
+				op := n.Operator.String() + "="
 				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off)
 				j := skipSpace(code, off(n.Left.Idx1()))
-				if rok && j <= len(code) && strings.HasPrefix(code[j:], "+=") {
+				if rok && j <= len(code) && strings.HasPrefix(code[j:], op) {
 					if target, wraps, ok := readTwice(code, n.Left, off, starts); ok {
 						sites++
-						for _, w := range append(wraps, insertion{at: j, skip: 1}) {
+						for _, w := range append(wraps, insertion{at: j, skip: len(op) - 1}) {
 							w.seq = len(ins)
 							ins = append(ins, w)
 						}
-						aroundAt(ra, rb, addName, strconv.Itoa(sites)+", "+target)
+						if fam == '+' {
+							aroundAt(ra, rb, addName, strconv.Itoa(sites)+", "+target)
+						} else {
+							aroundAt(ra, rb, bigAssignName, bigOps[n.Operator]+", "+target)
+						}
 						break
 					}
 				}
-				around(n.Right, rightName, "")
+				if fam == '+' {
+					around(n.Right, rightName, "")
+				} else {
+					around(n.Right, bigRightName, "")
+				}
 			}
 		case *ast.SpreadElement:
 			around(n.Expression, spreadName, "")
@@ -304,6 +327,22 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	b.WriteString(code[prev:])
 	return &instrumented{text: b.String(), ins: ins, regexps: regexps}, true
 }
+
+// family is '+' for +, 'n' for the operators whose BigInt result can be
+// far larger than their operands (*, **, <<), 0 for others.
+func family(op token.Token) byte {
+	switch op {
+	case token.PLUS:
+		return '+'
+	case token.MULTIPLY, token.EXPONENT, token.SHIFT_LEFT:
+		return 'n'
+	}
+	return 0
+}
+
+// bigOps numbers the operators of family 'n' for bigName and
+// bigAssignName (Program.big).
+var bigOps = map[token.Token]string{token.MULTIPLY: "1", token.EXPONENT: "2", token.SHIFT_LEFT: "3"}
 
 // readTwice plans how X = addName(k, X, R) reads a += target X once,
 // as X += R does, and sets the same variable or property: it returns the
