@@ -699,6 +699,14 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 			}
 			return n
 		}},
+		// Work per character of a text in one Go call: normalize took
+		// 2.2 s on 8 million characters, localeCompare 1.4 s on two of 16
+		// million, parseFloat 2.2 s on 16 million (each about 140-280 ns
+		// a character): a step per 32 characters keeps a call of them
+		// near 0.3 s.
+		{"String.prototype", "normalize", 32, self},
+		{"String.prototype", "localeCompare", 32, func(fc goja.FunctionCall, what string) float64 { return this(what)(fc) + g.items(fc.Argument(0), what) }},
+		{"Number", "parseFloat", 32, arg(0)},
 		// BigInt.asIntN and asUintN make a BigInt of the size they are
 		// given: refused past UDFBigIntBits, before they allocate.
 		{"BigInt", "asIntN", 1, g.bigSize},
@@ -719,6 +727,8 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 		}
 		wrap(vm, b.path, b.name, func(fc goja.FunctionCall) bool { return p.charge(c, count(fc, what), per, what) })
 	}
+	// The global parseFloat is Number.parseFloat (one function).
+	_ = vm.GlobalObject().Set("parseFloat", objectAt(vm, "Number").Get("parseFloat"))
 }
 
 // chargeIterators makes the engine's own iterators (an array's, a
