@@ -103,8 +103,10 @@ type call struct {
 	// ends, after the last check, so the checks count it in advance.
 	pending uint64
 	// iterated counts the items the engine's own iterators gave in this
-	// call (chargeIterators).
+	// call (chargeIterators), and scanned the characters its searches
+	// went through short of a step (guards.scan).
 	iterated int
+	scanned  float64
 	// lefts are the left operands of the + expressions being evaluated in
 	// this call, innermost last (Program.left).
 	lefts []leftOperand

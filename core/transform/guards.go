@@ -5,6 +5,7 @@ package transform
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -38,6 +39,134 @@ type guards struct {
 	// (see steady).
 	describe    goja.Callable
 	typedLength *goja.Object
+	// plain is what a RegExp's split reads as the sandbox left it (see
+	// plainRegExp).
+	plain rxPlain
+}
+
+// rxPlain is RegExp.prototype, RegExp, and the values and getters of
+// theirs that the spec's split reads, as the guards left them.
+type rxPlain struct {
+	proto, ctor *goja.Object
+	// props are the prototype's properties by name (a data property's
+	// value, an accessor's getter), and species RegExp's species getter.
+	props   map[string]*goja.Object
+	species *goja.Object
+}
+
+// rxSplitReads are the properties of RegExp.prototype the spec's split
+// reads, directly or through the flags getter.
+var rxSplitReads = []string{"constructor", "exec", "flags", "hasIndices", "global", "ignoreCase", "multiline", "dotAll", "unicode", "unicodeSets", "sticky"}
+
+// own is o's own property key as a data value or a getter, nil when o
+// has none.
+func (g *guards) own(o *goja.Object, key goja.Value) *goja.Object {
+	d, ok := invoke(g.describe, goja.Undefined(), o, key).(*goja.Object)
+	if !ok {
+		return nil
+	}
+	if get, ok := d.Get("get").(*goja.Object); ok {
+		return get
+	}
+	v, _ := d.Get("value").(*goja.Object)
+	return v
+}
+
+func (g *guards) plainState(proto *goja.Object) rxPlain {
+	st := rxPlain{proto: proto, ctor: g.object("RegExp"), props: map[string]*goja.Object{}}
+	for _, k := range rxSplitReads {
+		st.props[k] = g.own(proto, g.vm.ToValue(k))
+	}
+	st.species = g.own(st.ctor, goja.SymSpecies)
+	return st
+}
+
+// plainRegExp reports whether the spec's split of rx would read nothing
+// the UDF changed: rx has no own property but lastIndex, and RegExp's
+// prototype, constructor and species are as the sandbox left them. Then
+// its result is splitFast's.
+func (g *guards) plainRegExp(rx *goja.Object) bool {
+	st := g.plain
+	if rx.Prototype() != st.proto || len(rx.Symbols()) > 0 {
+		return false
+	}
+	if names := rx.GetOwnPropertyNames(); len(names) != 1 || names[0] != "lastIndex" {
+		return false
+	}
+	for k, v := range st.props {
+		if g.own(st.proto, g.vm.ToValue(k)) != v {
+			return false
+		}
+	}
+	return st.props["constructor"] == st.ctor && g.own(st.ctor, goja.SymSpecies) == st.species
+}
+
+// splitFast is the spec's split of an ASCII text by an expression RE2
+// runs, found with RE2 over the whole text, nil when either is not so.
+// The spec tries a sticky match at each position in turn, which goja
+// runs on its backtracking engine (a search from past the start), one
+// call each: 200 KB split by /,/ went past the call's allocation budget.
+// RE2's successive matches are the same: each is the leftmost from where
+// the last ended, and an empty match where the last ended (or at the
+// text's start) is passed over, as the spec passes over an empty match
+// where its last piece ended. lim is the pieces' bound (limit's).
+func (g *guards) splitFast(p rxPattern, rx *goja.Object, s goja.String, lim uint32) goja.Value {
+	if p.re == nil || p.backtrack != "" || s == nil || reflect.ValueOf(s).Kind() != reflect.String || !g.plainRegExp(rx) {
+		return nil
+	}
+	vm := g.vm
+	text := s.String()
+	if lim == 0 {
+		return vm.NewArray()
+	}
+	if text == "" {
+		if p.re.MatchString("") {
+			return vm.NewArray()
+		}
+		return vm.NewArray(s)
+	}
+	left := g.p.stepsLeft(g.c)
+	if float64(len(text))/rxScanChars > left+1 {
+		g.c.call.refuse("udf-budget", fmt.Sprintf("split would search %d characters, more than the call's steps left pay for (a step per %d characters searched)", len(text), rxScanChars),
+			"search a shorter text, or fewer times")
+		return goja.Undefined()
+	}
+	// Pieces past the steps left are refused by the caller: more matches
+	// than that (and the two an empty match at either end can pass over)
+	// are never needed.
+	most := int(min(float64(lim), left) + 3)
+	ms := p.re.FindAllStringSubmatchIndex(text, most)
+	g.scan(float64(len(text)))
+	var a []any
+	piece := func(i, j int) bool {
+		if i < 0 {
+			a = append(a, goja.Undefined())
+		} else {
+			a = append(a, text[i:j])
+		}
+		return uint32(len(a)) == lim
+	}
+	at := 0
+	for _, m := range ms {
+		q, e := m[0], m[1]
+		if q >= len(text) {
+			break
+		}
+		if e == at {
+			continue
+		}
+		if piece(at, q) {
+			return vm.NewArray(a...)
+		}
+		at = e
+		for i := 2; i+1 < len(m); i += 2 {
+			if piece(m[i], m[i+1]) {
+				return vm.NewArray(a...)
+			}
+		}
+	}
+	piece(at, len(text))
+	return vm.NewArray(a...)
 }
 
 // seenPatterns bounds guards.seen; past it the cache starts afresh.
@@ -129,6 +258,9 @@ func (g *guards) install() {
 
 	g.wrapRx(proto, "exec", nil, g.execRoute)
 	g.wrapRx(proto, "test", nil, g.execRoute)
+	g.scanned(proto, "exec")
+	g.scanned(proto, "test")
+	g.plain = g.plainState(proto)
 	g.wrapRx(proto, "", goja.SymSearch, nil)
 	g.wrapRx(proto, "", goja.SymMatchAll, nil)
 	g.wrapRx(proto, "", goja.SymMatch, func(p rxPattern, rx *goja.Object, s goja.String) string {
@@ -456,6 +588,79 @@ func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route
 	})
 }
 
+// scanned makes RegExp.prototype's exec or test (as wrapRx left it)
+// charge the text it searches, a step per rxScanChars characters: from
+// where the search starts to the match's end, or to the text's end when
+// nothing matched (a test without g or y does not say where its match
+// ended: the text is charged whole). Every search of the sandbox's
+// expressions comes here (split, replace, match and search call exec,
+// since the prototype's exec is not the engine's own). One that would
+// search more text than the steps left pay for is refused first: RE2 goes
+// through text at tens of nanoseconds a character for some patterns
+// (/x*y/ took 1 s on 16 MB, and a loop of 100 such tests over a minute).
+func (g *guards) scanned(proto *goja.Object, name string) {
+	inner := original(proto, name, nil)
+	test := name == "test"
+	g.set(proto, name, nil, func(fc goja.FunctionCall) goja.Value {
+		cl := g.c.call
+		if cl != nil && cl.stopped != "" {
+			// Out of a loop of the engine's (split's goes position by
+			// position): the stop's finding is given.
+			panic(g.vm.NewTypeError("the call was stopped"))
+		}
+		p, rx, ok := g.pattern(fc.This)
+		if cl == nil || !ok {
+			return invoke(inner, fc.This, fc.Arguments...)
+		}
+		s := g.text(&fc, 0)
+		n := 0
+		if s != nil {
+			n = s.Length()
+		}
+		start := 0
+		if p.global || p.sticky {
+			if f := rx.Get("lastIndex"); f != nil {
+				start = int(min(max(f.ToFloat(), 0), float64(n)))
+			}
+		}
+		// A sticky search only tries where it starts.
+		if !p.sticky && float64(n-start)/rxScanChars > g.p.stepsLeft(g.c)+1 {
+			cl.refuse("udf-budget", fmt.Sprintf("%s would search %d characters, more than the call's steps left pay for (a step per %d characters searched)", name, n-start, rxScanChars),
+				"search a shorter text, or fewer times")
+			return goja.Null()
+		}
+		r := invoke(inner, fc.This, fc.Arguments...)
+		end := n
+		if p.sticky {
+			end = start
+		}
+		switch {
+		case test && (p.global || p.sticky) && r.ToBoolean():
+			end = int(rx.Get("lastIndex").ToFloat())
+		case !test:
+			if m, ok := r.(*goja.Object); ok {
+				end = int(m.Get("index").ToFloat()) + g.str(m.Get("0")).Length()
+			}
+		}
+		g.scan(float64(max(end-start, 1)))
+		return r
+	})
+}
+
+// rxScanChars is how many characters searched cost a step.
+const rxScanChars = 64
+
+// scan charges n characters searched, carrying what is short of a step to
+// the next search.
+func (g *guards) scan(n float64) {
+	cl := g.c.call
+	cl.scanned += n
+	if k := math.Floor(cl.scanned / rxScanChars); k > 0 {
+		cl.scanned -= k * rxScanChars
+		g.p.charge(g.c, k, 1, "a search")
+	}
+}
+
 // stopped reports whether the current call was stopped (its interrupt
 // takes effect when the built-in returns).
 func (g *guards) stopped() bool {
@@ -667,11 +872,15 @@ func (g *guards) boundSplit(proto *goja.Object) {
 	}
 	rxSplit := original(proto, "", goja.SymSplit)
 	g.set(proto, "", goja.SymSplit, func(fc goja.FunctionCall) goja.Value {
-		if _, _, ok := g.pattern(fc.This); !ok || g.stopped() {
+		p, rx, ok := g.pattern(fc.This)
+		if !ok || g.stopped() {
 			return invoke(rxSplit, fc.This, fc.Arguments...)
 		}
-		g.text(&fc, 0)
+		s := g.text(&fc, 0)
 		capped := limit(&fc)
+		if v := g.splitFast(p, rx, s, toUint32(fc.Arguments[1].ToFloat())); v != nil {
+			return charge(v, capped)
+		}
 		return charge(invoke(rxSplit, fc.This, fc.Arguments...), capped)
 	})
 	sp := g.object("String.prototype")
