@@ -68,6 +68,24 @@ func init() {
 		udf("stringify-deep-indent", "function f(m) { var a = []; for (var i = 0; i < 20000; i++) a = [a]; return {data: String(JSON.stringify(a, null, 10).length)} }", 1),
 		udf("spread-typed-array", "function f(m) { var u = new Uint8Array(16e6); Math.max(...u); [...u]; return m }", 1),
 		udf("split-chars", "function f(m) { var s = 'x'.repeat(16e6); s.split(''); s.split(''); return m }", 1),
+		// Found by an audit of goja's built-ins (sixteenth session), each
+		// 1.2 s to over a minute and up to 8 GB natively before: a length
+		// that answers the charge 0 and the built-in 10^8, a built-in that
+		// moves every item per call, a destructuring rest the engine
+		// drains, a replaceAll that keeps every match, BigInt arithmetic
+		// in one Go call, per-character work in one call, a search repeated
+		// over a long text, Go's recursion through nested arrays.
+		udf("length-getter", "function f(m) { var n = 0, o = {get length() { return n++ ? 1e8 : 0 }}; Array.from(o); return m }", 1),
+		udf("shift-loop", "function f(m) { var a = JSON.parse('[' + '0,'.repeat(2.5e5) + '0]'); for (var i = 0; i < 45000; i++) a.shift(); return m }", 1),
+		udf("destructure-rest", "function f(m) { var [...r] = 'x'.repeat(16e6); return m }", 1),
+		udf("replace-all-empty", "function f(m) { 'x'.repeat(16e6).replaceAll('x', ''); return m }", 1),
+		udf("bigint-square", "function f(m) { var x = 3n; for (;;) x = x * x; }", 1),
+		udf("bigint-shift", "function f(m) { return {data: String(1n << 4000000000n)} }", 1),
+		udf("normalize-long", "function f(m) { return {data: 'é'.repeat(8e6).normalize('NFD')} }", 1),
+		udf("regexp-test-loop", "function f(m) { var s = 'x'.repeat(16e6), r = /x*y/; for (var i = 0; i < 100; i++) r.test(s); return m }", 1),
+		udf("join-deep", "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return {data: String(a)} }", 1),
+		udf("string-raw-subs", "function f(m) { var s = 'x'.repeat(16e6); return {data: String.raw({raw: Array(10).fill('')}, s, s, s, s, s, s, s, s, s)} }", 1),
+		udf("typed-from-length", "function f(m) { new Float64Array({length: 3e8}); return m }", 1),
 		udf("repeat-huge", "function f(m) { return {data: 'x'.repeat(2147483647)} }", 2),
 		udf("array-fill-huge", "function f(m) { new Array(4294967295).fill(1) }", 2),
 		udf("array-push", "function f(m) { var a = []; for (;;) a.push({a: a.length}) }", 1),
