@@ -153,7 +153,7 @@ func TestWorkerdRetiredFreed(t *testing.T) {
 	}
 	tg := &target{base: strings.TrimSuffix(base, "/"), client: &http.Client{Transport: &http.Transport{}}}
 	extra := &target{base: strings.TrimSuffix(extraURL, "/"), client: &http.Client{Transport: &http.Transport{}}}
-	first, doubling := hostileCase(t, "schema-columns/proto-dag-16"), hostileCase(t, "transform/string-doubling-object")
+	first, doubling := hostileCase(t, "schema-columns/proto-dag-16"), hostileCase(t, "transform/strings-kept")
 	// The extra process's first instance, started by a schema request:
 	// the sequence after which the retiring request's own collection freed
 	// nothing, in 2 of 3 runs against that glue (with an instance started
@@ -169,7 +169,7 @@ func TestWorkerdRetiredFreed(t *testing.T) {
 		}
 	}
 	memory()
-	// The instance string-doubling-object will run in hands a function out for
+	// The instance strings-kept will run in hands a function out for
 	// good (a test-bundle path), as one that the isolate still holds after
 	// the retirement: the Go object it belongs to must not keep the
 	// instance (the glue's release drops the pending promise of
@@ -181,29 +181,28 @@ func TestWorkerdRetiredFreed(t *testing.T) {
 	pid := readPid(t, pidfile)
 	before, peakBefore := procMB(t, pid, "VmRSS"), procMB(t, pid, "VmHWM")
 	if r := tg.post(t, "/v1/"+doubling.Op, string(doubling.Body())); r.status != http.StatusOK {
-		t.Fatalf("string-doubling-object: status %d, want 200; body %.300s", r.status, r.body)
+		t.Fatalf("strings-kept: status %d, want 200; body %.300s", r.status, r.body)
 	}
 	// At once, a request straight to the extra worker that starts a fresh
 	// instance (a test-bundle path) while the retiring request may still
 	// be finishing: the sequence after which the old instance's memory
 	// stayed, with only the retiring request's own collection, for good.
 	memory()
-	// The case takes the instance's memory to about 90 MB (a doubling
-	// through an object's toString, which only the allocation budget
-	// stops; a name's or a property's stops at half of it since + has
-	// bounds of its own), past the
+	// The case takes the instance's memory to about 90 MB (strings kept
+	// until the allocation budget stops the call; a doubling stops at
+	// half of it since + has bounds of its own), past the
 	// bound at which it is retired: the process's peak shows it, if it is a new
 	// peak (the process is a fresh one).
 	const least = 40
 	peak := procMB(t, pid, "VmHWM")
 	if peak-before < least || peak <= peakBefore {
-		t.Fatalf("string-doubling-object took the extra process from %d MB (its peak so far %d) to a peak of %d MB; this test needs a new peak %d MB or more above the start",
+		t.Fatalf("strings-kept took the extra process from %d MB (its peak so far %d) to a peak of %d MB; this test needs a new peak %d MB or more above the start",
 			before, peakBefore, peak, least)
 	}
 	udf := contractRequest(t, "validate-udf")
 	for i := 0; ; i++ {
 		if now := procMB(t, pid, "VmRSS"); peak-now >= least {
-			t.Logf("the extra process: %d MB before string-doubling-object, a peak of %d MB, %d MB after %d more requests", before, peak, now, i)
+			t.Logf("the extra process: %d MB before strings-kept, a peak of %d MB, %d MB after %d more requests", before, peak, now, i)
 			return
 		} else if i == 10 {
 			t.Fatalf("the extra process stayed at %d MB (its peak %d) through 10 requests after the retirement; want %d MB or more back", now, peak, least)

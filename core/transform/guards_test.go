@@ -371,3 +371,13 @@ func TestSplitSemantics(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitLargeText: a split by a regular expression of a large message,
+// which went position by position on the backtracking engine and ran out
+// of the allocation budget at 200 KB, gives its pieces.
+func TestSplitLargeText(t *testing.T) {
+	got := runUDF(t, "function f(m) { var s = 'abcd,'.repeat(3e4) + 'x'.repeat(5e4); return {data: String(s.split(/,/).length) + ' ' + s.split(/(,)/, 5).join('|')} }")
+	if want := "30001 abcd|,|abcd|,|abcd"; got != want {
+		t.Errorf("got %.300s, want %s", got, want)
+	}
+}

@@ -45,6 +45,11 @@ func init() {
 		udf("string-doubling-object", "function f(m) { var s = 'x', o = {toString: function () { return s }}; for (;;) s = o + o; }", 1),
 		// Within the allocation budget before each +, past it after: a
 		// check of what was allocated let the last + build 64 MiB more.
+		// What any UDF may hold: strings kept until the call's allocation
+		// budget stops it, about 64 MB live (with every doubling above
+		// bounded by the string bound, this is the case that grows an
+		// instance most).
+		udf("strings-kept", "function f(m) { var a = []; for (;;) a.push('x'.repeat(1 << 20)); }", 1),
 		udf("concat-past-budget", "function f(m) { var t = 'x'.repeat(16e6), s = t + t, u = s + s; return m }", 1),
 		// Built-ins that allocate far more than their input in one call,
 		// where no step can look: 3 MB of JSON text allocated 634 MiB.
