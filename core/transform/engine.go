@@ -734,7 +734,7 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 		{"Number.prototype", "toFixed", 4, digits},
 		{"Number.prototype", "toExponential", 4, digits},
 		{"Number.prototype", "toString", 1, func(fc goja.FunctionCall, what string) float64 {
-			if r := fc.Argument(0); !goja.IsUndefined(r) && r.ToFloat() != 10 {
+			if r := fc.Argument(0); !goja.IsUndefined(r) && (isObject(r) || r.ToFloat() != 10) {
 				return 32
 			}
 			return 0

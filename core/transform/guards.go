@@ -619,7 +619,9 @@ func (g *guards) scanned(proto *goja.Object, name string) {
 		}
 		start := 0
 		if p.global || p.sticky {
-			if f := rx.Get("lastIndex"); f != nil {
+			// An object there is converted by the search alone (and
+			// refused by wrapRx's route): counted from 0.
+			if f := rx.Get("lastIndex"); f != nil && !isObject(f) {
 				start = int(min(max(f.ToFloat(), 0), float64(n)))
 			}
 		}

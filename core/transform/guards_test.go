@@ -381,3 +381,35 @@ func TestSplitLargeText(t *testing.T) {
 		t.Errorf("got %.300s, want %s", got, want)
 	}
 }
+
+// TestGuardedBuiltinsSemantics: the built-ins this sandbox charges,
+// replaces or wraps (String.raw, BigInt, the engine's iterators, shift and
+// unshift, number formatting, normalize, localeCompare, parseFloat,
+// replaceAll, join of nested and cyclic arrays) give what plain goja
+// gives, with the same calls of the UDF's code in the same order.
+func TestGuardedBuiltinsSemantics(t *testing.T) {
+	tests := []string{
+		"return String.raw`a\\n${1}b${'é'}c${{toString() { return 'T' }}}` + String.raw({raw: 'xyz'}, 1, 2, 3, 4) + String.raw({raw: ['a', , 'c']}, 9) + String.raw({raw: []}) + String.raw({raw: {length: 2, 0: 'p', 1: 'q'}})",
+		"try { String.raw() } catch (e) { return e.name }",
+		"var L = []; var r = {raw: {length: 3, get 0() { L.push('r0'); return 'a' }, get 1() { L.push('r1'); return 'b' }, get 2() { L.push('r2'); return 'c' }}}; return String.raw(r, {toString() { L.push('s0'); return 'x' }}, {toString() { L.push('s1'); return 'y' }}) + L.join()",
+		"return String.raw.name + String.raw.length + (parseFloat === Number.parseFloat) + parseFloat('1.5e3x') + 'é'.normalize('NFD').length + 'a'.localeCompare('b') + 'b'.localeCompare(new String('a'))",
+		"return String(BigInt('123') + BigInt(5) + BigInt.asUintN(8, 257n) + BigInt.asIntN(4, 15n)) + typeof BigInt + BigInt.name + BigInt.length + (BigInt.prototype.constructor === BigInt) + (Object.getPrototypeOf(BigInt) === Function.prototype)",
+		"var L = []; return String(BigInt({valueOf() { L.push('v'); return 7 }, toString() { L.push('t'); return '8' }})) + L.join()",
+		"try { new BigInt(1) } catch (e) { return e.name } ",
+		"try { BigInt('x') } catch (e) { return e.name } ",
+		"var o = {}; var out = []; for (var x of [1, 2, 3]) out.push(x); for (var c of 'ab') out.push(c); for (var [k, v] of new Map([[1, 'a']])) out.push(k + v); for (var s of new Set([4, 4, 5])) out.push(s); var [p, ...q] = 'xyz'; out.push(p, q.join('')); out.push(Object.fromEntries([['a', 1]]).a); out.push([...'hé'].length); return out.join()",
+		"var it = [1, 2][Symbol.iterator](); return JSON.stringify([it.next(), it.next(), it.next(), typeof it.next, it.next.name, it.next.length, Object.getPrototypeOf(it).next === it.next])",
+		"var a = [1, 2, 3]; var r = [a.shift(), a.unshift(9, 8), a.join(), [].shift(), Array.prototype.unshift.call({length: 1, 0: 'x'}, 'y')]; return JSON.stringify(r)",
+		"return [(255).toString(16), (255).toString(2), (0.1).toFixed(20), (123.456).toPrecision(2), (1e21).toExponential(3), (5).toString(), (5).toString(10)].join()",
+		"var n = 0; return 'a-b-c'.replaceAll('-', function (m, i) { n++; return '+' + i }) + n + 'aaa'.replaceAll('a', '$&$&') + 'xyz'.replaceAll('', '.')",
+		"var a = [1, [2, [3]]]; var c = [1]; c.push(c); return String(a) + '|' + c.join() + '|' + [null, undefined, 0].join('-')",
+		"return Reflect.ownKeys(new Uint8Array(3)).join() + Object.keys(new String('ab')).join() + JSON.stringify(Object.getOwnPropertyDescriptors('a'))",
+		"var u = new Uint8Array(4); u.fill(7, 1); u.copyWithin(0, 2); u.set([1], 3); return u.join() + new Float64Array({length: 2, 0: 1.5}).join() + (new Uint8Array(2)).toLocaleString()",
+	}
+	for _, tc := range tests {
+		plain, udf := runBoth(t, tc)
+		if plain != udf {
+			t.Errorf("%s\n  as a UDF: %q\n plain goja: %q", tc, udf, plain)
+		}
+	}
+}
