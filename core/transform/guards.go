@@ -182,6 +182,22 @@ func newGuards(vm *goja.Runtime, p *Program, c *compiled) *guards {
 	return g
 }
 
+// lacks reports whether o has no property key, own or inherited, found
+// without running the UDF's code (a Proxy on the way: not known, false).
+func (g *guards) lacks(o *goja.Object, key string) bool {
+	k := g.vm.ToValue(key)
+	for depth := 0; o != nil && depth < 64; depth++ {
+		if o.ExportType() == proxyType {
+			return false
+		}
+		if _, ok := invoke(g.describe, goja.Undefined(), o, k).(*goja.Object); ok {
+			return false
+		}
+		o = o.Prototype()
+	}
+	return o == nil
+}
+
 // bigSize refuses BigInt.asIntN's or asUintN's size past
 // limits.UDFBigIntBits; it charges nothing.
 func (g *guards) bigSize(fc goja.FunctionCall, what string) float64 {
@@ -203,19 +219,29 @@ func (g *guards) bigSize(fc goja.FunctionCall, what string) float64 {
 // a message's values are never one.
 func (g *guards) steadyLength(o *goja.Object, what string) float64 {
 	if o.ExportType() != arrayType && !g.steady(o, "length") {
-		panic(g.vm.NewTypeError(what + ": subplay does not run it over an object whose length is a getter or comes through a Proxy (it could change between reads)"))
+		panic(g.vm.NewTypeError(what + ": subplay does not run it over an object whose length is a getter or comes through a Proxy's get trap (it could change between reads)"))
 	}
 	return lengthOf(o)
 }
 
 // steady reports whether reading o[key] runs none of the UDF's code: no
-// Proxy on the way, and a data property or one of the engine's own
-// getters (a typed array's length) where the key is found.
+// Proxy with a get trap on the way (one without passes the read to its
+// target), and a data property or one of the engine's own getters (a
+// typed array's length) where the key is found.
 func (g *guards) steady(o *goja.Object, key string) bool {
 	k := g.vm.ToValue(key)
 	for depth := 0; o != nil && depth < 64; depth++ {
 		if o.ExportType() == proxyType {
-			return false
+			px, ok := o.Export().(goja.Proxy)
+			if !ok {
+				return false
+			}
+			h := px.Handler()
+			if h == nil || !g.lacks(h, "get") {
+				return false
+			}
+			o = px.Target()
+			continue
 		}
 		if d, ok := invoke(g.describe, goja.Undefined(), o, k).(*goja.Object); ok {
 			get, _ := d.Get("get").(*goja.Object)

@@ -404,6 +404,7 @@ func TestGuardedBuiltinsSemantics(t *testing.T) {
 		"var n = 0; return 'a-b-c'.replaceAll('-', function (m, i) { n++; return '+' + i }) + n + 'aaa'.replaceAll('a', '$&$&') + 'xyz'.replaceAll('', '.')",
 		"var a = [1, [2, [3]]]; var c = [1]; c.push(c); return String(a) + '|' + c.join() + '|' + [null, undefined, 0].join('-')",
 		"return Reflect.ownKeys(new Uint8Array(3)).join() + Object.keys(new String('ab')).join() + JSON.stringify(Object.getOwnPropertyDescriptors('a'))",
+		"var p = new Proxy([3, 1, 2], {}), q = new Proxy([1, 2], {set: function (t, k, v) { t[k] = v; return true }}); return p.map(function (x) { return x * 2 }).join() + Array.from(p).join() + q.indexOf(2) + [...p].length + Array.prototype.slice.call(q).join()",
 		"var u = new Uint8Array(4); u.fill(7, 1); u.copyWithin(0, 2); u.set([1], 3); return u.join() + new Float64Array({length: 2, 0: 1.5}).join() + (new Uint8Array(2)).toLocaleString()",
 	}
 	for _, tc := range tests {
@@ -411,5 +412,26 @@ func TestGuardedBuiltinsSemantics(t *testing.T) {
 		if plain != udf {
 			t.Errorf("%s\n  as a UDF: %q\n plain goja: %q", tc, udf, plain)
 		}
+	}
+}
+
+// TestSteadyLength: a charged built-in refuses an object whose length the
+// UDF's code answers (a getter, a Proxy with a get trap), which could
+// answer the charge 0 and the built-in 10^8, and takes one whose length
+// runs no code (a Proxy without a get trap reads its target's).
+func TestSteadyLength(t *testing.T) {
+	for _, code := range []string{
+		"var n = 0, o = {get length() { return n++ ? 1e8 : 0 }}; Array.from(o)",
+		"var p = new Proxy([1, 2], {get: function (t, k) { return t[k] }}); p.map(function (x) { return x })",
+		"var o = Object.create({get length() { return 3 }}); Array.prototype.indexOf.call(o, 1)",
+		"Math.max.apply(null, new Proxy({length: 5}, {get: function (t, k) { return t[k] }}))",
+	} {
+		got := runUDF(t, "function f(m) { try { "+code+" } catch (e) { return {data: e.name + ': ' + e.message} } return m }")
+		if !strings.Contains(got, "TypeError") || !strings.Contains(got, "comes through a Proxy's get trap") {
+			t.Errorf("%s: got %.300s, want the TypeError of a length that could change", code, got)
+		}
+	}
+	if got := runUDF(t, "function f(m) { var p = new Proxy([1, 2, 3], {}); return {data: p.map(function (x) { return x + 1 }).join() + Array.from({length: 2}).length} }"); got != "2,3,42" {
+		t.Errorf("a Proxy without a get trap: got %.300s", got)
 	}
 }
