@@ -188,7 +188,7 @@ func TestLimits(t *testing.T) {
 		// before UDFStringBytes would have.
 		{"fill past its bound", fmt.Sprintf("function f(m) { new Array(%d).fill(0); return m; }", limits.UDFStringBytes+1),
 			want{outcome: Failed, code: "udf-budget", msg: "fill over 16777217 items"}},
-		{"allocation past its bound", "function f(m) { var a = []; for (var i = 0; i < 40; i++) a.push('x'.repeat(8e6) + i); return m; }",
+		{"allocation past its bound", "function f(m) { var a = []; for (var i = 0; i < 40; i++) a.push('x'.repeat(8e3).repeat(1e3) + i); return m; }",
 			want{outcome: Failed, code: "udf-budget", msg: "allocated more than"}},
 		{"+ at the string bound", fmt.Sprintf("function f(m) { return {data: String(('x'.repeat(%d) + 'y').length)} }", limits.UDFStringBytes-1),
 			want{outcome: Changed, data: fmt.Sprint(limits.UDFStringBytes), attrs: x.Attributes}},
@@ -199,7 +199,7 @@ func TestLimits(t *testing.T) {
 		// Each + is checked with what it would build: the call has 53 MiB
 		// of strings when it adds two of 8 MB, which would pass the budget.
 		// A check of the allocations alone lets that one through.
-		{"+ that would pass the allocation bound", "function f(m) { var k = []; for (var i = 0; i < 7; i++) k.push('x'.repeat(8e6));\nreturn {data: String((k[0] + k[1]).length)} }",
+		{"+ that would pass the allocation bound", "function f(m) { var k = []; for (var i = 0; i < 7; i++) k.push('x'.repeat(8e3).repeat(1e3));\nreturn {data: String((k[0] + k[1]).length)} }",
 			want{outcome: Failed, code: "udf-budget", msg: "allocated more than", at: "k[0] + k[1]"}},
 	}
 	for _, tc := range cases {

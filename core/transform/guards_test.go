@@ -218,7 +218,7 @@ func TestBuilders(t *testing.T) {
 		// function's own call and the split's call one step each.
 		{"split into too many pieces", fmt.Sprintf("function f(m) { return {data: String('a'.repeat(%d).split('').length)} }", limits.UDFCallSteps),
 			want{outcome: Failed, code: "udf-budget", msg: "split over more than"}},
-		{"split at its bound", fmt.Sprintf("function f(m) { return {data: String('a'.repeat(%d).split('').length)} }", limits.UDFCallSteps-10), data(fmt.Sprint(limits.UDFCallSteps - 10))},
+		{"split at its bound", fmt.Sprintf("function f(m) { return {data: String('a'.repeat(%d).split('').length)} }", limits.UDFCallSteps-10-(limits.UDFCallSteps-10+stringPieces-1)/stringPieces), data(fmt.Sprint(limits.UDFCallSteps - 10 - (limits.UDFCallSteps-10+stringPieces-1)/stringPieces))},
 		{"split by a regular expression, too many pieces", "function f(m) { return {data: String('a,'.repeat(1e5).split(/,/).length)} }",
 			want{outcome: Failed, code: "udf-budget", msg: "split over more than"}},
 		{"splits charged together", "function f(m) { var s = 'a,'.repeat(2e4); s.split(','); s.split(','); return {data: String(s.split(',').length)} }",
