@@ -125,12 +125,10 @@ func (g *guards) splitFast(p rxPattern, rx *goja.Object, s goja.String, lim uint
 		}
 		return vm.NewArray(s)
 	}
-	left := g.p.stepsLeft(g.c)
-	if float64(len(text))/rxScanChars > left+1 {
-		g.c.call.refuse("udf-budget", fmt.Sprintf("split would search %d characters, more than the call's steps left pay for (a step per %d characters searched)", len(text), rxScanChars),
-			"search a shorter text, or fewer times")
+	if !g.searchable("split", len(text)) {
 		return goja.Undefined()
 	}
+	left := g.p.stepsLeft(g.c)
 	// Pieces past the steps left are refused by the caller: more matches
 	// than that (and the two an empty match at either end can pass over)
 	// are never needed.
@@ -284,8 +282,6 @@ func (g *guards) install() {
 
 	g.wrapRx(proto, "exec", nil, g.execRoute)
 	g.wrapRx(proto, "test", nil, g.execRoute)
-	g.scanned(proto, "exec")
-	g.scanned(proto, "test")
 	g.plain = g.plainState(proto)
 	g.wrapRx(proto, "", goja.SymSearch, nil)
 	g.wrapRx(proto, "", goja.SymMatchAll, nil)
@@ -589,14 +585,39 @@ func (g *guards) allRoute(p rxPattern, s goja.String) string {
 // Each call is a step.
 func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route func(rxPattern, *goja.Object, goja.String) string) {
 	orig := original(proto, name, sym)
+	search := sym == nil && (name == "exec" || name == "test")
 	g.set(proto, name, sym, func(fc goja.FunctionCall) goja.Value {
+		// exec and test charge the text they search (searchFrom,
+		// searched), with the pattern and the text found once, first.
+		var p rxPattern
+		var rx *goja.Object
+		var s goja.String
+		ok, start := false, -1
+		if search {
+			if cl := g.c.call; cl != nil && cl.stopped != "" {
+				// Out of a loop of the engine's (split's goes position by
+				// position): the stop's finding is given.
+				panic(g.vm.NewTypeError("the call was stopped"))
+			}
+			if p, rx, ok = g.pattern(fc.This); ok {
+				s = g.text(&fc, 0)
+				if g.c.call != nil {
+					if start = g.searchFrom(name, p, rx, s); start < 0 {
+						return goja.Null()
+					}
+				}
+			}
+		}
 		g.p.tick(g.c)
 		if g.stopped() {
 			return goja.Null()
 		}
-		p, rx, ok := g.pattern(fc.This)
+		if !search {
+			if p, rx, ok = g.pattern(fc.This); ok {
+				s = g.text(&fc, 0)
+			}
+		}
 		if ok {
-			s := g.text(&fc, 0)
 			r := ""
 			if route != nil && s != nil {
 				r = route(p, rx, s)
@@ -610,69 +631,73 @@ func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route
 				return goja.Null()
 			}
 		}
-		return invoke(orig, fc.This, fc.Arguments...)
+		v := invoke(orig, fc.This, fc.Arguments...)
+		if start >= 0 {
+			g.searched(name == "test", p, rx, s, start, v)
+		}
+		return v
 	})
 }
 
-// scanned makes RegExp.prototype's exec or test (as wrapRx left it)
-// charge the text it searches, a step per rxScanChars characters: from
-// where the search starts to the match's end, or to the text's end when
-// nothing matched (a test without g or y does not say where its match
-// ended: the text is charged whole). Every search of the sandbox's
-// expressions comes here (split, replace, match and search call exec,
-// since the prototype's exec is not the engine's own). One that would
-// search more text than the steps left pay for is refused first: RE2 goes
+// searchFrom is where a search of exec or test (the sandbox's expression
+// p, rx on the text s) starts, and refuses one that would go through more
+// text than the call's steps left pay for, a step per rxScanChars
+// characters (-1 then). Every search of the sandbox's expressions comes
+// through exec or test (split, replace, match and search call exec,
+// since the prototype's exec is not the engine's own), and RE2 goes
 // through text at tens of nanoseconds a character for some patterns
 // (/x*y/ took 1 s on 16 MB, and a loop of 100 such tests over a minute).
-func (g *guards) scanned(proto *goja.Object, name string) {
-	inner := original(proto, name, nil)
-	test := name == "test"
-	g.set(proto, name, nil, func(fc goja.FunctionCall) goja.Value {
-		cl := g.c.call
-		if cl != nil && cl.stopped != "" {
-			// Out of a loop of the engine's (split's goes position by
-			// position): the stop's finding is given.
-			panic(g.vm.NewTypeError("the call was stopped"))
+func (g *guards) searchFrom(name string, p rxPattern, rx *goja.Object, s goja.String) int {
+	n := 0
+	if s != nil {
+		n = s.Length()
+	}
+	start := 0
+	if p.global || p.sticky {
+		// An object there is converted by the search alone (and
+		// refused by wrapRx's route): counted from 0.
+		if f := rx.Get("lastIndex"); f != nil && !isObject(f) {
+			start = int(min(max(f.ToFloat(), 0), float64(n)))
 		}
-		p, rx, ok := g.pattern(fc.This)
-		if cl == nil || !ok {
-			return invoke(inner, fc.This, fc.Arguments...)
+	}
+	// A sticky search only tries where it starts.
+	if !p.sticky && !g.searchable(name, n-start) {
+		return -1
+	}
+	return start
+}
+
+// searched charges what a search from start went through: to the match's
+// end, or to the text's end when nothing matched (a test without g or y
+// does not say where its match ended: the text is charged whole).
+func (g *guards) searched(test bool, p rxPattern, rx *goja.Object, s goja.String, start int, r goja.Value) {
+	end := 0
+	if s != nil {
+		end = s.Length()
+	}
+	if p.sticky {
+		end = start
+	}
+	switch {
+	case test && (p.global || p.sticky) && r.ToBoolean():
+		end = int(rx.Get("lastIndex").ToFloat())
+	case !test:
+		if m, ok := r.(*goja.Object); ok {
+			end = int(m.Get("index").ToFloat()) + g.str(m.Get("0")).Length()
 		}
-		s := g.text(&fc, 0)
-		n := 0
-		if s != nil {
-			n = s.Length()
-		}
-		start := 0
-		if p.global || p.sticky {
-			// An object there is converted by the search alone (and
-			// refused by wrapRx's route): counted from 0.
-			if f := rx.Get("lastIndex"); f != nil && !isObject(f) {
-				start = int(min(max(f.ToFloat(), 0), float64(n)))
-			}
-		}
-		// A sticky search only tries where it starts.
-		if !p.sticky && float64(n-start)/rxScanChars > g.p.stepsLeft(g.c)+1 {
-			cl.refuse("udf-budget", fmt.Sprintf("%s would search %d characters, more than the call's steps left pay for (a step per %d characters searched)", name, n-start, rxScanChars),
-				"search a shorter text, or fewer times")
-			return goja.Null()
-		}
-		r := invoke(inner, fc.This, fc.Arguments...)
-		end := n
-		if p.sticky {
-			end = start
-		}
-		switch {
-		case test && (p.global || p.sticky) && r.ToBoolean():
-			end = int(rx.Get("lastIndex").ToFloat())
-		case !test:
-			if m, ok := r.(*goja.Object); ok {
-				end = int(m.Get("index").ToFloat()) + g.str(m.Get("0")).Length()
-			}
-		}
-		g.scan(float64(max(end-start, 1)))
-		return r
-	})
+	}
+	g.scan(float64(max(end-start, 1)))
+}
+
+// searchable reports whether the call's steps left pay for searching n
+// characters, and refuses the call when they do not.
+func (g *guards) searchable(what string, n int) bool {
+	if float64(n)/rxScanChars <= g.p.stepsLeft(g.c)+1 {
+		return true
+	}
+	g.c.call.refuse("udf-budget", fmt.Sprintf("%s would search %d characters, more than the call's steps left pay for (a step per %d characters searched)", what, n, rxScanChars),
+		"search a shorter text, or fewer times")
+	return false
 }
 
 // rxScanChars is how many characters searched cost a step.
