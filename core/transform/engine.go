@@ -373,7 +373,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		bigRightName: func(fc goja.FunctionCall) goja.Value {
 			v := fc.Argument(0)
 			if cl := c.call; cl != nil && cl.stopped == "" {
-				p.checkBig(cl, gd, 0, -1, nil, v)
+				p.checkBig(cl, gd, 0, -1, false, v)
 			}
 			return v
 		},
@@ -415,9 +415,10 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			return p.charge(c, count(fc), stringPieces, what)
 		}
 	}
-	wrap(vm, "String.prototype", "repeat", pieces("repeat", func(fc goja.FunctionCall) float64 { return strLen(fc) * arg(fc, 0) }, func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
-	wrap(vm, "String.prototype", "padStart", pieces("padStart", func(fc goja.FunctionCall) float64 { return arg(fc, 0) }, func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
-	wrap(vm, "String.prototype", "padEnd", pieces("padEnd", func(fc goja.FunctionCall) float64 { return arg(fc, 0) }, func(fc goja.FunctionCall) float64 { return arg(fc, 0) }))
+	first := func(fc goja.FunctionCall) float64 { return arg(fc, 0) }
+	wrap(vm, "String.prototype", "repeat", pieces("repeat", func(fc goja.FunctionCall) float64 { return strLen(fc) * arg(fc, 0) }, first))
+	wrap(vm, "String.prototype", "padStart", pieces("padStart", first, first))
+	wrap(vm, "String.prototype", "padEnd", pieces("padEnd", first, first))
 	// fill's items are charged as steps (chargeBulk), far below
 	// UDFStringBytes.
 	gd.install()
@@ -599,16 +600,15 @@ func lengthOf(o *goja.Object) float64 {
 // array-like object a second time.
 func chargeBulk(g *guards, p *Program, c *compiled) {
 	vm := g.vm
-	this := func(what string) func(goja.FunctionCall) float64 {
-		return func(fc goja.FunctionCall) float64 {
-			switch t := fc.This.(type) {
-			case *goja.Object:
-				return g.steadyLength(t, what)
-			case goja.String:
-				return float64(t.Length())
-			}
-			return 0
+	// self counts the items of the built-in's this.
+	self := func(fc goja.FunctionCall, what string) float64 {
+		switch t := fc.This.(type) {
+		case *goja.Object:
+			return g.steadyLength(t, what)
+		case goja.String:
+			return float64(t.Length())
 		}
+		return 0
 	}
 	arrayLike := func(v goja.Value, what string) float64 {
 		if n := g.items(v, what); n > 0 {
@@ -626,7 +626,7 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 	// their items (concat's).
 	withArgs := func(spread bool) func(goja.FunctionCall, string) float64 {
 		return func(fc goja.FunctionCall, what string) float64 {
-			n := this(what)(fc)
+			n := self(fc, what)
 			for _, a := range fc.Arguments {
 				if spread {
 					n += max(g.items(a, what), 1)
@@ -637,7 +637,6 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 			return n
 		}
 	}
-	self := func(fc goja.FunctionCall, what string) float64 { return this(what)(fc) }
 	// digits is the digits a number's formatting asks for (its argument,
 	// a primitive: an object's conversion is the built-in's).
 	digits := func(fc goja.FunctionCall, what string) float64 {
@@ -732,7 +731,7 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 		// a character): a step per 32 characters keeps a call of them
 		// near 0.3 s.
 		{"String.prototype", "normalize", 32, self},
-		{"String.prototype", "localeCompare", 32, func(fc goja.FunctionCall, what string) float64 { return this(what)(fc) + g.items(fc.Argument(0), what) }},
+		{"String.prototype", "localeCompare", 32, func(fc goja.FunctionCall, what string) float64 { return self(fc, what) + g.items(fc.Argument(0), what) }},
 		{"Number", "parseFloat", 32, arg(0)},
 		// Digits worked out one by one with big numbers: toPrecision(100)
 		// of the largest double took 16 µs, toString(2) of it and
@@ -1070,7 +1069,7 @@ func (p *Program) left(c *compiled, g *guards, fc goja.FunctionCall) goja.Value 
 			cl.lefts = cl.lefts[:0]
 		}
 		n, str := textLength(v)
-		l := leftOperand{site: fc.Argument(0).ToInteger(), length: n, str: str, bits: bitsOf(v), value: v}
+		l := leftOperand{site: fc.Argument(0).ToInteger(), length: n, str: str, bits: bitsOf(v), seen: true}
 		if o, ok := v.(*goja.Object); ok {
 			h := &heldPrimitive{object: o}
 			stand := g.vm.NewObject()
@@ -1105,10 +1104,9 @@ type leftOperand struct {
 	str    bool
 	object *heldPrimitive // an object's stand-in's, nil for a primitive
 	// bits is a BigInt's size, -1 for anything else or when not known;
-	// value the operand (for ** and <<, whose result's size depends on
-	// the left operand's value).
-	bits  int
-	value goja.Value
+	// seen says left saw the operand (then -1 is a number, not unknown).
+	bits int
+	seen bool
 }
 
 // textLength is the length of a primitive as + would join it to a string
@@ -1146,8 +1144,7 @@ func (p *Program) concat(c *compiled, g *guards, fc goja.FunctionCall) goja.Valu
 	n := p.check(cl, g, l.length, l.str, right, rightStr)
 	if feed != 0 {
 		// What this + builds is the left operand of the + at site feed: a
-		// string of n characters, or, when not known here (an object's
-		// conversion is the +'s), unknown.
+		// string of n characters, or unknown when it builds none.
 		next := leftOperand{site: feed, length: -1, bits: -1}
 		if n >= 0 {
 			next.length, next.str = n, true
@@ -1186,10 +1183,10 @@ func (p *Program) big(c *compiled, g *guards, fc goja.FunctionCall) goja.Value {
 	l := cl.takeLeft(site)
 	if h := l.object; h != nil {
 		h.value = g.toPrimitive(h.object, "number")
-		l.bits, l.value = bitsOf(h.value), h.value
+		l.bits = bitsOf(h.value)
 	}
 	v = g.toPrimitive(v, "number")
-	n := p.checkBig(cl, g, op, l.bits, l.value, v)
+	n := p.checkBig(cl, g, op, l.bits, l.seen && l.bits < 0, v)
 	if feed != 0 {
 		cl.lefts = append(cl.lefts, leftOperand{site: feed, length: -1, bits: n})
 	}
@@ -1203,7 +1200,7 @@ func (p *Program) bigAssign(c *compiled, g *guards, op int64, x, r goja.Value) g
 	x = g.toPrimitive(x, "number")
 	r = g.toPrimitive(r, "number")
 	if cl := c.call; cl != nil && cl.stopped == "" {
-		p.checkBig(cl, g, op, bitsOf(x), x, r)
+		p.checkBig(cl, g, op, bitsOf(x), bitsOf(x) < 0, r)
 	}
 	v, err := c.arith(goja.Undefined(), x, r, g.vm.ToValue(op))
 	if err != nil {
@@ -1214,16 +1211,18 @@ func (p *Program) bigAssign(c *compiled, g *guards, op int64, x, r goja.Value) g
 
 // checkBig bounds a *, ** or << (op by bigOps' numbers; 0 when only the
 // right operand is known) whose result is a BigInt, given the left
-// operand's size in bits (-1 when not a BigInt or not known) and value,
-// and the right operand: past limits.UDFBigIntBits it throws a
+// operand's size in bits (-1 when not a BigInt or not known), whether
+// the left operand is known to be a number, and the right operand: past limits.UDFBigIntBits it throws a
 // RangeError, and it charges the call a step per bigStepBits of the
 // result, stopping it past its steps. math/big
 // computes each in one Go call, which no step can stop: 1n << 4e9n
 // allocated 500 MB, and squaring a number in a loop ran 12.8 s. It
 // returns the result's size in bits, -1 when it is no BigInt.
-func (p *Program) checkBig(cl *call, g *guards, op int64, lbits int, left, right goja.Value) int {
+func (p *Program) checkBig(cl *call, g *guards, op int64, lbits int, number bool, right goja.Value) int {
 	rbits := bitsOf(right)
-	if rbits < 0 {
+	if rbits < 0 || number && op != 0 {
+		// No BigInt, or a number with a BigInt: the operator throws a
+		// TypeError.
 		return -1
 	}
 	var est float64
@@ -1244,10 +1243,6 @@ func (p *Program) checkBig(cl *call, g *guards, op int64, lbits int, left, right
 		est = float64(max(lbits, 0)) + max(bigFloat(right), 0)
 	default: // the right operand alone
 		est = float64(rbits)
-	}
-	if lbits < 0 && op != 0 && left != nil && bitsOf(left) < 0 {
-		// A number with a BigInt: the operator throws a TypeError.
-		return -1
 	}
 	if est > limits.UDFBigIntBits {
 		g.throwRange(fmt.Sprintf("%s would make a BigInt of %s bits; subplay allows at most %d", bigOpName[op], countText(est), limits.UDFBigIntBits))
