@@ -111,10 +111,5 @@ function R(v) { L.push('R'); return v }
 		`var sym = Symbol('s'), x = {}; x[sym] += 'v'; return x[sym]`,
 		`var x = {p: 1n}; x['p'] += 2n; return String(x.p)`,
 	}
-	for _, tc := range tests {
-		plain, udf := runBoth(t, prelude+tc)
-		if plain != udf {
-			t.Errorf("%s\n  as a UDF: %q\n plain goja: %q", tc, udf, plain)
-		}
-	}
+	sameAsGoja(t, prelude, tests)
 }

@@ -364,12 +364,7 @@ func TestSplitSemantics(t *testing.T) {
 		"var r = /,/g; r.lastIndex = 3; return JSON.stringify('a,b,c'.split(r)) + r.lastIndex",
 		"return JSON.stringify('a,b,c'.split(/,/, -1)) + JSON.stringify('a,b,c'.split(/,/, 4294967297))",
 	)
-	for _, tc := range tests {
-		plain, udf := runBoth(t, tc)
-		if plain != udf {
-			t.Errorf("%s\n  as a UDF: %q\n plain goja: %q", tc, udf, plain)
-		}
-	}
+	sameAsGoja(t, "", tests)
 }
 
 // TestSplitLargeText: a split by a regular expression of a large message,
@@ -407,12 +402,7 @@ func TestGuardedBuiltinsSemantics(t *testing.T) {
 		"var p = new Proxy([3, 1, 2], {}), q = new Proxy([1, 2], {set: function (t, k, v) { t[k] = v; return true }}); return p.map(function (x) { return x * 2 }).join() + Array.from(p).join() + q.indexOf(2) + [...p].length + Array.prototype.slice.call(q).join()",
 		"var u = new Uint8Array(4); u.fill(7, 1); u.copyWithin(0, 2); u.set([1], 3); return u.join() + new Float64Array({length: 2, 0: 1.5}).join() + (new Uint8Array(2)).toLocaleString()",
 	}
-	for _, tc := range tests {
-		plain, udf := runBoth(t, tc)
-		if plain != udf {
-			t.Errorf("%s\n  as a UDF: %q\n plain goja: %q", tc, udf, plain)
-		}
-	}
+	sameAsGoja(t, "", tests)
 }
 
 // TestSteadyLength: a charged built-in refuses an object whose length the

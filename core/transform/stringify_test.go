@@ -27,6 +27,18 @@ func runBoth(t *testing.T, body string) (plain, udf string) {
 	return plain, runUDF(t, "function f(m) { return {data: String((function () {"+body+"})())} }")
 }
 
+// sameAsGoja runs each body after prelude with runBoth and reports those
+// whose result differs from plain goja's.
+func sameAsGoja(t *testing.T, prelude string, bodies []string) {
+	t.Helper()
+	for _, b := range bodies {
+		plain, udf := runBoth(t, prelude+b)
+		if plain != udf {
+			t.Errorf("%s\n  as a UDF: %q\n plain goja: %q", b, udf, plain)
+		}
+	}
+}
+
 // runUDF runs code, which defines f, on one message "x", and returns the
 // data it gives, or its outcome and findings.
 func runUDF(t *testing.T, code string) string {
@@ -92,12 +104,7 @@ var numObj = {valueOf: function () { L('nv'); return 3 }};
 		`var n = new Number(2); n.valueOf = function () { L('nv'); return '12' }; return JSON.stringify({n: n}) + log`,
 		"var s = 'a\"b\\\\c\\n\\b\\f\\r\\t\\u0001\\u001f\\u007f /'; return JSON.stringify([s.repeat(300), {k: s.repeat(100) + 'é'}, 'x'.repeat(1024), s.repeat(200)], null, 1)",
 	}
-	for _, tc := range tests {
-		plain, udf := runBoth(t, prelude+tc)
-		if plain != udf {
-			t.Errorf("%s\n  as a UDF: %q\n plain goja: %q", tc, udf, plain)
-		}
-	}
+	sameAsGoja(t, prelude, tests)
 }
 
 // TestStringifyBounded: what stringify would write past the bounds is
