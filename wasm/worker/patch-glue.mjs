@@ -65,7 +65,13 @@ function liveBinding(env, ctx) {
     // that other requests and abort events run first. A wake that does not answer true ran into a Go program
     // that ended during it: the calls inside fail, the next request starts
     // a fresh instance.
+    // A wake may come after the instance was released (release): the
+    // calls had all been answered, and what paused was work left running
+    // after its answer (its client had gone: core/httpapi's runGuarded
+    // stops waiting for it). There is nothing to wake, and the instance
+    // did not fail.
     binding.subplayPause = (wake, id) => setTimeout(() => {
+      if (binding.released) return;
       let alive = false;
       try {
         alive = wake(id) === true;
@@ -93,9 +99,19 @@ function liveBinding(env, ctx) {
 // (enable_request_signal) cancels the call when the client goes away.
 function call(binding, req, body, others) {
   return new Promise((resolve) => {
+    // Go settles a call from inside itself (its goroutine invokes this
+    // function), so what waits for the instance to be idle runs once Go
+    // has returned: a release run here took the instance from under the
+    // Go code that was calling out ("Cannot read properties of undefined
+    // (reading 'exports')" in wasm_exec's valueInvoke, seen as a failed
+    // instance under scripts/load-edge once UDFs paused more often).
     const settle = (res) => {
       binding.calls.delete(settle);
-      if (binding.calls.size === 0) for (const f of binding.idle.splice(0)) f();
+      if (binding.calls.size === 0 && binding.idle.length > 0) {
+        queueMicrotask(() => {
+          if (binding.calls.size === 0) for (const f of binding.idle.splice(0)) f();
+        });
+      }
       resolve(res);
     };
     binding.calls.add(settle);
@@ -221,6 +237,15 @@ function failed(message = "the worker failed while answering this request and wa
 // piled up.
 let retired = [];
 
+// unreleased counts the retired instances still waiting for a call beside
+// the turn to end before they are released (serve). Their memory is not
+// yet V8's to free: a fresh instance started meanwhile added its memory
+// to theirs (the extra process at 336-345 MB, against 305 before calls
+// beside the turn stopped retiring, under scripts/load-edge with
+// strings-kept alone), so enter waits for them first, a little.
+let unreleased = 0;
+const unreleasedWaitMs = 100;
+
 // release lets go of a retired instance once it has no call left. Its Go
 // object stays reachable from whatever still holds one of its functions or
 // timers, such as a timeout Go asked for while it waited (a deadline of a
@@ -242,6 +267,7 @@ let retired = [];
 function release(binding) {
   const go = binding.go;
   if (go === undefined || go.exited) return;
+  binding.released = true;
   if (typeof globalThis.gc === "function") retired.push(new WeakRef(go._inst.exports.mem));
   for (const t of go._scheduledTimeouts.values()) clearTimeout(t);
   go._scheduledTimeouts.clear();
@@ -427,7 +453,7 @@ function firstWaiting(now) {
 // client holds no Go time.
 async function fetch(req, env, ctx) {
   inside++;
-  const turn = { queued: env.EXTRA === undefined, end: undefined };
+  const turn = { queued: env.EXTRA === undefined, end: undefined, beside: false };
   try {
     return await serve(req, env, ctx, turn);
   } finally {
@@ -444,7 +470,10 @@ async function enter(env, ctx, turn, short = false) {
   if (turn.queued && turn.end === undefined) {
     const got = await takeTurn(short);
     turn.end = got.end;
-    if (got.beside !== undefined) return got.beside;
+    if (got.beside !== undefined) {
+      turn.beside = true;
+      return got.beside;
+    }
   }
   // Before a fresh instance starts, the retired one is given a few
   // collections to be freed in, so that its memory and the fresh one's do
@@ -452,6 +481,9 @@ async function enter(env, ctx, turn, short = false) {
   // yet found holds one for 4-8 s (README, eleventh session), and the fresh
   // one starts anyway rather than keep the queue waiting.
   if (turn.queued && live === undefined && typeof globalThis.gc === "function") {
+    for (let waited = 0; unreleased > 0 && waited < unreleasedWaitMs; waited += turnPollMs) {
+      await new Promise((resolve) => setTimeout(resolve, turnPollMs));
+    }
     for (let i = 0; i < 3 && retired.length > 0; i++) await collectRetired(1);
   }
   sweepRetired(ctx);
@@ -537,7 +569,13 @@ async function serve(req, env, ctx, turn) {
   // session figures): what grows there is not only the instance. A worker
   // that retires is one that queues (turn.queued): release is safe only
   // when no other request holds the instance.
-  if (res !== undefined && res.retire === true && turn.queued && live === instance) {
+  // Only the turn's holder retires: a call beside it sees the memory that
+  // the holder's call has grown, and retiring there left no live instance
+  // to go beside while the holder went on (every short request then
+  // waited for its end: 148 ms at the median under a UDF that kept
+  // megabyte strings, in ad hoc logging); the holder's own answer says
+  // retire when it ends.
+  if (res !== undefined && res.retire === true && turn.queued && !turn.beside && live === instance) {
     live = undefined;
     console.log("subplay: retiring the Go instance (its memory passed the bound); the next request starts a fresh one");
     // The share's allowance and what it learnt go on in the next instance:
@@ -550,7 +588,13 @@ async function serve(req, env, ctx, turn) {
     // V8 frees it at its next full collection; where the collector is
     // exposed, the requests after this one run it (enter, sweepRetired).
     if (binding.calls.size === 0) release(binding);
-    else binding.idle.push(() => release(binding));
+    else {
+      unreleased++;
+      binding.idle.push(() => {
+        unreleased--;
+        release(binding);
+      });
+    }
   }
   // A long call may resume during this request's JavaScript (its wake
   // timer, or this call's end, let it run) and then queue its next wake
