@@ -115,6 +115,21 @@ const WorkerRetireMemoryMB = 32
 // stretch between two pauses at this interval (hold-ms, scripts/hostile).
 const WorkerPauseLooks = 32
 
+// WorkerPauseBytes paces the pauses of work whose items are uneven, by
+// what it allocates instead of by a count of items: a UDF call pauses
+// (stop.Heavy) after every WorkerPauseBytes it allocates, besides every
+// WorkerPauseLooks looks of its steps. A step may build a megabyte
+// string: a UDF keeping such strings until its allocation budget stopped
+// it made 196 steps, no pause at all, and held the extra worker for
+// 200-500 ms while every UDF validation waited (scripts/load-edge with
+// --body wasm/worker/edgebench/testdata/validate-udf.json: ordinary p95
+// from 26 to 515 ms). Allocation measures the work where workerd's clock
+// cannot. An ordinary call allocates far less (864 bytes at the median of
+// the test suite's calls, 39 KB at the 90th percentile), so it never
+// pauses for this. Natively there is no pause: the look is then a check
+// of the client's cancellation every MiB.
+const WorkerPauseBytes = 1 << 20
+
 // WorkerCostlyShare is the share of an isolate's time that costly requests
 // (see WorkerCostlyMillis) may take while other requests wait: one isolate
 // runs one request at a time and cannot interrupt it, so everything else

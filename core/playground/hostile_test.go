@@ -62,7 +62,7 @@ func checkHostileResponse(t *testing.T, out []byte, ok bool) {
 func BenchmarkHostile(b *testing.B) {
 	var last time.Time
 	var longest time.Duration
-	stop.SetPause(func(context.Context) {
+	stop.SetPause(func(context.Context, bool) {
 		now := time.Now()
 		longest = max(longest, now.Sub(last))
 		last = now

@@ -29,18 +29,20 @@ import (
 const Every = 32
 
 // pause is called by Check every pauseEvery looks, counted across all
-// calls (in the worker only one goroutine runs between two pauses).
+// calls, and by Heavy at once (heavy true). The worker installs it with
+// pauseEvery 1 and counts each call's looks itself.
 var (
-	pause      func(context.Context)
+	pause      func(ctx context.Context, heavy bool)
 	pauseEvery uint32
 	looks      atomic.Uint32
 )
 
-// SetPause makes Check call f(ctx) once every every looks (every*Every
-// items), before it looks at ctx, or never again when f is nil. It is meant
-// to be called once, at start-up, before any call runs: Check reads the
-// setting without a lock.
-func SetPause(f func(ctx context.Context), every int) {
+// SetPause makes Check call f(ctx, false) once every every looks (every*Every
+// items), before it looks at ctx, and Heavy call f(ctx, true) at each of
+// its looks; or neither again when f is nil. It is meant to be called
+// once, at start-up, before any call runs: Check reads the setting without
+// a lock.
+func SetPause(f func(ctx context.Context, heavy bool), every int) {
 	if f == nil || every < 1 {
 		pause, pauseEvery = nil, 0
 		return
@@ -59,7 +61,19 @@ func Check[I int | int64](ctx context.Context, i I) error {
 	if pause != nil && looks.Add(1)%pauseEvery == 0 {
 		// The pause comes first so that a cancellation it lets in (the
 		// client's abort, delivered by the event loop) is seen at once.
-		pause(ctx)
+		pause(ctx, false)
+	}
+	return ctx.Err()
+}
+
+// Heavy is a look for a loop whose items differ widely in cost, made after
+// a known amount of work rather than a count of items (a UDF's steps: one
+// may build a megabyte string, the next add 1 and 1): where a pause is
+// installed it is called with heavy true, then Heavy looks at ctx. The
+// caller decides how much work is worth a pause.
+func Heavy(ctx context.Context) error {
+	if pause != nil {
+		pause(ctx, true)
 	}
 	return ctx.Err()
 }

@@ -80,7 +80,7 @@ func TestPause(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			pauses := 0
-			SetPause(func(c context.Context) {
+			SetPause(func(c context.Context, _ bool) {
 				if c != ctx {
 					t.Errorf("the pause got another context than the loop's")
 				}
@@ -114,8 +114,8 @@ func BenchmarkCheck(b *testing.B) {
 	ctx := context.Background()
 	for _, bb := range []struct {
 		name  string
-		pause func(context.Context)
-	}{{"no-pause", nil}, {"pause-installed", func(context.Context) {}}} {
+		pause func(context.Context, bool)
+	}{{"no-pause", nil}, {"pause-installed", func(context.Context, bool) {}}} {
 		b.Run(bb.name, func(b *testing.B) {
 			SetPause(bb.pause, 64)
 			defer SetPause(nil, 0)
@@ -126,5 +126,29 @@ func BenchmarkCheck(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestHeavy checks that Heavy calls the installed pause at once, marked
+// heavy, and then looks at its context; without a pause it only looks.
+func TestHeavy(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := Heavy(ctx); err != nil {
+		t.Fatalf("Heavy without a pause, live context: %v", err)
+	}
+	var got []bool
+	SetPause(func(c context.Context, heavy bool) {
+		if c != ctx {
+			t.Errorf("the pause got another context than Heavy's")
+		}
+		got = append(got, heavy)
+		cancel()
+	}, 1000)
+	defer SetPause(nil, 0)
+	if err := Heavy(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Heavy after a pause that cancelled: %v, want context.Canceled", err)
+	}
+	if len(got) != 1 || !got[0] {
+		t.Errorf("the pause was called %v (heavy flags), want once with true", got)
 	}
 }

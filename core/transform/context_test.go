@@ -22,7 +22,7 @@ func TestContextPauses(t *testing.T) {
 	pauses := 0
 	var cancelAt int
 	var cancel context.CancelFunc
-	stop.SetPause(func(context.Context) {
+	stop.SetPause(func(context.Context, bool) {
 		pauses++
 		if pauses == cancelAt {
 			cancel()
@@ -79,4 +79,45 @@ func TestContextPauses(t *testing.T) {
 			}
 		})
 	})
+}
+
+// TestHeavyStepsPause checks that a UDF whose few steps each allocate a
+// lot pauses by what it allocates (stop.Heavy, limits.WorkerPauseBytes),
+// where a count of its steps would not pause it at all, and that a light
+// UDF never makes such a look.
+func TestHeavyStepsPause(t *testing.T) {
+	heavy, light := 0, 0
+	stop.SetPause(func(_ context.Context, h bool) {
+		if h {
+			heavy++
+		} else {
+			light++
+		}
+	}, 1)
+	defer stop.SetPause(nil, 0)
+	run := func(code string) Step {
+		t.Helper()
+		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{Ctx: context.Background()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Run(message.Message{Data: []byte("a")})[0]
+	}
+	// 40 steps, each keeping a 1 MiB string: 40 MiB, far under a count
+	// of steps that would pause (limits.WorkerPauseLooks looks of
+	// stop.Every steps each).
+	st := run("function f(m) { var a = [], k = 'x'.repeat(1024); for (var i = 0; i < 40; i++) a.push(k.repeat(1024)); return m; }")
+	if st.Outcome != Unchanged {
+		t.Fatalf("the heavy UDF: %+v", st)
+	}
+	if heavy < 20 {
+		t.Errorf("a UDF that allocated 40 MiB in 40 steps made %d heavy looks, want one per %d KiB or so", heavy, limits.WorkerPauseBytes>>10)
+	}
+	heavy = 0
+	if st := run("function f(m) { var n = 0; for (var i = 0; i < 1000; i++) n += i; m.attributes.n = String(n); return m; }"); st.Outcome != Changed {
+		t.Fatalf("the light UDF: %+v", st)
+	}
+	if heavy != 0 {
+		t.Errorf("a light UDF made %d heavy looks", heavy)
+	}
 }

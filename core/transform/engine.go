@@ -89,11 +89,14 @@ type compiled struct {
 
 // call is the budget of one call.
 type call struct {
-	p       *Program
-	c       *compiled
-	steps   int
-	start   time.Time
-	alloc0  uint64
+	p      *Program
+	c      *compiled
+	steps  int
+	start  time.Time
+	alloc0 uint64
+	// paced is the allocation counter at the call's last look made for
+	// what it allocated (limits.WorkerPauseBytes).
+	paced   uint64
 	stopped string // why the call was stopped, "" while it runs
 	// code and hint are the finding of a stop that is not the budget's
 	// (a refused regular expression); "" for the budget's.
@@ -983,7 +986,8 @@ func allocated() uint64 {
 }
 
 func (p *Program) begin(c *compiled) *call {
-	cl := &call{p: p, c: c, start: time.Now(), alloc0: allocated()}
+	a := allocated()
+	cl := &call{p: p, c: c, start: time.Now(), alloc0: a, paced: a}
 	c.call = cl
 	c.vm.ClearInterrupt()
 	return cl
@@ -1001,18 +1005,27 @@ func (p *Program) tick(c *compiled) {
 		return
 	}
 	cl.steps++
-	if ctx := p.opts.Ctx; ctx != nil && stop.Check(ctx, cl.steps) != nil {
-		// Not cached (c.stopped), and answered "cancelled" whatever the
-		// finding says.
-		cl.stop("its caller stopped waiting")
-		return
+	allocs := allocated()
+	if ctx := p.opts.Ctx; ctx != nil {
+		err := stop.Check(ctx, cl.steps)
+		if err == nil && allocs-cl.paced >= limits.WorkerPauseBytes {
+			// A few heavy steps are as much work as many light ones.
+			cl.paced = allocs
+			err = stop.Heavy(ctx)
+		}
+		if err != nil {
+			// Not cached (c.stopped), and answered "cancelled" whatever
+			// the finding says.
+			cl.stop("its caller stopped waiting")
+			return
+		}
 	}
 	switch {
 	case cl.steps > limits.UDFCallSteps:
 		cl.stop(fmt.Sprintf("it took more than %d steps (loop iterations and calls)", limits.UDFCallSteps))
 	case p.steps+cl.steps > limits.UDFRequestSteps:
 		cl.stop(fmt.Sprintf("the request's UDFs took more than %d steps together", limits.UDFRequestSteps))
-	case cl.overAlloc():
+	case allocs-cl.alloc0+cl.pending > limits.UDFCallAllocBytes:
 		cl.stop(fmt.Sprintf("it allocated more than %d MiB", limits.UDFCallAllocBytes>>20))
 	case cl.steps%1024 == 0 && cl.overtime():
 		// The net, not the budget: a call within UDFCallSteps takes about

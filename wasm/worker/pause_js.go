@@ -40,11 +40,16 @@ type pauser struct {
 	wake    js.Func
 	queue   func(wake js.Func, id int) // queues wake(id) as a JavaScript task
 	long    chan struct{}              // holds a token while a long call runs
+	// every is how many of its looks a call makes between two pauses
+	// (PauseEvery; a test bundle may set another), and looks counts those
+	// of work outside any call's state.
+	every, looks int
 }
 
 // callState is what the pauser knows of one call, kept in its context.
 type callState struct {
-	pauses  int  // how many times the call paused after PauseEvery looks of its work
+	looks   int  // core/stop's looks the call made
+	pauses  int  // how many times the call paused after PauseEvery looks of its work, or for heavy work
 	long    bool // the call holds the pauser's long token
 	reached bool // the call reached a pause: it is long, whether or not it got the token
 }
@@ -70,7 +75,7 @@ var stats struct {
 var testHold func(ctx context.Context)
 
 func newPauser(binding js.Value) *pauser {
-	p := &pauser{waiting: map[int]chan struct{}{}, long: make(chan struct{}, 1)}
+	p := &pauser{waiting: map[int]chan struct{}{}, long: make(chan struct{}, 1), every: PauseEvery}
 	p.wake = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 1 && args[0].Type() == js.TypeNumber {
 			p.mu.Lock()
@@ -97,8 +102,30 @@ func newPauser(binding js.Value) *pauser {
 	return p
 }
 
-// pause is core/stop's pause hook: it lets the event loop run once, and
-// the first time in a call waits for the long token.
+// look is core/stop's hook, called at every look of a call's loops (each
+// stop.Every items) and for heavy work (stop.Heavy, a UDF's allocations).
+// A call pauses after every `every` looks of its own, so that an ordinary
+// call, which makes a few, never pauses: counted across calls, as core/stop
+// counts, the looks of many ordinary calls added up to a pause in one of
+// them now and then, which made it long, and so made it wait for the long
+// token, behind a costly call, and taught the extra worker's glue that its
+// kind of request was long (patch-glue.mjs, learn).
+func (p *pauser) look(ctx context.Context, heavy bool) {
+	if !heavy {
+		n := &p.looks
+		if st, _ := ctx.Value(callKey{}).(*callState); st != nil {
+			n = &st.looks
+		}
+		*n++
+		if *n%p.every != 0 {
+			return
+		}
+	}
+	p.pause(ctx)
+}
+
+// pause lets the event loop run once, and the first time in a call waits
+// for the long token.
 func (p *pauser) pause(ctx context.Context) {
 	st, _ := ctx.Value(callKey{}).(*callState)
 	if st != nil {
@@ -188,6 +215,6 @@ var thePauser *pauser
 // installPause makes core/stop pause the calls of this instance.
 func installPause(binding js.Value) *pauser {
 	thePauser = newPauser(binding)
-	stop.SetPause(thePauser.pause, PauseEvery)
+	stop.SetPause(thePauser.look, 1)
 	return thePauser
 }

@@ -12,7 +12,6 @@ import (
 	"syscall/js"
 
 	"github.com/subplay/subplay/core/playground"
-	"github.com/subplay/subplay/core/stop"
 	"github.com/subplay/subplay/core/terraform"
 )
 
@@ -171,7 +170,7 @@ func servePauseHooks(w http.ResponseWriter, r *http.Request) bool {
 			http.Error(w, "n must be a positive number of looks", http.StatusBadRequest)
 			return true
 		}
-		stop.SetPause(thePauser.pause, n)
+		thePauser.every = n
 		w.WriteHeader(http.StatusNoContent)
 	default:
 		return false
