@@ -52,7 +52,28 @@ const UDFCallStack = 500
 // allocated 53 MiB (45.6 MiB without the loop), natively, measured ad hoc
 // in the thirteenth session. So the largest messages leave little room:
 // a UDF that copies such a message a few more times is stopped.
+//
+// That is the most a call gets: its budget is UDFCallAllocBase plus
+// UDFCallAllocPerByte for each byte of its input (the message's data and
+// attributes; the code, for the top-level run), up to UDFCallAllocBytes,
+// so that what a call may hold grows with what it was given, as every
+// other cost of subplay does. A few bytes do not buy 64 MiB: a UDF that
+// kept 1 MiB strings from a one-character message until its budget
+// stopped it grew the extra worker's Go instance to 86 MB, and kept that
+// worker's process over 300 MB under scripts/load-edge.
 const UDFCallAllocBytes = 64 << 20
+
+// UDFCallAllocBase is the allocation budget of a call on an empty
+// message: the calls of the test suite's ordinary UDFs allocate 864 bytes
+// at the median and 39 KB at the 90th percentile; 32 MiB leaves a loop of
+// UDFCallSteps iterations room for an object and a string each.
+const UDFCallAllocBase = 32 << 20
+
+// UDFCallAllocPerByte is what each byte of a call's input adds to its
+// budget: JSON.parse, an edit of each item and JSON.stringify of a
+// 946,245-byte message allocated 60.4 MiB (TestLargeMessageFits); at 48 a
+// byte such a message gets the whole UDFCallAllocBytes.
+const UDFCallAllocPerByte = 48
 
 // UDFStringBytes bounds the result of one built-in call that builds a string
 // from a count or from many pieces (String.prototype.repeat, padStart,
@@ -60,7 +81,7 @@ const UDFCallAllocBytes = 64 << 20
 // strings, and, in bytes, of an ArrayBuffer or a typed array made from a
 // count, checked before it allocates: a single call could
 // otherwise ask for gigabytes at once, and one + after a check of the
-// allocations so far could take a call to twice UDFCallAllocBytes. It is
+// allocations so far could take a call to twice its budget. It is
 // the service's largest message (10 MB) plus room.
 const UDFStringBytes = 16 << 20
 

@@ -103,15 +103,15 @@ func TestHeavyStepsPause(t *testing.T) {
 		}
 		return p.Run(message.Message{Data: []byte("a")})[0]
 	}
-	// 40 steps, each keeping a 1 MiB string: 40 MiB, far under a count
+	// 20 steps, each keeping a 1 MiB string: 20 MiB, far under a count
 	// of steps that would pause (limits.WorkerPauseLooks looks of
 	// stop.Every steps each).
-	st := run("function f(m) { var a = [], k = 'x'.repeat(1024); for (var i = 0; i < 40; i++) a.push(k.repeat(1024)); return m; }")
+	st := run("function f(m) { var a = [], k = 'x'.repeat(1024); for (var i = 0; i < 20; i++) a.push(k.repeat(1024)); return m; }")
 	if st.Outcome != Unchanged {
 		t.Fatalf("the heavy UDF: %+v", st)
 	}
-	if heavy < 20 {
-		t.Errorf("a UDF that allocated 40 MiB in 40 steps made %d heavy looks, want one per %d KiB or so", heavy, limits.WorkerPauseBytes>>10)
+	if heavy < 10 {
+		t.Errorf("a UDF that allocated 20 MiB in 20 steps made %d heavy looks, want one per %d KiB or so", heavy, limits.WorkerPauseBytes>>10)
 	}
 	heavy = 0
 	if st := run("function f(m) { var n = 0; for (var i = 0; i < 1000; i++) n += i; m.attributes.n = String(n); return m; }"); st.Outcome != Changed {

@@ -94,6 +94,8 @@ type call struct {
 	steps  int
 	start  time.Time
 	alloc0 uint64
+	// budget is what the call may allocate (budgetFor).
+	budget uint64
 	// paced is the allocation counter at the call's last look made for
 	// what it allocated (limits.WorkerPauseBytes).
 	paced   uint64
@@ -259,7 +261,7 @@ func (p *Program) start(c *compiled) []diag.Diagnostic {
 		panic("transform: " + err.Error())
 	}
 	c.arith, _ = goja.AssertFunction(arith)
-	cl := p.begin(c)
+	cl := p.begin(c, len(c.udf.Code))
 	var ds []diag.Diagnostic
 	func() {
 		defer p.recoverCall(c, &ds, "its top-level code")
@@ -985,9 +987,10 @@ func allocated() uint64 {
 	return allocSample[0].Value.Uint64()
 }
 
-func (p *Program) begin(c *compiled) *call {
+// begin starts a call on input bytes (its message, or the code).
+func (p *Program) begin(c *compiled, input int) *call {
 	a := allocated()
-	cl := &call{p: p, c: c, start: time.Now(), alloc0: a, paced: a}
+	cl := &call{p: p, c: c, start: time.Now(), alloc0: a, paced: a, budget: budgetFor(input)}
 	c.call = cl
 	c.vm.ClearInterrupt()
 	return cl
@@ -1025,8 +1028,8 @@ func (p *Program) tick(c *compiled) {
 		cl.stop(fmt.Sprintf("it took more than %d steps (loop iterations and calls)", limits.UDFCallSteps))
 	case p.steps+cl.steps > limits.UDFRequestSteps:
 		cl.stop(fmt.Sprintf("the request's UDFs took more than %d steps together", limits.UDFRequestSteps))
-	case allocs-cl.alloc0+cl.pending > limits.UDFCallAllocBytes:
-		cl.stop(fmt.Sprintf("it allocated more than %d MiB", limits.UDFCallAllocBytes>>20))
+	case allocs-cl.alloc0+cl.pending > cl.budget:
+		cl.stop(cl.overBudget("it allocated"))
 	case cl.steps%1024 == 0 && cl.overtime():
 		// The net, not the budget: a call within UDFCallSteps takes about
 		// a second even in the browser, so only work the steps do not
@@ -1050,8 +1053,26 @@ func (cl *call) overtimeFinding(what string) diag.Diagnostic {
 		"look for a regular expression that backtracks (nested quantifiers such as (a+)+) or a built-in given a huge value", diag.Span{})
 }
 
+// budgetFor is the allocation budget of a call on input bytes: it grows
+// with the input, up to limits.UDFCallAllocBytes.
+func budgetFor(input int) uint64 {
+	return min(uint64(limits.UDFCallAllocBase)+uint64(limits.UDFCallAllocPerByte)*uint64(max(input, 0)), limits.UDFCallAllocBytes)
+}
+
+// mib writes a size in MiB, to a tenth where it is not whole.
+func mib(n uint64) string {
+	return strings.TrimSuffix(strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64), ".0") + " MiB"
+}
+
+// overBudget is the finding of a call stopped by its allocation budget:
+// what it did, and the budget with how it was set.
+func (cl *call) overBudget(what string) string {
+	return fmt.Sprintf("%s more than %s, its budget (%d MiB and %d bytes for each byte of its input, at most %d MiB)",
+		what, mib(cl.budget), limits.UDFCallAllocBase>>20, limits.UDFCallAllocPerByte, limits.UDFCallAllocBytes>>20)
+}
+
 func (cl *call) overAlloc() bool {
-	return allocated()-cl.alloc0+cl.pending > limits.UDFCallAllocBytes
+	return allocated()-cl.alloc0+cl.pending > cl.budget
 }
 
 func (cl *call) stop(why string) {
@@ -1362,8 +1383,8 @@ func (p *Program) check(cl *call, g *guards, left int, leftStr bool, right int, 
 			n = -1
 		}
 	}
-	if allocated()-cl.alloc0+cl.pending+built > limits.UDFCallAllocBytes {
-		cl.stop(fmt.Sprintf("it allocated more than %d MiB", limits.UDFCallAllocBytes>>20))
+	if allocated()-cl.alloc0+cl.pending+built > cl.budget {
+		cl.stop(cl.overBudget("it allocated"))
 	}
 	return n
 }
@@ -1379,7 +1400,7 @@ func (p *Program) text(c *compiled, v goja.Value) goja.Value {
 	if s, ok := v.(goja.String); ok && cl != nil && cl.stopped == "" {
 		cl.pending += uint64(s.Length())
 		if cl.overAlloc() {
-			cl.stop(fmt.Sprintf("its template literals would build more than %d MiB", limits.UDFCallAllocBytes>>20))
+			cl.stop(cl.overBudget("its template literals would build"))
 		}
 	}
 	return v

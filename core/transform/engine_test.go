@@ -150,6 +150,22 @@ func check(t *testing.T, code string, m message.Message, w want) {
 	t.Errorf("no finding %s in %v", w.code, ds)
 }
 
+// roomy is a message large enough that a call on it gets the largest
+// allocation budget (limits.UDFCallAllocBytes). The cases that reach the
+// bound of one string (limits.UDFStringBytes) run on it: on a small
+// message, the call's budget (about limits.UDFCallAllocBase) stops them
+// first, which TestBudgetGrowsWithInput checks.
+var roomy = message.Message{Data: []byte(strings.Repeat("x", (limits.UDFCallAllocBytes-limits.UDFCallAllocBase)/limits.UDFCallAllocPerByte+1))}
+
+// on is the message a case of a table runs on: roomy for the names in
+// room, x for the others.
+func on(name string, x message.Message, room ...string) message.Message {
+	if slices.Contains(room, name) {
+		return roomy
+	}
+	return x
+}
+
 // Each of subplay's bounds, at and past it.
 func TestLimits(t *testing.T) {
 	ok := want{outcome: Unchanged, data: "x"}
@@ -203,7 +219,9 @@ func TestLimits(t *testing.T) {
 			want{outcome: Failed, code: "udf-budget", msg: "allocated more than", at: "k[0] + k[1]"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, x, tc.want) })
+		t.Run(tc.name, func(t *testing.T) {
+			check(t, tc.code, on(tc.name, x, "+ at the string bound", "+ that would pass the allocation bound"), tc.want)
+		})
 	}
 }
 
@@ -320,7 +338,13 @@ func TestHostile(t *testing.T) {
 		{"state stays between messages", "var n = 0;\nfunction f(m) { n++; return {data: String(n)} }", want{outcome: Changed, data: "1", attrs: map[string]string{"k": "v"}}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, x, tc.want) })
+		t.Run(tc.name, func(t *testing.T) {
+			msg := x
+			if strings.HasPrefix(tc.name, "string doubling") {
+				msg = roomy // the string bound, not the budget, stops them
+			}
+			check(t, tc.code, msg, tc.want)
+		})
 	}
 }
 
@@ -437,4 +461,29 @@ func TestLargeMessageFits(t *testing.T) {
 	if cost > limits.UDFCallAllocBytes*3/4 {
 		t.Errorf("JSON.parse's reckoning of a %d-byte message is %d MiB, which leaves the UDF little of its %d MiB", b.Len(), cost>>20, limits.UDFCallAllocBytes>>20)
 	}
+}
+
+// TestBudgetGrowsWithInput checks that a call's allocation budget is
+// limits.UDFCallAllocBase and limits.UDFCallAllocPerByte for each byte of
+// its message, up to limits.UDFCallAllocBytes: a UDF that keeps megabyte
+// strings is stopped at the smaller budget on a small message and at the
+// largest on a large one, and the finding says which.
+func TestBudgetGrowsWithInput(t *testing.T) {
+	for _, tc := range []struct {
+		input int
+		want  uint64
+	}{
+		{0, limits.UDFCallAllocBase},
+		{100_000, limits.UDFCallAllocBase + 100_000*limits.UDFCallAllocPerByte},
+		{len(roomy.Data), limits.UDFCallAllocBytes},
+		{limits.DocumentBytes * 20, limits.UDFCallAllocBytes},
+	} {
+		if got := budgetFor(tc.input); got != tc.want {
+			t.Errorf("budgetFor(%d) = %d, want %d", tc.input, got, tc.want)
+		}
+	}
+	const keep = "function f(m) { var a = []; for (var i = 0; i < 100; i++) a.push('x'.repeat(1024).repeat(1024) + i); return m; }"
+	check(t, keep, message.Message{Data: []byte("x")}, want{outcome: Failed, code: "udf-budget", msg: "allocated more than 32 MiB, its budget"})
+	check(t, keep, message.Message{Data: []byte(strings.Repeat("x", 100_000))}, want{outcome: Failed, code: "udf-budget", msg: "allocated more than 36.6 MiB"})
+	check(t, keep, roomy, want{outcome: Failed, code: "udf-budget", msg: "allocated more than 64 MiB"})
 }

@@ -325,8 +325,8 @@ func (g *guards) boundParse() {
 		if depth > limits.UDFJSONNesting {
 			g.throwRange(fmt.Sprintf("JSON.parse: the text nests %d levels deep; subplay allows at most %d", depth, limits.UDFJSONNesting))
 		}
-		if cl := g.c.call; cl != nil && cl.stopped == "" && allocated()-cl.alloc0+cl.pending+cost > limits.UDFCallAllocBytes {
-			cl.refuse("udf-budget", fmt.Sprintf("JSON.parse would allocate about %d MiB, past the call's budget of %d MiB", cost>>20, limits.UDFCallAllocBytes>>20),
+		if cl := g.c.call; cl != nil && cl.stopped == "" && allocated()-cl.alloc0+cl.pending+cost > cl.budget {
+			cl.refuse("udf-budget", fmt.Sprintf("JSON.parse would allocate about %d MiB, past the call's budget of %s", cost>>20, mib(cl.budget)),
 				"goja, the engine, takes about 200 bytes per value of a JSON text: parse a smaller text, or fewer copies of it")
 			return goja.Undefined()
 		}

@@ -88,7 +88,11 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 			"the UDF contract passes data as a string; binary payloads do not survive a round trip", diag.Span{}))
 	}
 	fn := c.fn
-	cl := p.begin(c)
+	input := len(m.Data)
+	for k, v := range m.Attributes {
+		input += len(k) + len(v)
+	}
+	cl := p.begin(c, input)
 	defer p.end(cl)
 	var ds []diag.Diagnostic
 	var out *message.Message

@@ -389,8 +389,8 @@ func (w *jsonWalk) add(bytes float64) {
 	if cl == nil {
 		return
 	}
-	if allocated()-cl.alloc0+cl.pending+uint64(2*w.out) > limits.UDFCallAllocBytes {
-		cl.stop(fmt.Sprintf("JSON.stringify would allocate more than %d MiB", limits.UDFCallAllocBytes>>20))
+	if allocated()-cl.alloc0+cl.pending+uint64(2*w.out) > cl.budget {
+		cl.stop(cl.overBudget("JSON.stringify would allocate"))
 		panic(stringifyStopped{})
 	}
 }
