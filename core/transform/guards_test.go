@@ -401,6 +401,9 @@ func TestGuardedBuiltinsSemantics(t *testing.T) {
 		"return Reflect.ownKeys(new Uint8Array(3)).join() + Object.keys(new String('ab')).join() + JSON.stringify(Object.getOwnPropertyDescriptors('a'))",
 		"var p = new Proxy([3, 1, 2], {}), q = new Proxy([1, 2], {set: function (t, k, v) { t[k] = v; return true }}); return p.map(function (x) { return x * 2 }).join() + Array.from(p).join() + q.indexOf(2) + [...p].length + Array.prototype.slice.call(q).join()",
 		"var u = new Uint8Array(4); u.fill(7, 1); u.copyWithin(0, 2); u.set([1], 3); return u.join() + new Float64Array({length: 2, 0: 1.5}).join() + (new Uint8Array(2)).toLocaleString()",
+		// repeat: Go makes an ASCII string's at once (plainRepeat), goja the rest.
+		"var r = ['ab'.repeat(3), 'x'.repeat(0), ''.repeat(5), 'é'.repeat(2), 'x'.repeat(2.7), 'x'.repeat('3'), 'x'.repeat(NaN), 'x'.repeat(), 'x'.repeat(-0.5), 'x'.repeat(-0), new String('ab').repeat(2), String.prototype.repeat.call(5, 2), 'a\u0000b'.repeat(2), 'x'.repeat(1e6).length, 'ab'.repeat(3) === 'ababab', typeof 'x'.repeat(2), 'x'.repeat(true), 'x'.repeat(null), 'x'.repeat({valueOf() { return 2 }})]; return JSON.stringify(r)",
+		"var e = []; [-1, Infinity, -Infinity].forEach(function (n) { try { 'x'.repeat(n) } catch (x) { e.push(x.name) } }); try { String.prototype.repeat.call(null, 1) } catch (x) { e.push(x.name) } try { 'x'.repeat(1n) } catch (x) { e.push(x.name) } return e.join()",
 	}
 	sameAsGoja(t, "", tests)
 }
