@@ -293,7 +293,9 @@ func TestBuilders(t *testing.T) {
 		{"+ in a generator", "function* g() { var a = 'p' + (yield 1); return a }\nfunction f(m) { var it = g(), it2 = g(); it.next(); it2.next(); var b = it2.next('q').value; return {data: it.next('r').value + b} }", data("prpq")},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { check(t, tc.code, on(tc.name, x, "a chain of + of shorter strings in one expression"), tc.want) })
+		t.Run(tc.name, func(t *testing.T) {
+			check(t, tc.code, on(tc.name, x, "a chain of + of shorter strings in one expression"), tc.want)
+		})
 	}
 }
 
