@@ -1348,14 +1348,16 @@ func repeatASCII(vm *goja.Runtime, s string, n int) goja.Value {
 	if s == "" || n == 0 {
 		return vm.ToValue("")
 	}
+	k := max(1, min(n, (64<<10)/len(s)))
+	var cb goja.StringBuilder
+	cb.WriteUTF8String(strings.Repeat(s, k)) // read once, as ASCII
+	chunk := cb.String()
 	var b goja.StringBuilder
 	b.Grow(len(s) * n)
-	k := max(1, min(n, (64<<10)/len(s)))
-	chunk := strings.Repeat(s, k)
 	for ; n >= k; n -= k {
-		b.WriteUTF8String(chunk)
+		b.WriteString(chunk) // copied as it is
 	}
-	b.WriteUTF8String(chunk[:n*len(s)])
+	b.WriteString(chunk.Substring(0, n*len(s)))
 	return b.String()
 }
 
