@@ -239,10 +239,14 @@ let retired = [];
 
 // unreleased counts the retired instances still waiting for a call beside
 // the turn to end before they are released (serve). Their memory is not
-// yet V8's to free: a fresh instance started meanwhile added its memory
-// to theirs (the extra process at 336-345 MB, against 305 before calls
-// beside the turn stopped retiring, under scripts/load-edge with
-// strings-kept alone), so enter waits for them first, a little.
+// yet V8's to free, so a fresh instance started meanwhile adds its memory
+// to theirs: enter waits for them first, a little. (Once calls beside the
+// turn no longer retired, the extra process peaked at 336-345 MB under
+// scripts/load-edge with strings-kept alone, against 305 before; this
+// wait did not measurably lower that, 326-366 MB in five runs: what set
+// the peak was a retired instance that outlived its collections, and the
+// size of each, which the allocation budget that grows with the input
+// brought down, to 305-308 MB.)
 let unreleased = 0;
 const unreleasedWaitMs = 100;
 
