@@ -430,3 +430,22 @@ func TestSteadyLength(t *testing.T) {
 		t.Errorf("a Proxy without a get trap: got %.300s", got)
 	}
 }
+
+// TestNamesOutsideASCII: the instrumentation finds where a name ends in
+// the code itself (nodeEnd), not from goja's stored name, whose length
+// differs for characters outside ASCII and for \u escapes: before, "3 *
+// größe" was cut inside the name and the UDF failed with "a bug in
+// subplay" (FuzzUDF found "0*ӱ").
+func TestNamesOutsideASCII(t *testing.T) {
+	sameAsGoja(t, "", []string{
+		"var größe = 2, ӱ = 'a'; return [3 * größe, 'x' + ӱ, ӱ + 'x', größe ** 2, 1 << größe, 2n * BigInt(größe)].join()",
+		"var \\u0061b = 3, c\\u{62} = 4; return [2 * \\u0061b, 'x' + c\\u{62}, ab + cb].join()",
+		"var o = {größe: 'a', ӱ: 1}; o.größe += o.größe; o['ӱ'] += 2; var s = 'x'; s += o.größe; return s + o.ӱ",
+		"var größe = 'a'; größe += größe; var n = 0, i = 3; while (i--) n += größe.length; return größe + n",
+		"var f = () => 'y' + größe2, größe2 = 'z'; var g = (ж) => ж * 2; return f() + g(4)",
+		"class K { #größe = 5; m() { return 2 * this.#größe } } return new K().m()",
+		"var n = 0; äußere: for (var i = 0; i < 3; i++) { for (;;) { n++; continue äußere } } return n",
+		"var x = 1, ω = 2; x = x + ω; x++; var t = typeof ω; return x + t",
+		"function h(ø) { return ø } return h('q') + 'r' + h(1) * 2",
+	})
+}

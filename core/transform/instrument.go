@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
@@ -124,7 +126,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	}
 	around := func(e ast.Expression, name, more string) {
 		if e != nil {
-			aroundAt(off(exprStartMemo(e, starts)), off(e.Idx1()), name, more)
+			aroundAt(off(exprStartMemo(e, starts)), off(nodeEnd(code, e)), name, more)
 		}
 	}
 	// sites numbers the + and += of the code, for Program.concat to pair
@@ -138,7 +140,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// inside them, and "((step(), a) += 1)" would not parse).
 	stepAround := func(e ast.Expression) {
 		add(leadingParens(code, off(exprStart(e))), "("+tickName+"(),")
-		closeAt(off(e.Idx1()), ")")
+		closeAt(off(nodeEnd(code, e)), ")")
 	}
 	wrapBody := func(body ast.Statement) {
 		if body == nil {
@@ -156,7 +158,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			stepAround(b.Expression)
 			return
 		}
-		end := off(body.Idx1())
+		end := off(nodeEnd(code, body))
 		// A statement's end leaves out its semicolon: close the block after
 		// it, or "if (a) while (b) x++; else ..." would lose its else.
 		if j := skipSpace(code, end); j < len(code) && code[j] == ';' {
@@ -186,7 +188,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if _, ok := es.Expression.(*ast.StringLiteral); !ok {
 				break
 			}
-			at, text = off(es.Idx1()), ";"+tickCall
+			at, text = off(nodeEnd(code, es)), ";"+tickCall
 			if j := skipSpace(code, at); j < len(code) && code[j] == ';' {
 				at, text = j+1, tickCall
 			}
@@ -259,7 +261,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// taken out.
 				op := n.Operator.String() + "="
 				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off)
-				j := skipSpace(code, off(n.Left.Idx1()))
+				j := skipSpace(code, off(nodeEnd(code, n.Left)))
 				if rok && j <= len(code) && strings.HasPrefix(code[j:], op) {
 					if target, wraps, ok := readTwice(code, n.Left, off, starts); ok {
 						sites++
@@ -364,7 +366,7 @@ var bigOps = map[token.Token]string{token.MULTIPLY: "1", token.EXPONENT: "2", to
 // or K has finished before.
 func readTwice(code string, e ast.Expression, off func(file.Idx) int, starts map[ast.Expression]file.Idx) (string, []insertion, bool) {
 	spelt := func(id *ast.Identifier) bool {
-		a, b := off(id.Idx0()), off(id.Idx1())
+		a, b := off(id.Idx0()), off(identEnd(code, id))
 		return a >= 0 && b <= len(code) && a <= b && code[a:b] == id.Name.String()
 	}
 	plain := func(e ast.Expression) string {
@@ -501,7 +503,7 @@ func exprStartFrom(e ast.Expression, memo map[ast.Expression]file.Idx, path *[]a
 // check that needs no extent), as does anything but white space between
 // the text and a parenthesis it takes in.
 func extent(code string, start file.Idx, e ast.Expression, off func(file.Idx) int) (int, int, bool) {
-	a, b := off(start), off(e.Idx1())
+	a, b := off(start), off(nodeEnd(code, e))
 	if a < 0 || b > len(code) || a > b || b-a > extentBytes {
 		return 0, 0, false
 	}
@@ -758,4 +760,144 @@ func skipQuoted(s string, i, end int) (int, bool) {
 		}
 	}
 	return min(i, end), placeholder
+}
+
+// nodeEnd is where the node n ends in code, as goja's Idx1 (a file.Idx), but
+// with each identifier's end read from the text: goja ends an identifier
+// at its start plus the length of its name as it stores it, which is not
+// its length in the code when the name has characters outside ASCII
+// (stored as UTF-16) or escapes (\u0061 is stored as "a"). The
+// instrumentation then cut "3 * größe" inside the name and the code it
+// made did not parse (FuzzUDF, seventeenth session). Only the nodes whose
+// Idx1 is another node's are followed; the rest end at a bracket, a
+// keyword or a literal, which goja counts in the code.
+func nodeEnd(code string, n ast.Node) file.Idx {
+	switch n := n.(type) {
+	case *ast.Identifier:
+		return identEnd(code, n)
+	case *ast.DotExpression:
+		return identEnd(code, &n.Identifier)
+	case *ast.PrivateDotExpression:
+		return identEnd(code, &n.Identifier.Identifier)
+	case *ast.MetaProperty:
+		return identEnd(code, n.Property)
+	case *ast.AssignExpression:
+		return nodeEnd(code, n.Right)
+	case *ast.AwaitExpression:
+		return nodeEnd(code, n.Argument)
+	case *ast.BinaryExpression:
+		return nodeEnd(code, n.Right)
+	case *ast.ConditionalExpression:
+		return nodeEnd(code, n.Alternate)
+	case *ast.SequenceExpression:
+		return nodeEnd(code, n.Sequence[len(n.Sequence)-1])
+	case *ast.UnaryExpression:
+		if n.Postfix {
+			return nodeEnd(code, n.Operand) + 2
+		}
+		return nodeEnd(code, n.Operand)
+	case *ast.NewExpression:
+		if n.ArgumentList == nil {
+			return nodeEnd(code, n.Callee)
+		}
+	case *ast.YieldExpression:
+		if n.Argument != nil {
+			return nodeEnd(code, n.Argument)
+		}
+	case *ast.ArrowFunctionLiteral:
+		return nodeEnd(code, n.Body)
+	case *ast.ExpressionBody:
+		return nodeEnd(code, n.Expression)
+	case *ast.ExpressionStatement:
+		return nodeEnd(code, n.Expression)
+	case *ast.ReturnStatement:
+		if n.Argument != nil {
+			return nodeEnd(code, n.Argument)
+		}
+	case *ast.ThrowStatement:
+		return nodeEnd(code, n.Argument)
+	case *ast.VariableStatement:
+		return nodeEnd(code, n.List[len(n.List)-1])
+	case *ast.LexicalDeclaration:
+		return nodeEnd(code, n.List[len(n.List)-1])
+	case *ast.Binding:
+		if n.Initializer != nil {
+			return nodeEnd(code, n.Initializer)
+		}
+		return nodeEnd(code, n.Target)
+	case *ast.LabelledStatement:
+		return nodeEnd(code, n.Statement)
+	case *ast.BranchStatement:
+		if n.Label != nil {
+			return identEnd(code, n.Label)
+		}
+	case *ast.IfStatement:
+		if n.Alternate != nil {
+			return nodeEnd(code, n.Alternate)
+		}
+		return nodeEnd(code, n.Consequent)
+	case *ast.ForStatement:
+		return nodeEnd(code, n.Body)
+	case *ast.ForInStatement:
+		return nodeEnd(code, n.Body)
+	case *ast.ForOfStatement:
+		return nodeEnd(code, n.Body)
+	case *ast.WhileStatement:
+		return nodeEnd(code, n.Body)
+	case *ast.WithStatement:
+		return nodeEnd(code, n.Body)
+	}
+	return n.Idx1()
+}
+
+// identEnd is where the identifier id ends in code: past the ASCII letters,
+// digits, $ and _, the \u escapes and the characters outside ASCII that
+// can continue a name, from its start (a private name's # included).
+func identEnd(code string, id *ast.Identifier) file.Idx {
+	i := int(id.Idx) - 1
+	if i < 0 || i >= len(code) {
+		return id.Idx1()
+	}
+	if name := id.Name.String(); strings.HasPrefix(code[i:], name) && (i+len(name) >= len(code) || !identPart(code, i+len(name))) {
+		return file.Idx(i + len(name) + 1) // spelt as its name reads
+	}
+	if code[i] == '#' {
+		i++
+	}
+	for i < len(code) {
+		n := identPartLen(code, i)
+		if n == 0 {
+			break
+		}
+		i += n
+	}
+	return file.Idx(i + 1)
+}
+
+// identPart reports whether a name goes on at byte i of code.
+func identPart(code string, i int) bool { return identPartLen(code, i) > 0 }
+
+// identPartLen is the length in bytes of the part of a name at byte i of
+// code (a character or a \u escape), 0 where the name ends.
+func identPartLen(code string, i int) int {
+	c := code[i]
+	switch {
+	case c == '$' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+		return 1
+	case c == '\\' && i+1 < len(code) && code[i+1] == 'u':
+		if i+2 < len(code) && code[i+2] == '{' {
+			if j := strings.IndexByte(code[i:], '}'); j > 0 {
+				return j + 1
+			}
+			return 0
+		}
+		return min(6, len(code)-i)
+	case c < utf8.RuneSelf:
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(code[i:])
+	if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Pc, unicode.Nl, unicode.Other_ID_Start, unicode.Other_ID_Continue) || r == '\u200c' || r == '\u200d' {
+		return n
+	}
+	return 0
 }
