@@ -1312,8 +1312,8 @@ func (p *Program) checkBig(cl *call, g *guards, op int64, lbits int, number bool
 	return int(est)
 }
 
-// plainRepeat returns the text and count of a repeat that Go makes at
-// once, as a copy that doubles, where goja appends the text once per
+// plainRepeat returns the text and count of a repeat that Go makes in
+// 64 KiB chunks (repeatASCII), where goja appends the text once per
 // count (a million one-character pieces took some 40 ms in js/wasm): an
 // ASCII string primitive and a count that is a number from 0 up, the
 // checks of the bound and the steps already passed. Anything else (a
