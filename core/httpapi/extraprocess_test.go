@@ -189,7 +189,7 @@ func TestWorkerdRetiredFreed(t *testing.T) {
 	if !strings.Contains(kept, short) {
 		t.Fatalf("strings-kept's body has no %s: %.300s", short, kept)
 	}
-	kept = strings.Replace(kept, short, `"messages":[{"text":"`+strings.Repeat("x", (limits.UDFCallAllocBytes-limits.UDFCallAllocBase)/limits.UDFCallAllocPerByte+1)+`"`, 1)
+	kept = strings.Replace(kept, short, `"messages":[{"text":"`+strings.Repeat("x", limits.UDFCallAllocFullInput)+`"`, 1)
 	if r := tg.post(t, "/v1/"+doubling.Op, kept); r.status != http.StatusOK {
 		t.Fatalf("strings-kept: status %d, want 200; body %.300s", r.status, r.body)
 	}

@@ -75,6 +75,10 @@ const UDFCallAllocBase = 32 << 20
 // byte such a message gets the whole UDFCallAllocBytes.
 const UDFCallAllocPerByte = 48
 
+// UDFCallAllocFullInput is the input (in bytes) from which a call gets the
+// whole UDFCallAllocBytes: 699,051 bytes.
+const UDFCallAllocFullInput = (UDFCallAllocBytes-UDFCallAllocBase)/UDFCallAllocPerByte + 1
+
 // UDFStringBytes bounds the result of one built-in call that builds a string
 // from a count or from many pieces (String.prototype.repeat, padStart,
 // padEnd, concat, replace, Array.prototype.join), of one + or += that joins

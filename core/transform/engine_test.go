@@ -155,7 +155,7 @@ func check(t *testing.T, code string, m message.Message, w want) {
 // bound of one string (limits.UDFStringBytes) run on it: on a small
 // message, the call's budget (about limits.UDFCallAllocBase) stops them
 // first, which TestBudgetGrowsWithInput checks.
-var roomy = message.Message{Data: []byte(strings.Repeat("x", (limits.UDFCallAllocBytes-limits.UDFCallAllocBase)/limits.UDFCallAllocPerByte+1))}
+var roomy = message.Message{Data: []byte(strings.Repeat("x", limits.UDFCallAllocFullInput))}
 
 // on is the message a case of a table runs on: roomy for the names in
 // room, x for the others.

@@ -858,7 +858,7 @@ func identEnd(code string, id *ast.Identifier) file.Idx {
 	if i < 0 || i >= len(code) {
 		return id.Idx1()
 	}
-	if name := id.Name.String(); strings.HasPrefix(code[i:], name) && (i+len(name) >= len(code) || !identPart(code, i+len(name))) {
+	if name := id.Name.String(); strings.HasPrefix(code[i:], name) && (i+len(name) >= len(code) || identPartLen(code, i+len(name)) == 0) {
 		return file.Idx(i + len(name) + 1) // spelt as its name reads
 	}
 	if code[i] == '#' {
@@ -873,9 +873,6 @@ func identEnd(code string, id *ast.Identifier) file.Idx {
 	}
 	return file.Idx(i + 1)
 }
-
-// identPart reports whether a name goes on at byte i of code.
-func identPart(code string, i int) bool { return identPartLen(code, i) > 0 }
 
 // identPartLen is the length in bytes of the part of a name at byte i of
 // code (a character or a \u escape), 0 where the name ends.
