@@ -95,6 +95,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	var ins []insertion
 	var regexps []*ast.RegExpLiteral
 	starts := map[ast.Expression]file.Idx{} // exprStartMemo's
+	ends := map[ast.Node]file.Idx{}         // nodeEnd's
 	add := func(at int, text string) {
 		if at >= 0 && at <= len(code) {
 			ins = append(ins, insertion{at: at, text: text, seq: len(ins)})
@@ -126,7 +127,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	}
 	around := func(e ast.Expression, name, more string) {
 		if e != nil {
-			aroundAt(off(exprStartMemo(e, starts)), off(nodeEnd(code, e)), name, more)
+			aroundAt(off(exprStartMemo(e, starts)), off(nodeEnd(code, e, ends)), name, more)
 		}
 	}
 	// sites numbers the + and += of the code, for Program.concat to pair
@@ -140,7 +141,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// inside them, and "((step(), a) += 1)" would not parse).
 	stepAround := func(e ast.Expression) {
 		add(leadingParens(code, off(exprStart(e))), "("+tickName+"(),")
-		closeAt(off(nodeEnd(code, e)), ")")
+		closeAt(off(nodeEnd(code, e, ends)), ")")
 	}
 	wrapBody := func(body ast.Statement) {
 		if body == nil {
@@ -158,7 +159,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			stepAround(b.Expression)
 			return
 		}
-		end := off(nodeEnd(code, body))
+		end := off(nodeEnd(code, body, ends))
 		// A statement's end leaves out its semicolon: close the block after
 		// it, or "if (a) while (b) x++; else ..." would lose its else.
 		if j := skipSpace(code, end); j < len(code) && code[j] == ';' {
@@ -188,7 +189,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if _, ok := es.Expression.(*ast.StringLiteral); !ok {
 				break
 			}
-			at, text = off(nodeEnd(code, es)), ";"+tickCall
+			at, text = off(nodeEnd(code, es, ends)), ";"+tickCall
 			if j := skipSpace(code, at); j < len(code) && code[j] == ';' {
 				at, text = j+1, tickCall
 			}
@@ -228,9 +229,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				var la, lb int
 				lok := false
 				if !chain {
-					la, lb, lok = extent(code, exprStartMemo(n.Left, starts), n.Left, off)
+					la, lb, lok = extent(code, exprStartMemo(n.Left, starts), n.Left, off, ends)
 				}
-				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off)
+				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off, ends)
 				if (chain || lok) && rok {
 					sites++
 					k := strconv.Itoa(sites)
@@ -260,10 +261,10 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// follows it (not a parenthesis): all of it but the = is
 				// taken out.
 				op := n.Operator.String() + "="
-				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off)
-				j := skipSpace(code, off(nodeEnd(code, n.Left)))
+				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off, ends)
+				j := skipSpace(code, off(nodeEnd(code, n.Left, ends)))
 				if rok && j <= len(code) && strings.HasPrefix(code[j:], op) {
-					if target, wraps, ok := readTwice(code, n.Left, off, starts); ok {
+					if target, wraps, ok := readTwice(code, n.Left, off, starts, ends); ok {
 						sites++
 						for _, w := range append(wraps, insertion{at: j, skip: len(op) - 1}) {
 							w.seq = len(ins)
@@ -364,7 +365,7 @@ var bigOps = map[token.Token]string{token.MULTIPLY: "1", token.EXPONENT: "2", to
 // the property, after R, as goja and V8 do for +=). Nothing runs between
 // holdName's return and those reads, so one slot holds them: a += inside B
 // or K has finished before.
-func readTwice(code string, e ast.Expression, off func(file.Idx) int, starts map[ast.Expression]file.Idx) (string, []insertion, bool) {
+func readTwice(code string, e ast.Expression, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (string, []insertion, bool) {
 	spelt := func(id *ast.Identifier) bool {
 		a, b := off(id.Idx0()), off(identEnd(code, id))
 		return a >= 0 && b <= len(code) && a <= b && code[a:b] == id.Name.String()
@@ -395,7 +396,7 @@ func readTwice(code string, e ast.Expression, off func(file.Idx) int, starts map
 		if _, ok := x.Left.(*ast.SuperExpression); ok {
 			return "", nil, false
 		}
-		a, b, ok := extent(code, exprStartMemo(x.Left, starts), x.Left, off)
+		a, b, ok := extent(code, exprStartMemo(x.Left, starts), x.Left, off, ends)
 		if !ok {
 			return "", nil, false
 		}
@@ -412,7 +413,7 @@ func readTwice(code string, e ast.Expression, off func(file.Idx) int, starts map
 		// extent did not take in would come between): it is taken out,
 		// and the key's text, parentheses and all, is what lies between
 		// the brackets.
-		a, b, ok := extent(code, exprStartMemo(left, starts), left, off)
+		a, b, ok := extent(code, exprStartMemo(left, starts), left, off, ends)
 		lb, rb := off(x.LeftBracket), off(x.RightBracket)
 		if !ok || b != lb || lb < 0 || rb >= len(code) || lb >= rb || code[lb] != '[' || code[rb] != ']' {
 			return "", nil, false
@@ -502,8 +503,8 @@ func exprStartFrom(e ast.Expression, memo map[ast.Expression]file.Idx, path *[]a
 // it answer false (never wrong, only less precise: the caller then uses a
 // check that needs no extent), as does anything but white space between
 // the text and a parenthesis it takes in.
-func extent(code string, start file.Idx, e ast.Expression, off func(file.Idx) int) (int, int, bool) {
-	a, b := off(start), off(nodeEnd(code, e))
+func extent(code string, start file.Idx, e ast.Expression, off func(file.Idx) int, ends map[ast.Node]file.Idx) (int, int, bool) {
+	a, b := off(start), off(nodeEnd(code, e, ends))
 	if a < 0 || b > len(code) || a > b || b-a > extentBytes {
 		return 0, 0, false
 	}
@@ -768,86 +769,122 @@ func skipQuoted(s string, i, end int) (int, bool) {
 // its length in the code when the name has characters outside ASCII
 // (stored as UTF-16) or escapes (\u0061 is stored as "a"). The
 // instrumentation then cut "3 * größe" inside the name and the code it
-// made did not parse (FuzzUDF, seventeenth session). Only the nodes whose
-// Idx1 is another node's are followed; the rest end at a bracket, a
-// keyword or a literal, which goja counts in the code.
-func nodeEnd(code string, n ast.Node) file.Idx {
+// made did not parse (FuzzUDF, seventeenth session). The ends found are
+// kept in memo (when not nil), as exprStartMemo keeps starts: the walk
+// down a chain's last operands ("a += a += ...") is as long as the chain,
+// and walking it anew for each link took 0.7 s for 20,000 links.
+func nodeEnd(code string, n ast.Node, memo map[ast.Node]file.Idx) file.Idx {
+	type link struct {
+		n     ast.Node
+		after file.Idx // what n has past the node it ends with (a postfix ++)
+	}
+	var path []link
+	var at file.Idx
+	for {
+		if e, ok := memo[n]; ok {
+			at = e
+			break
+		}
+		next, after := endsWith(n)
+		if next == nil {
+			at = n.Idx1()
+			if id, ok := n.(*ast.Identifier); ok {
+				at = identEnd(code, id)
+			}
+			path = append(path, link{n: n})
+			break
+		}
+		path = append(path, link{n, after})
+		n = next
+	}
+	for k := len(path) - 1; k >= 0; k-- {
+		at += path[k].after
+		if memo != nil {
+			memo[path[k].n] = at
+		}
+	}
+	return at
+}
+
+// endsWith is the node whose end is n's end, as goja's Idx1 follows it,
+// and what n has past it; nil for a node that ends at a bracket, a
+// keyword, a literal or a name of its own, which goja counts in the code
+// (but a name: see nodeEnd).
+func endsWith(n ast.Node) (ast.Node, file.Idx) {
 	switch n := n.(type) {
-	case *ast.Identifier:
-		return identEnd(code, n)
 	case *ast.DotExpression:
-		return identEnd(code, &n.Identifier)
+		return &n.Identifier, 0
 	case *ast.PrivateDotExpression:
-		return identEnd(code, &n.Identifier.Identifier)
+		return &n.Identifier.Identifier, 0
 	case *ast.MetaProperty:
-		return identEnd(code, n.Property)
+		return n.Property, 0
 	case *ast.AssignExpression:
-		return nodeEnd(code, n.Right)
+		return n.Right, 0
 	case *ast.AwaitExpression:
-		return nodeEnd(code, n.Argument)
+		return n.Argument, 0
 	case *ast.BinaryExpression:
-		return nodeEnd(code, n.Right)
+		return n.Right, 0
 	case *ast.ConditionalExpression:
-		return nodeEnd(code, n.Alternate)
+		return n.Alternate, 0
 	case *ast.SequenceExpression:
-		return nodeEnd(code, n.Sequence[len(n.Sequence)-1])
+		return n.Sequence[len(n.Sequence)-1], 0
 	case *ast.UnaryExpression:
 		if n.Postfix {
-			return nodeEnd(code, n.Operand) + 2
+			return n.Operand, 2 // ++ or --
 		}
-		return nodeEnd(code, n.Operand)
+		return n.Operand, 0
 	case *ast.NewExpression:
 		if n.ArgumentList == nil {
-			return nodeEnd(code, n.Callee)
+			return n.Callee, 0
 		}
 	case *ast.YieldExpression:
 		if n.Argument != nil {
-			return nodeEnd(code, n.Argument)
+			return n.Argument, 0
 		}
 	case *ast.ArrowFunctionLiteral:
-		return nodeEnd(code, n.Body)
+		return n.Body, 0
 	case *ast.ExpressionBody:
-		return nodeEnd(code, n.Expression)
+		return n.Expression, 0
 	case *ast.ExpressionStatement:
-		return nodeEnd(code, n.Expression)
+		return n.Expression, 0
 	case *ast.ReturnStatement:
 		if n.Argument != nil {
-			return nodeEnd(code, n.Argument)
+			return n.Argument, 0
 		}
 	case *ast.ThrowStatement:
-		return nodeEnd(code, n.Argument)
+		return n.Argument, 0
 	case *ast.VariableStatement:
-		return nodeEnd(code, n.List[len(n.List)-1])
+		return n.List[len(n.List)-1], 0
 	case *ast.LexicalDeclaration:
-		return nodeEnd(code, n.List[len(n.List)-1])
+		return n.List[len(n.List)-1], 0
 	case *ast.Binding:
 		if n.Initializer != nil {
-			return nodeEnd(code, n.Initializer)
+			return n.Initializer, 0
 		}
-		return nodeEnd(code, n.Target)
+		return n.Target, 0
 	case *ast.LabelledStatement:
-		return nodeEnd(code, n.Statement)
+		return n.Statement, 0
 	case *ast.BranchStatement:
 		if n.Label != nil {
-			return identEnd(code, n.Label)
+			return n.Label, 0
 		}
 	case *ast.IfStatement:
 		if n.Alternate != nil {
-			return nodeEnd(code, n.Alternate)
+			return n.Alternate, 0
 		}
-		return nodeEnd(code, n.Consequent)
+		return n.Consequent, 0
 	case *ast.ForStatement:
-		return nodeEnd(code, n.Body)
+		return n.Body, 0
 	case *ast.ForInStatement:
-		return nodeEnd(code, n.Body)
+		return n.Body, 0
 	case *ast.ForOfStatement:
-		return nodeEnd(code, n.Body)
+		return n.Body, 0
 	case *ast.WhileStatement:
-		return nodeEnd(code, n.Body)
+		return n.Body, 0
 	case *ast.WithStatement:
-		return nodeEnd(code, n.Body)
+		return n.Body, 0
 	}
-	return n.Idx1()
+	return nil, 0
 }
 
 // identEnd is where the identifier id ends in code: past the ASCII letters,
