@@ -122,9 +122,5 @@ func init() {
 		udf("replace-product", "function f(m) { return {data: 'a'.repeat(1e6).replace(/a/g, 'b'.repeat(1e6))} }", 2),
 		udf("template-product", "var s = 'x'.repeat(16e6);\nfunction f(m) { return {data: `${s}${s}${s}${s}${s}${s}${s}${s}`} }", 1),
 		udf("huge-code", "function f(m) { return m }\n//"+strings.Repeat("x", 3<<20), 1),
-		// A chain of 20,000 += in 60 KB of code: the instrumentation
-		// walked from each link to the chain's end (0.7 s natively)
-		// before the nesting bound refused it.
-		udf("plus-assign-chain", "function f(m) { var a = 0; "+strings.Repeat("a += ", 12_000)+"1; return m }", 1),
 	)
 }
