@@ -218,6 +218,16 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				stepAround(b.Expression)
 			}
 		case *ast.BinaryExpression:
+			if logical(n.Operator) && mayBeConstant(n.Left) {
+				// goja's compiler folds a &&, || or ?? whose left operand
+				// is a constant, and each level of a chain asks the
+				// levels below it again: a chain of n constants took 2^n
+				// steps (26 links of "1&&", 60 bytes, compiled in 8 s). A
+				// comma expression is never a constant to it, and (0, x)
+				// is x.
+				add(off(exprStartMemo(n.Left, starts)), "(0, ((")
+				closeAt(off(nodeEnd(code, n.Left, ends)), ")))")
+			}
 			if fam := family(n.Operator); fam != 0 {
 				// A + on the left (a chain, "a + b + c") tells its own
 				// result's length to this one (feeds): wrapping it in a
@@ -341,6 +351,22 @@ func family(op token.Token) byte {
 		return 'n'
 	}
 	return 0
+}
+
+// logical reports whether op is &&, || or ??.
+func logical(op token.Token) bool {
+	return op == token.LOGICAL_AND || op == token.LOGICAL_OR || op == token.COALESCE
+}
+
+// mayBeConstant reports whether goja's compiler may take e for a constant:
+// a literal, or an operator on operands that may be.
+func mayBeConstant(e ast.Expression) bool {
+	switch e.(type) {
+	case *ast.StringLiteral, *ast.NumberLiteral, *ast.BooleanLiteral, *ast.NullLiteral,
+		*ast.UnaryExpression, *ast.BinaryExpression, *ast.ConditionalExpression:
+		return true
+	}
+	return false
 }
 
 // bigOps numbers the operators of family 'n' for bigName and
