@@ -13,10 +13,19 @@ package limits
 // library and keeps parsing a hostile text short.
 const UDFCodeBytes = 64 << 10
 
-// UDFNesting bounds how deeply brackets nest in a UDF's code. The engine's
-// parser recurses on nesting; the bound is checked by a flat scan before
-// the code is parsed.
+// UDFNesting bounds how deeply a UDF's code nests, in levels of brackets.
+// The engine's parser and compiler recurse on brackets and on chains of
+// operators and statements, and in WebAssembly their recursion uses the
+// host's stack (about 1 MB): past about 1,100 brackets in Node 20 the Go
+// instance dies. A flat scan before parsing (core/transform's depth.go)
+// counts a bracket as one level and each link of a chain as its measured
+// share of one (an assignment half a level, a "!" an eighth).
 const UDFNesting = 200
+
+// UDFNestingChecked bounds the same depth once the engine has added its
+// checks around + and += (three brackets each): twice UDFNesting, still
+// far below the depth that ends the instance.
+const UDFNestingChecked = 2 * UDFNesting
 
 // UDFCallSteps bounds the work of one call of a UDF (running its top-level
 // code once, or calling the function on one message), in steps: one step is

@@ -164,7 +164,8 @@ func (p *Program) compile(c *compiled) []diag.Diagnostic {
 	}
 	if i := nesting(code, limits.UDFNesting); i >= 0 {
 		return []diag.Diagnostic{finding(diag.Error, "udf-nesting-too-deep",
-			fmt.Sprintf("brackets nest more than %d deep here", limits.UDFNesting), "flatten the code", diag.SpanOf(i, i+1))}
+			fmt.Sprintf("the code nests more than %d levels deep here (brackets, or a chain of operators or statements that the parser follows one inside another)", limits.UDFNesting),
+			"flatten the code: split the expression with variables, or the statements into functions", diag.SpanOf(i, i+1))}
 	}
 	ast, err := parser.ParseFile(nil, "udf", code, 0)
 	if err != nil {
@@ -187,6 +188,14 @@ func (p *Program) compile(c *compiled) []diag.Diagnostic {
 	in, ok := instrument(code, ast)
 	if !ok {
 		return []diag.Diagnostic{finding(diag.Error, "udf-nesting-too-deep", "the code nests too deeply to run", "flatten the code", diag.Span{})}
+	}
+	// The checks added around + and += nest the code further: a chain
+	// of += three brackets a link.
+	if i := nesting(in.text, limits.UDFNestingChecked); i >= 0 {
+		o := in.original(i)
+		return []diag.Diagnostic{finding(diag.Error, "udf-nesting-too-deep",
+			fmt.Sprintf("with subplay's checks added, the code nests more than %d levels deep here", limits.UDFNestingChecked),
+			"flatten the code: a long chain of + or += nests a check in each link", diag.SpanOf(o, min(o+1, len(code))))}
 	}
 	c.code = in
 	if ds := refusedLiterals(in.regexps); len(ds) > 0 {

@@ -746,33 +746,6 @@ func skipSpace(s string, i int) int {
 	return i
 }
 
-// nesting returns the offset of the first bracket nested deeper than max,
-// or -1. It skips strings, template literals and comments roughly (a
-// regular expression with brackets can only make it count deeper, which
-// errs on the safe side).
-func nesting(code string, max int) int {
-	depth := 0
-	for i := 0; i < len(code); i++ {
-		switch c := code[i]; c {
-		case '(', '[', '{':
-			if depth++; depth > max {
-				return i
-			}
-		case ')', ']', '}':
-			if depth > 0 {
-				depth--
-			}
-		case '"', '\'', '`':
-			i, _ = skipQuoted(code, i, len(code))
-		case '/':
-			if j := skipSpace(code, i); j > i {
-				i = j - 1
-			}
-		}
-	}
-	return -1
-}
-
 // skipQuoted returns the offset of the quote that closes the string or
 // template opened at s[i], searching before end (end when there is none),
 // and whether it met a template's placeholder ("${") on the way. Roughly:
