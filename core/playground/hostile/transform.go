@@ -122,5 +122,16 @@ func init() {
 		udf("replace-product", "function f(m) { return {data: 'a'.repeat(1e6).replace(/a/g, 'b'.repeat(1e6))} }", 2),
 		udf("template-product", "var s = 'x'.repeat(16e6);\nfunction f(m) { return {data: `${s}${s}${s}${s}${s}${s}${s}${s}`} }", 1),
 		udf("huge-code", "function f(m) { return m }\n//"+strings.Repeat("x", 3<<20), 1),
+		// Chains that make the engine's parser or compiler recurse with no
+		// bracket: in WebAssembly each ended the Go instance (stack
+		// overflow), 400 += in 2 KB; and a chain of constant &&, which
+		// goja's compiler folds in 2^n steps.
+		udf("plus-assign-chain", "function f(m) { var a = 0; "+strings.Repeat("a += ", 12_000)+"1; return m }", 1),
+		udf("plus-assign-short", "function f(m) { var a = 0; "+strings.Repeat("a += ", 400)+"1; return m }", 1),
+		udf("not-chain", "function f(m) { return "+strings.Repeat("!", 60_000)+"m }", 1),
+		udf("if-chain", "function f(m) { "+strings.Repeat("if (m) ", 9_000)+"return m }", 1),
+		udf("member-chain", "function f(m) { return m"+strings.Repeat(".a", 30_000)+" }", 1),
+		udf("regexp-groups", "function f(m) { return /"+strings.Repeat("(", 30_000)+strings.Repeat(")", 30_000)+"/.test('') ? m : m }", 1),
+		udf("constant-and", "function f(m) { return 1"+strings.Repeat(" && 1", 40)+" ? m : m }", 1),
 	)
 }
