@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dop251/goja/parser"
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/limits"
@@ -258,4 +261,75 @@ func reverse(s string) string {
 	b := []byte(s)
 	slices.Reverse(b)
 	return string(b)
+}
+
+// FuzzDepth: the scan never panics, refuses at an offset inside the code,
+// and what it lets through parses (natively, where the stack is large) to
+// a tree no deeper than its cheapest link allows: limits.UDFNesting
+// levels of member accesses (an eighth each), with room to spare. A
+// deeper tree is a way down the scan does not see.
+func FuzzDepth(f *testing.F) {
+	for _, sh := range deepShapes {
+		f.Add(sh.code(3))
+	}
+	f.Add("if (a) { b = c ? d : e } else if (f) { g(h => h + 1) }\nvar x = `a${b}c` + /re(g)/.source")
+	f.Fuzz(func(t *testing.T, code string) {
+		if len(code) > limits.UDFCodeBytes {
+			return
+		}
+		o := nesting(code, limits.UDFNesting)
+		if o < -1 || o >= len(code) {
+			t.Fatalf("refused at %d, outside %d bytes", o, len(code))
+		}
+		if o >= 0 {
+			return
+		}
+		prog, _ := parser.ParseFile(nil, "x", code, 0)
+		if prog == nil {
+			return
+		}
+		bound := 2 * limits.UDFNesting * unitBracket / unitMember
+		if d := treeHeight(reflect.ValueOf(prog), map[uintptr]int{}); d > bound {
+			t.Fatalf("the scan let through a tree %d nodes deep (bound %d)", d, bound)
+		}
+	})
+}
+
+// treeHeight is how deeply AST nodes nest under v. A node can be reached
+// twice (a function's declarations are listed twice): heights are kept by
+// address.
+func treeHeight(v reflect.Value, memo map[uintptr]int) int {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return 0
+		}
+		if v.Kind() == reflect.Interface {
+			return treeHeight(v.Elem(), memo)
+		}
+		if h, ok := memo[v.Pointer()]; ok {
+			return h
+		}
+		h := treeHeight(v.Elem(), memo)
+		if v.Type().Implements(nodeType) {
+			h++
+		}
+		memo[v.Pointer()] = h
+		return h
+	case reflect.Struct:
+		most := 0
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				most = max(most, treeHeight(v.Field(i), memo))
+			}
+		}
+		return most
+	case reflect.Slice:
+		most := 0
+		for i := 0; i < v.Len(); i++ {
+			most = max(most, treeHeight(v.Index(i), memo))
+		}
+		return most
+	}
+	return 0
 }
