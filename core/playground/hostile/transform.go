@@ -132,6 +132,12 @@ func init() {
 		udf("if-chain", "function f(m) { "+strings.Repeat("if (m) ", 9_000)+"return m }", 1),
 		udf("member-chain", "function f(m) { return m"+strings.Repeat(".a", 30_000)+" }", 1),
 		udf("regexp-groups", "function f(m) { return /"+strings.Repeat("(", 30_000)+strings.Repeat(")", 30_000)+"/.test('') ? m : m }", 1),
+		// The deepest code the depth scan lets through (with the engine's
+		// checks added, where they nest most): each surface's stack must
+		// hold it.
+		udf("sums-at-bound", "function f(m) { return {data: "+strings.Repeat("m.data+(", 77)+"''"+strings.Repeat(")", 77)+"} }", 1),
+		udf("plus-assign-at-bound", "function f(m) { var a = ''; "+strings.Repeat("a += ", 102)+"m.data; return {data: a} }", 1),
+		udf("parentheses-at-bound", "function f(m) { return {data: "+strings.Repeat("(", 197)+"m.data"+strings.Repeat(")", 197)+"} }", 1),
 		// goja copies a text outside ASCII whole for each search from past
 		// its start, and split searches at every position (FuzzUDF).
 		udf("split-wide-text", "function f(m) { ('é' + 'ab'.repeat(1e5)).split(/b/); return m }", 1),
