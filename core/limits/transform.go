@@ -16,16 +16,20 @@ const UDFCodeBytes = 64 << 10
 // UDFNesting bounds how deeply a UDF's code nests, in levels of brackets.
 // The engine's parser and compiler recurse on brackets and on chains of
 // operators and statements, and in WebAssembly their recursion uses the
-// host's stack (about 1 MB): past about 1,100 brackets in Node 20 the Go
-// instance dies. A flat scan before parsing (core/transform's depth.go)
-// counts a bracket as one level and each link of a chain as its measured
-// share of one (an assignment half a level, a "!" an eighth).
+// host's stack: past about 1,100 brackets in Node 20 and workerd the Go
+// instance dies, past about 550 in a Chromium worker. A flat scan before
+// parsing (core/transform's depth.go) counts a bracket as one level and
+// each link of a chain as its measured share of one (an assignment or a
+// "!" half a level, a member access an eighth).
 const UDFNesting = 200
 
 // UDFNestingChecked bounds the same depth once the engine has added its
-// checks around + and += (three brackets each): twice UDFNesting, still
-// far below the depth that ends the instance.
-const UDFNestingChecked = 2 * UDFNesting
+// checks around + and += (three brackets each). Chromium gives a worker
+// (where the page runs the core) about half of Node's stack: there the
+// instance died past about 550 brackets, 1,100 assignments, 4,000 "!"
+// (eighteenth session), about 4,400 of the scan's units; 275 levels
+// (2,200 units) keeps half of that.
+const UDFNestingChecked = 275
 
 // UDFCallSteps bounds the work of one call of a UDF (running its top-level
 // code once, or calling the function on one message), in steps: one step is

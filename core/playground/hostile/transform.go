@@ -135,8 +135,8 @@ func init() {
 		// The deepest code the depth scan lets through (with the engine's
 		// checks added, where they nest most): each surface's stack must
 		// hold it.
-		udf("sums-at-bound", "function f(m) { return {data: "+strings.Repeat("m.data+(", 77)+"''"+strings.Repeat(")", 77)+"} }", 1),
-		udf("plus-assign-at-bound", "function f(m) { var a = ''; "+strings.Repeat("a += ", 102)+"m.data; return {data: a} }", 1),
+		udf("sums-at-bound", "function f(m) { return {data: "+strings.Repeat("m.data+(", 53)+"''"+strings.Repeat(")", 53)+"} }", 1),
+		udf("plus-assign-at-bound", "function f(m) { var a = ''; "+strings.Repeat("a += ", 70)+"m.data; return {data: a} }", 1),
 		udf("parentheses-at-bound", "function f(m) { return {data: "+strings.Repeat("(", 197)+"m.data"+strings.Repeat(")", 197)+"} }", 1),
 		// goja copies a text outside ASCII whole for each search from past
 		// its start, and split searches at every position (FuzzUDF).
