@@ -5,7 +5,9 @@ package sitetest
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestLoaderBuilds loads each build through subplay.js, as another page
@@ -209,5 +211,58 @@ func TestSmallBuildFirst(t *testing.T) {
 	tb.eval(`window.filterCall.then(() => ({ evaluated: !!window.filterAnswer.evaluated, error: window.filterAnswer.error || "" }))`, &late)
 	if !late.Evaluated || late.Error != "" {
 		t.Errorf("once the full build was there, the filter call got %+v; want it evaluated", late)
+	}
+}
+
+// TestDeepUDFsInTheWorker: the deepest UDFs the depth scan lets through
+// (core/transform's depth.go) compile in the page's worker, where Chromium
+// gives the Go instance about half of Node's stack (the eighteenth session
+// measured it dying past about 555 parentheses there, 1,113 in Node), and
+// one past the bound gets its finding. An overflow would end the instance:
+// the loader would restart it and the rendering would say crashed.
+func TestDeepUDFsInTheWorker(t *testing.T) {
+	for _, c := range []struct{ name, code, want string }{
+		{"right-nested sums", "function f(m) { return {data: " + strings.Repeat("m.data+(", 53) + "''" + strings.Repeat(")", 53) + "} }", ""},
+		{"chained +=", "function f(m) { var a = ''; " + strings.Repeat("a += ", 70) + "m.data; return {data: a} }", ""},
+		{"parentheses", "function f(m) { return {data: " + strings.Repeat("(", 197) + "m.data" + strings.Repeat(")", 197) + "} }", ""},
+		{"templates", "function f(m) { return {data: " + strings.Repeat("`${", 60) + "m.data" + strings.Repeat("}`", 60) + "} }", ""},
+		{"past the bound", "function f(m) { var a = ''; " + strings.Repeat("a += ", 400) + "m.data; return {data: a} }", "udf-nesting-too-deep"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// A tab each: the panel's state is then this UDF's.
+			tb := newTab(t)
+			tb.open("")
+			tb.clickTab("transforms") // the panel runs the UDF on the sample messages
+			tb.eval(`window.deepCrashed = false, document.addEventListener("subplay:rendered", (e) => { if (e.detail.crashed) window.deepCrashed = true }), true`, nil)
+			cfg, _ := json.MarshalIndent(map[string]any{
+				"name":              "projects/my-project/subscriptions/orders",
+				"topic":             "projects/my-project/topics/orders",
+				"messageTransforms": []any{map[string]any{"javascriptUdf": map[string]any{"functionName": "f", "code": c.code}}},
+			}, "", "  ")
+			tb.setConfig(string(cfg))
+			// The panel answers once the core's transform build has loaded.
+			var got struct {
+				State   string   `json:"state"`
+				Crashed bool     `json:"crashed"`
+				Codes   []string `json:"codes"`
+			}
+			for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+				tb.eval(`({ state: document.querySelector("#panel-transforms").dataset.state || "", crashed: window.deepCrashed,
+					codes: [...document.querySelectorAll("#diagnostics li.diag, #panel-transforms li.diag")].map((li) => li.dataset.code) })`, &got)
+				if got.State == "ready" || got.Crashed {
+					break
+				}
+			}
+			if got.Crashed {
+				t.Fatalf("the core crashed on it")
+			}
+			if got.State != "ready" {
+				t.Fatalf("the transforms panel is %q after 2 minutes: %s", got.State, tb.text("#panel-transforms"))
+			}
+			udf := slices.DeleteFunc(got.Codes, func(code string) bool { return !strings.HasPrefix(code, "udf-") || code == "udf-slow" })
+			if c.want == "" && len(udf) > 0 || c.want != "" && !slices.Contains(udf, c.want) {
+				t.Errorf("UDF findings %v, want %q", udf, c.want)
+			}
+		})
 	}
 }
