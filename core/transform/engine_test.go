@@ -504,4 +504,18 @@ func TestConstantLogicChains(t *testing.T) {
 	} {
 		check(t, "function f(m) { return {data: String("+tc.code+")} }", message.Message{}, want{outcome: Changed, data: tc.want, attrs: map[string]string{}})
 	}
+	// The (0, x) around a left operand meets the checks around + and
+	// templates at the same places: the values are Node's.
+	for _, tc := range []struct{ code, want string }{
+		{"m.data + 'x' && 'y'", "y"},
+		{"(m.data + 'x') || 1", "dx"},
+		{"m.data + m.data + 'z' ?? 'd'", "ddz"},
+		{"'' + m.data && m.data + '!'", "d!"},
+		{"(1 && 2) + 'a' || 0", "2a"},
+		{"!m.data && 'none' || m.data + m.data", "dd"},
+		{"(((1 + 1))) && 'p'", "p"},
+		{"`t${m.data}` && 'tpl'", "tpl"},
+	} {
+		check(t, "function f(m) { return {data: String("+tc.code+")} }", message.Message{Data: []byte("d")}, want{outcome: Changed, data: tc.want, attrs: map[string]string{}})
+	}
 }
