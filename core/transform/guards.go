@@ -5,7 +5,6 @@ package transform
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -111,7 +110,7 @@ func (g *guards) plainRegExp(rx *goja.Object) bool {
 // text's start) is passed over, as the spec passes over an empty match
 // where its last piece ended. lim is the pieces' bound (limit's).
 func (g *guards) splitFast(p rxPattern, rx *goja.Object, s goja.String, lim uint32) goja.Value {
-	if p.re == nil || p.backtrack != "" || s == nil || reflect.ValueOf(s).Kind() != reflect.String || !g.plainRegExp(rx) {
+	if p.re == nil || p.backtrack != "" || s == nil || !asciiString(s) || !g.plainRegExp(rx) {
 		return nil
 	}
 	vm := g.vm
@@ -605,7 +604,7 @@ func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route
 					if start = g.searchFrom(name, p, rx, s); start < 0 {
 						return goja.Null()
 					}
-					if start > 0 && reflect.ValueOf(s).Kind() != reflect.String {
+					if start > 0 && !asciiString(s) {
 						// goja searches a text outside ASCII from past its
 						// start with its backtracking engine, on a new copy
 						// of the whole text (kept only while searches of the

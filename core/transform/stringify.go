@@ -220,7 +220,7 @@ func (w *jsonWalk) replace(fc goja.FunctionCall) goja.Value {
 	}
 	o, isObj := v.(*goja.Object)
 	if !isObj {
-		if s, ok := v.(goja.String); ok && s.Length() >= fastQuote && reflect.ValueOf(s).Kind() == reflect.String {
+		if s, ok := v.(goja.String); ok && s.Length() >= fastQuote && asciiString(s) {
 			// Counted without its escapes first, so that a string past
 			// the bound is refused before it is quoted; then its escapes,
 			// from the quoted text.
@@ -348,9 +348,8 @@ func (w *jsonWalk) quoted(s goja.String, so float64) float64 {
 		return float64(n) + 2
 	}
 	extra := 0
-	if reflect.ValueOf(s).Kind() == reflect.String {
-		// goja keeps an ASCII string as a Go string, which String
-		// returns as it is.
+	if asciiString(s) {
+		// String returns goja's Go string as it is.
 		for _, c := range []byte(s.String()) {
 			switch {
 			case c < 0x20:
@@ -460,3 +459,7 @@ func quoteASCII(s string, most int) (string, bool) {
 	b.WriteByte('"')
 	return b.String(), b.Len() <= most
 }
+
+// asciiString reports whether goja holds s as its ASCII kind, a Go string
+// (its other kinds hold UTF-16).
+func asciiString(s goja.String) bool { return reflect.ValueOf(s).Kind() == reflect.String }
