@@ -162,7 +162,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		end := off(nodeEnd(code, body, ends))
 		// A statement's end leaves out its semicolon: close the block after
 		// it, or "if (a) while (b) x++; else ..." would lose its else.
-		if j := skipSpace(code, end); j < len(code) && code[j] == ';' {
+		if j, _ := skipBlank(code, end); j < len(code) && code[j] == ';' {
 			end = j + 1
 		}
 		start := stmtStart(code, body)
@@ -190,7 +190,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				break
 			}
 			at, text = off(nodeEnd(code, es, ends)), ";"+tickCall
-			if j := skipSpace(code, at); j < len(code) && code[j] == ';' {
+			if j, _ := skipBlank(code, at); j < len(code) && code[j] == ';' {
 				at, text = j+1, tickCall
 			}
 		}
@@ -272,7 +272,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// taken out.
 				op := n.Operator.String() + "="
 				ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off, ends)
-				j := skipSpace(code, off(nodeEnd(code, n.Left, ends)))
+				j, _ := skipBlank(code, off(nodeEnd(code, n.Left, ends)))
 				if rok && j <= len(code) && strings.HasPrefix(code[j:], op) {
 					if target, wraps, ok := readTwice(code, n.Left, off, starts, ends); ok {
 						sites++
@@ -550,7 +550,7 @@ func extent(code string, start file.Idx, e ast.Expression, off func(file.Idx) in
 			i = j
 		case '/':
 			if i+1 < b && (code[i+1] == '/' || code[i+1] == '*') {
-				j := skipSpace(code, i)
+				j, _ := skipBlank(code, i)
 				if j > b {
 					return 0, 0, false
 				}
@@ -570,7 +570,7 @@ func extent(code string, start file.Idx, e ast.Expression, off func(file.Idx) in
 		}
 	}
 	for closing := depth - least; closing > 0; closing-- {
-		b = skipSpace(code, b)
+		b, _ = skipBlank(code, b)
 		if b >= len(code) || code[b] != ')' {
 			return 0, 0, false
 		}
@@ -718,32 +718,6 @@ func walk(v reflect.Value, depth int, seen map[uintptr]bool, f func(any)) bool {
 		}
 	}
 	return true
-}
-
-// skipSpace returns the offset of the first byte at or after i that is not
-// white space or inside a comment.
-func skipSpace(s string, i int) int {
-	for i < len(s) {
-		switch {
-		case s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r':
-			i++
-		case strings.HasPrefix(s[i:], "//"):
-			j := strings.IndexByte(s[i:], '\n')
-			if j < 0 {
-				return len(s)
-			}
-			i += j
-		case strings.HasPrefix(s[i:], "/*"):
-			j := strings.Index(s[i+2:], "*/")
-			if j < 0 {
-				return len(s)
-			}
-			i += j + 4
-		default:
-			return i
-		}
-	}
-	return i
 }
 
 // skipQuoted returns the offset of the quote that closes the string or
