@@ -151,6 +151,11 @@ func (s *depthScan) run() int {
 		switch {
 		case isIdentStart(c):
 			e := wordEnd(code, i)
+			if e == i { // a character no name holds (goja refuses it)
+				_, n := utf8.DecodeRuneInString(code[i:])
+				i += n
+				continue
+			}
 			if dot {
 				s.operand() // a property's name, keyword or not
 			} else {
@@ -545,27 +550,17 @@ func isIdentStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || c >= 0x80
 }
 
-// wordEnd returns where the identifier or keyword at i ends (an escape's
-// backslash and the character after it are part of it).
+// wordEnd returns where the name or keyword at i ends: i when no name
+// starts there (identPartLen reads each part).
 func wordEnd(code string, i int) int {
 	for i < len(code) {
-		c := code[i]
-		switch {
-		case c == '\\':
-			i += 2
-		case c >= 0x80:
-			r, n := utf8.DecodeRuneInString(code[i:])
-			if isSpace(r) {
-				return i
-			}
-			i += n
-		case isIdentStart(c) || c >= '0' && c <= '9':
-			i++
-		default:
-			return i
+		n := identPartLen(code, i)
+		if n == 0 {
+			break
 		}
+		i += n
 	}
-	return len(code)
+	return i
 }
 
 // numberEnd returns where the number at i ends, an exponent's sign
