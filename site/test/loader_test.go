@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/subplay/subplay/core/playground/hostile"
 )
 
 // TestLoaderBuilds loads each build through subplay.js, as another page
@@ -215,19 +217,19 @@ func TestSmallBuildFirst(t *testing.T) {
 }
 
 // TestDeepUDFsInTheWorker: the deepest UDFs the depth scan lets through
-// (core/transform's depth.go) compile in the page's worker, where Chromium
+// (hostile.AtBound) compile in the page's worker, where Chromium
 // gives the Go instance about half of Node's stack (the eighteenth session
 // measured it dying past about 555 parentheses there, 1,113 in Node), and
 // one past the bound gets its finding. An overflow would end the instance:
 // the loader would restart it and the rendering would say crashed.
 func TestDeepUDFsInTheWorker(t *testing.T) {
-	for _, c := range []struct{ name, code, want string }{
-		{"right-nested sums", "function f(m) { return {data: " + strings.Repeat("m.data+(", 53) + "''" + strings.Repeat(")", 53) + "} }", ""},
-		{"chained +=", "function f(m) { var a = ''; " + strings.Repeat("a += ", 70) + "m.data; return {data: a} }", ""},
-		{"parentheses", "function f(m) { return {data: " + strings.Repeat("(", 197) + "m.data" + strings.Repeat(")", 197) + "} }", ""},
-		{"templates", "function f(m) { return {data: " + strings.Repeat("`${", 60) + "m.data" + strings.Repeat("}`", 60) + "} }", ""},
+	cases := []struct{ name, code, want string }{
 		{"past the bound", "function f(m) { var a = ''; " + strings.Repeat("a += ", 400) + "m.data; return {data: a} }", "udf-nesting-too-deep"},
-	} {
+	}
+	for _, u := range hostile.AtBound {
+		cases = append(cases, struct{ name, code, want string }{u.Name, u.Code, ""})
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			// A tab each: the panel's state is then this UDF's.
 			tb := newTab(t)

@@ -21,10 +21,23 @@ func transformRequest(code string, n int) []byte {
 	return []byte(b.String())
 }
 
+// AtBound are the deepest UDFs core/transform's depth scan lets through
+// (with the engine's checks added, where they nest most), by case name:
+// the corpus runs them on every surface, and the site's browser test in
+// the page's worker, where Chromium gives the least stack. Each must
+// compile and run.
+var AtBound = []struct{ Name, Code string }{
+	{"sums-at-bound", "function f(m) { return {data: " + strings.Repeat("m.data+(", 53) + "''" + strings.Repeat(")", 53) + "} }"},
+	{"plus-assign-at-bound", "function f(m) { var a = ''; " + strings.Repeat("a += ", 70) + "m.data; return {data: a} }"},
+	{"parentheses-at-bound", "function f(m) { return {data: " + strings.Repeat("(", 197) + "m.data" + strings.Repeat(")", 197) + "} }"},
+	{"templates-at-bound", "function f(m) { return {data: " + strings.Repeat("`${", 60) + "m.data" + strings.Repeat("}`", 60) + "} }"},
+}
+
 func init() {
 	udf := func(name, code string, n int) Case {
 		return Case{Name: "transform/" + name, Op: "transform", Body: func() []byte { return transformRequest(code, n) }}
 	}
+
 	add(
 		// Every message meets the loop: the request's step budget stops
 		// the rest.
@@ -132,16 +145,13 @@ func init() {
 		udf("if-chain", "function f(m) { "+strings.Repeat("if (m) ", 9_000)+"return m }", 1),
 		udf("member-chain", "function f(m) { return m"+strings.Repeat(".a", 30_000)+" }", 1),
 		udf("regexp-groups", "function f(m) { return /"+strings.Repeat("(", 30_000)+strings.Repeat(")", 30_000)+"/.test('') ? m : m }", 1),
-		// The deepest code the depth scan lets through (with the engine's
-		// checks added, where they nest most): each surface's stack must
-		// hold it.
-		udf("sums-at-bound", "function f(m) { return {data: "+strings.Repeat("m.data+(", 53)+"''"+strings.Repeat(")", 53)+"} }", 1),
-		udf("plus-assign-at-bound", "function f(m) { var a = ''; "+strings.Repeat("a += ", 70)+"m.data; return {data: a} }", 1),
-		udf("parentheses-at-bound", "function f(m) { return {data: "+strings.Repeat("(", 197)+"m.data"+strings.Repeat(")", 197)+"} }", 1),
 		// goja copies a text outside ASCII whole for each search from past
 		// its start, and split searches at every position (FuzzUDF).
 		udf("split-wide-text", "function f(m) { ('é' + 'ab'.repeat(1e5)).split(/b/); return m }", 1),
 		udf("replace-wide-text", "function f(m) { ('é' + 'ab'.repeat(1e5)).replace(/b/g, 'c'); return m }", 1),
 		udf("constant-and", "function f(m) { return 1"+strings.Repeat(" && 1", 40)+" ? m : m }", 1),
 	)
+	for _, u := range AtBound {
+		add(udf(u.Name, u.Code, 1))
+	}
 }
