@@ -7,6 +7,7 @@ import (
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/doc"
 	"github.com/subplay/subplay/core/limits"
+	"github.com/subplay/subplay/core/subscription"
 )
 
 // build turns the flags read into the request gcloud would send.
@@ -302,6 +303,13 @@ func (r *reader) resource(w *word, from int, path, collection, what, project str
 		r.errorf(sp, path, "gcloud-bad-value", what+" "+diag.Quote(v)+" is neither a short name nor projects/PROJECT/"+collection+"/NAME",
 			"write the short name, or the full projects/PROJECT/"+collection+"/NAME")
 		return
+	}
+	if project == "" {
+		// The full name is unknown, its ID is not: one the API refuses is
+		// an error in any project.
+		for _, p := range subscription.CheckID(v, strings.TrimSuffix(collection, "s")) {
+			r.errorf(w.span(from+p.Start, from+p.End), path, "resource-name", p.Message, p.Hint)
+		}
 	}
 	if project == "" && projUnknown != nil {
 		if !r.unknown[path] {

@@ -118,10 +118,10 @@ func TestCommandChoice(t *testing.T) {
 // project is not used and nothing claims the command names no project.
 func TestUnknownProject(t *testing.T) {
 	for _, tc := range []struct{ name, text, value string }{
-		{"quoted variable", `gcloud pubsub subscriptions create s --topic=t --project="$PROJECT"`, `"$PROJECT"`},
-		{"braced variable", `gcloud pubsub subscriptions create s --topic=t --project "${PROJECT}"`, `"${PROJECT}"`},
-		{"placeholder", `gcloud pubsub subscriptions create s --topic=t --project=PROJECT_ID`, `"PROJECT_ID"`},
-		{"global flag first", `gcloud --project=$P pubsub subscriptions create s --topic=t`, `"$P"`},
+		{"quoted variable", `gcloud pubsub subscriptions create sub --topic=top --project="$PROJECT"`, `"$PROJECT"`},
+		{"braced variable", `gcloud pubsub subscriptions create sub --topic=top --project "${PROJECT}"`, `"${PROJECT}"`},
+		{"placeholder", `gcloud pubsub subscriptions create sub --topic=top --project=PROJECT_ID`, `"PROJECT_ID"`},
+		{"global flag first", `gcloud --project=$P pubsub subscriptions create sub --topic=top`, `"$P"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := Read(Request{Text: tc.text, Project: "configured"})
@@ -145,7 +145,7 @@ func TestUnknownProject(t *testing.T) {
 					said[textOf(tc.text, d.Span)] = true
 				}
 			}
-			if !said["s"] || !said["t"] {
+			if !said["sub"] || !said["top"] {
 				t.Errorf("the name and the topic are not said to be in the unknown project:%s", diagText(res))
 			}
 		})

@@ -104,6 +104,28 @@ const (
 // idLength says the ID bounds for people: "3 to 255".
 var idLength = strconv.Itoa(idMinChars) + " to " + strconv.Itoa(idMaxChars)
 
+// NameProblem is one problem CheckID finds: a message, a hint (may be
+// empty) and the byte range [Start, End) inside the ID.
+type NameProblem struct {
+	Message, Hint string
+	Start, End    int
+}
+
+// CheckID applies the subscription or topic ID rules (kind is
+// "subscription" or "topic") to an ID written without its project, as a
+// gcloud command or a Terraform resource may leave the project to the
+// user's configuration: the full name is then unknown, but its ID part is
+// not, and an ID the API refuses is an error whatever the project. The
+// problems are those the full name's check reports for its ID part; their
+// code is "resource-name", as there.
+func CheckID(id, kind string) []NameProblem {
+	var out []NameProblem
+	for _, p := range checkID(id, kind) {
+		out = append(out, NameProblem{Message: p.msg, Hint: p.hint, Start: p.start, End: p.end})
+	}
+	return out
+}
+
 // checkID applies the rules for subscription and topic IDs: idMinChars to
 // idMaxChars characters of [A-Za-z0-9-_.~+%], starting with a letter, not
 // "goog...".

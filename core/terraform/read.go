@@ -627,6 +627,7 @@ func (r *reader) fullName(a *hclsyntax.Attribute, path, collection, project stri
 				"write the ID, and the project in project")
 		}
 	case project == "":
+		r.shortID(sp, path, collection, s)
 		r.markUnknown(path, sp, a.Name+" is a short name in the project of the provider, which is unknown here: "+projWhy,
 			`add project = "PROJECT" to the resource or the google provider block to have the full name checked`)
 		return
@@ -634,6 +635,20 @@ func (r *reader) fullName(a *hclsyntax.Attribute, path, collection, project stri
 		n.Value = "projects/" + project + "/" + collection + "/" + s
 	}
 	r.root.Members = append(r.root.Members, doc.Member{Key: path[1:], KeySpan: span(a.NameRange), Value: n})
+}
+
+// shortID checks the ID of a name whose project is unknown: the full name
+// is not known, its ID is, and one the API refuses is an error in any
+// project. A finding points inside the string when it is written as a
+// plain quoted literal, else at the whole expression.
+func (r *reader) shortID(sp diag.Span, path, collection, id string) {
+	for _, p := range subscription.CheckID(id, strings.TrimSuffix(collection, "s")) {
+		at := sp
+		if a, b := sp.Start.Offset()+1, sp.End.Offset()-1; p.End > p.Start && a <= b && b <= len(r.req.Text) && r.req.Text[a-1] == '"' && r.req.Text[a:b] == id {
+			at = diag.SpanOf(a+p.Start, a+p.End)
+		}
+		r.errorf(at, path, "resource-name", p.Message, p.Hint)
+	}
 }
 
 // eval evaluates an attribute's expression; false when its value is

@@ -58,14 +58,14 @@ resource "google_pubsub_subscription" "s" {
   expiration_policy { ttl = "604800s" }
 }`,
 			want: `{"name":"projects/shop-prod/subscriptions/sub1","topic":"projects/other-proj/topics/orders","expirationPolicy":{"ttl":"604800s"}}`},
-		{name: "no project anywhere: names unknown, not judged",
+		{name: "no project anywhere: names unknown, their IDs still checked",
 			text: `resource "google_pubsub_subscription" "s" {
   name  = "1bad"
   topic = "orders"
   expiration_policy { ttl = "" }
 }`,
 			want:    `{"expirationPolicy":{}}`,
-			diags:   []string{"2:11 info terraform-unknown-value", "3:11 info terraform-unknown-value", "4:3 info never-expires"},
+			diags:   []string{"2:11 info terraform-unknown-value", "2:12 error resource-name", "3:11 info terraform-unknown-value", "4:3 info never-expires"},
 			unknown: []string{"/name", "/topic"}},
 		{name: "variables, locals and an unknown variable",
 			text: project + `variable "ack" {
