@@ -69,7 +69,7 @@ func checkProjectID(p string) []nameProblem {
 		return []nameProblem{{msg: msg, hint: hint, start: off + start, end: off + end}}
 	}
 	if n := len(p); n < 6 || n > 30 {
-		return bad("the project ID "+diag.Quote(p)+" is "+strconv.Itoa(n)+" characters; project IDs have 6 to 30", "", 0, n)
+		return bad("the project ID "+diag.Quote(p)+" is "+plural(int64(n), "character")+"; project IDs have 6 to 30", "", 0, n)
 	}
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -132,7 +132,7 @@ func CheckID(id, kind string) []NameProblem {
 func checkID(id, kind string) []nameProblem {
 	n := len(id)
 	if n < idMinChars || n > idMaxChars {
-		return []nameProblem{{msg: "the " + kind + " ID is " + strconv.Itoa(n) + " characters; IDs have " + idLength, start: 0, end: n}}
+		return []nameProblem{{msg: "the " + kind + " ID is " + plural(int64(n), "character") + "; IDs have " + idLength, start: 0, end: n}}
 	}
 	if c := id[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
 		return []nameProblem{{msg: "the " + kind + " ID must start with a letter", hint: "the API answers \"Invalid resource name\" otherwise", start: 0, end: 1}}
