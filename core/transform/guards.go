@@ -100,8 +100,9 @@ func (g *guards) plainRegExp(rx *goja.Object) bool {
 	return st.props["constructor"] == st.ctor && g.own(st.ctor, goja.SymSpecies) == st.species
 }
 
-// splitFast is the spec's split of an ASCII text by an expression RE2
-// runs, found with RE2 over the whole text, nil when either is not so.
+// splitFast is the spec's split of a text by an expression RE2 runs,
+// found with RE2 over the whole text, nil when RE2 cannot run it or does
+// not read the text as the spec does (rxPattern.runeText).
 // The spec tries a sticky match at each position in turn, which goja
 // runs on its backtracking engine (a search from past the start), one
 // call each: 200 KB split by /,/ went past the call's allocation budget.
@@ -110,11 +111,14 @@ func (g *guards) plainRegExp(rx *goja.Object) bool {
 // text's start) is passed over, as the spec passes over an empty match
 // where its last piece ended. lim is the pieces' bound (limit's).
 func (g *guards) splitFast(p rxPattern, rx *goja.Object, s goja.String, lim uint32) goja.Value {
-	if p.re == nil || p.backtrack != "" || s == nil || !asciiString(s) || !g.plainRegExp(rx) {
+	if p.re == nil || p.backtrack != "" || s == nil || !g.plainRegExp(rx) {
+		return nil
+	}
+	text, ok := p.runeText(s)
+	if !ok {
 		return nil
 	}
 	vm := g.vm
-	text := s.String()
 	if lim == 0 {
 		return vm.NewArray()
 	}

@@ -3,7 +3,9 @@
 package transform
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -170,8 +172,11 @@ func TestRegexps(t *testing.T) {
 		{"global replace outside ASCII, nested", "function f(m) { return {data: " + aaa + ".replace(/(a+)+$/g, 'x')} }", refused("(/(a+)+$/g")},
 		{"global replace outside ASCII, simple", "function f(m) { return {data: 'é,a,b'.replace(/,/g, ';')} }", data("é;a;b")},
 		{"split outside ASCII, bounded", "function f(m) { return {data: 'é, a ,b'.split(/\\s*,\\s*/).join('|')} }", data("é|a|b")},
-		{"split outside ASCII, too many paths", fmt.Sprintf("function f(m) { return {data: ('é' + ' , a'.repeat(%d)).split(/\\s*,\\s*/).join('|')} }", 100),
+		{"split with a surrogate pair, too many paths", fmt.Sprintf("function f(m) { return {data: ('😀' + ' , a'.repeat(%d)).split(/\\s*,\\s*/).join('|')} }", 100),
 			want{outcome: Failed, code: "udf-regexp-backtracking", msg: "paths"}},
+		// Without a surrogate, RE2 runs the split once over the text.
+		{"split outside ASCII, on RE2", fmt.Sprintf("function f(m) { return {data: ('é' + ' , a'.repeat(%d)).split(/\\s*,\\s*/).join('|')} }", 100),
+			data("é" + strings.Repeat("|a", 100))},
 		{"exec loop on a short text", "function f(m) { var r = /\\d+/g, s = 'a1b22c333', n = []; var x; while ((x = r.exec(s)) !== null) n.push(x[0]); return {data: n.join(',')} }",
 			data("1,22,333")},
 		{"exec loop, nested", "function f(m) { var r = /(\\d|x)+/g, x; while ((x = r.exec('1x2 3')) !== null); return m }", refused("('1x2")},
@@ -311,7 +316,7 @@ func TestCatastrophicRefused(t *testing.T) {
 		"new RegExp('(a+)+(?=b)').test(s)",
 		"s.match('(a|a)*\\\\1')",
 		"s.replace(/(a+)+$/g, 'x')",
-		"s.split(/(a*)*b/)",
+		"(s + '😀').split(/(a*)*b/)",
 		"s.match(/(a|aa)+$/g)",
 		"(function () { var r = /(a+)+$/g; r.lastIndex = 1; return r.exec(s) })()",
 		"[...s.matchAll(/(?:a|a)+!/g)]",
@@ -340,9 +345,10 @@ func TestCatastrophicRefused(t *testing.T) {
 }
 
 // TestSplitSemantics: a split by a regular expression, which splitFast
-// answers for ASCII text and RE2's expressions, gives goja's own result
-// (its pieces, captures, limits and empty matches), and one it does not
-// answer (a subclass, an expression with a property of its own, text outside ASCII) still does.
+// answers for RE2's expressions on text RE2 reads as the spec does, gives
+// goja's own result (its pieces, captures, limits and empty matches), and
+// one it does not answer (a subclass, an expression with a property of its
+// own) still does.
 func TestSplitSemantics(t *testing.T) {
 	texts := []string{"a,b,,c", "", ",", "abc", ",a,", "aXbxc", "one two  three", "l1\nl2\n", "ab,cd;ef", "é,ü"}
 	patterns := []string{"/,/", "/(,)/", "/,/g", "/,/y", "new RegExp('')", "/x*/", "/\\b/", "/^/m", "/$/m", "/a|(b)/", "/x/i", "/(,)|(;)/", "/\\s+/", "/[,;]?/", "/(?<n>,)/"}
@@ -376,6 +382,65 @@ func TestSplitSemantics(t *testing.T) {
 func TestSplitLargeText(t *testing.T) {
 	got := runUDF(t, "function f(m) { var s = 'abcd,'.repeat(3e4) + 'x'.repeat(5e4); return {data: String(s.split(/,/).length) + ' ' + s.split(/(,)/, 5).join('|')} }")
 	if want := "30001 abcd|,|abcd|,|abcd"; got != want {
+		t.Errorf("got %.300s, want %s", got, want)
+	}
+}
+
+// TestSplitAgainstV8: splits of text outside ASCII (surrogate pairs,
+// lone surrogates, U+2028, 'ſ', spaces outside ASCII) by 26 expressions
+// give V8's pieces, code unit by code unit (testdata/split_v8.json, made
+// by Node from testdata/split_v8.js). splitFast answers those RE2 reads as
+// the spec does (rxPattern.runeText), the spec's loop the others.
+func TestSplitAgainstV8(t *testing.T) {
+	raw, err := os.ReadFile("testdata/split_v8.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oracle struct {
+		Prelude string
+		Cases   []struct{ Expr, V8 string }
+	}
+	if err := json.Unmarshal(raw, &oracle); err != nil {
+		t.Fatal(err)
+	}
+	if len(oracle.Cases) < 300 {
+		t.Fatalf("%d cases in testdata/split_v8.json", len(oracle.Cases))
+	}
+	deviations, refused := 0, 0
+	for _, c := range oracle.Cases {
+		plain, got := runBoth(t, oracle.Prelude+"\nreturn "+c.Expr)
+		switch {
+		case got == c.V8:
+		case strings.HasPrefix(got, "failed[{error udf-regexp-backtracking"):
+			// Text with a surrogate and no u flag goes position by
+			// position on regexp2, where a nested quantifier is refused.
+			refused++
+		case got == plain:
+			// goja's own answer, from its engines: RE2 and regexp2 fold
+			// 'ſ' and 'K' (U+212A) to 's' and 'k' with the i flag, take
+			// only \n for a line's end with the m flag (the spec takes
+			// \r, U+2028 and U+2029 too), and give "" for a group of a
+			// quantified group that matched nothing last (the spec,
+			// undefined).
+			deviations++
+		default:
+			t.Errorf("%s\n   got %s\n  want %s (V8; plain goja %s)", c.Expr, got, c.V8, plain)
+		}
+	}
+	t.Logf("%d splits: %d as V8, %d as plain goja, %d refused", len(oracle.Cases), len(oracle.Cases)-deviations-refused, deviations, refused)
+	if deviations > 11 || refused > 6 {
+		t.Errorf("%d answers are plain goja's, not V8's, and %d refused: more than the 11 and 6 known", deviations, refused)
+	}
+}
+
+// TestSplitLargeTextOutsideASCII: a split by a regular expression of a
+// text outside ASCII goes through it once (splitFast), as an ASCII text's
+// does. Before, the spec's search at each position copied the whole text
+// (rxCopyChars): 8 KB of such text split by /,/ ran out of the call's
+// steps.
+func TestSplitLargeTextOutsideASCII(t *testing.T) {
+	got := runUDF(t, "function f(m) { var s = 'été,'.repeat(1e4), p = s.split(/,/); var q = (s + '日本😀'.repeat(5e3)).split(/(,)/u); return {data: p.length + ' ' + q.length + ' ' + q[20000].length + ' ' + [q[0], q[1], q[2], q[3], q[4]].join('|')} }")
+	if want := "10001 20001 20000 été|,|été|,|été"; got != want {
 		t.Errorf("got %.300s, want %s", got, want)
 	}
 }
@@ -458,12 +523,16 @@ func TestNamesOutsideASCII(t *testing.T) {
 // with a couple of thousand matches still runs, with the right result.
 func TestWideTextCopies(t *testing.T) {
 	for _, code := range []string{
-		"function f(m) { ('é' + 'ab'.repeat(1e5)).split(/b/); return m }",
 		"function f(m) { ('é' + 'ab'.repeat(1e5)).replace(/b/g, 'c'); return m }",
 		"function f(m) { ('é' + 'ab'.repeat(1e5)).match(/b/g); return m }",
+		// With a surrogate pair and no u flag, split goes position by position.
+		"function f(m) { ('😀' + 'ab'.repeat(1e5)).split(/b/); return m }",
 	} {
 		check(t, code, message.Message{}, want{outcome: Failed, code: "udf-budget", msg: "search"}) // before: "it allocated more than 32 MiB", seconds later
 	}
+	// Without one, splitFast goes through it once, and only the pieces are
+	// too many.
+	check(t, "function f(m) { ('é' + 'ab'.repeat(1e5)).split(/b/); return m }", message.Message{}, want{outcome: Failed, code: "udf-budget", msg: "split over more than"})
 	text := strings.Repeat("é123456789abcdefghijkl", 200)
 	check(t, "function f(m) { return {data: m.data.replace(/[0-9]/g, '*')} }", message.Message{Data: []byte(text)},
 		want{outcome: Changed, data: regexp.MustCompile(`[0-9]`).ReplaceAllString(text, "*"), attrs: map[string]string{}})

@@ -57,6 +57,9 @@ type rxPattern struct {
 	branches float64
 	// The flags the route of a call depends on.
 	unicode, global, sticky bool
+	// fold and multiline are the i and m flags: RE2's case folding and
+	// line ends are the spec's only in ASCII text (runeText).
+	fold, multiline bool
 	// re is the Go regexp goja compiles the pattern to when RE2 can run
 	// it (nil otherwise), for guards that count matches without building
 	// them.
@@ -66,7 +69,8 @@ type rxPattern struct {
 // analyse decides, as goja's compileRegexp does, which engine runs a
 // pattern, and measures its shape for the backtracking bound.
 func analyse(src, flags string) rxPattern {
-	p := rxPattern{unicode: strings.ContainsRune(flags, 'u'), global: strings.ContainsRune(flags, 'g'), sticky: strings.ContainsRune(flags, 'y')}
+	p := rxPattern{unicode: strings.ContainsRune(flags, 'u'), global: strings.ContainsRune(flags, 'g'), sticky: strings.ContainsRune(flags, 'y'),
+		fold: strings.ContainsRune(flags, 'i'), multiline: strings.ContainsRune(flags, 'm')}
 	p.nested, p.quantifiers, p.branches = shape(src)
 	conv := src
 	if p.unicode {
@@ -137,6 +141,34 @@ func (p rxPattern) countMatches(s goja.String, most int) (count int, ok bool) {
 		}
 	}
 	return len(found), true
+}
+
+// runeText is s in UTF-8 when RE2's matches of p there, rune by rune, are
+// the spec's in s's UTF-16: ASCII text; text outside ASCII with no
+// surrogate (each character one code unit and one rune); or, with the u
+// flag, well-formed UTF-16 (the spec then reads code points, as RE2 reads
+// runes). Not outside ASCII with the i or m flag: RE2 folds 'ſ' to 's',
+// which the spec's case-insensitive match without u does not, and its
+// line ends are not U+2028 and U+2029.
+func (p rxPattern) runeText(s goja.String) (string, bool) {
+	if asciiString(s) {
+		return s.String(), true
+	}
+	if p.fold || p.multiline {
+		return "", false
+	}
+	for i, n := 0, s.Length(); i < n; i++ {
+		if c := s.CharAt(i); c >= 0xD800 && c <= 0xDFFF {
+			if !p.unicode || c > 0xDBFF || i+1 == n {
+				return "", false
+			}
+			if d := s.CharAt(i + 1); d < 0xDC00 || d > 0xDFFF {
+				return "", false
+			}
+			i++
+		}
+	}
+	return s.String(), true
 }
 
 // incompatibility words goja's reason for sending a pattern to regexp2.
