@@ -177,7 +177,7 @@ func (r *reader) isUnknown(w *word, from int, what, path string) bool {
 	v := w.text[from:]
 	sp := w.span(from, len(w.text))
 	switch {
-	case w.expansion != "" && strings.Contains(v, w.expansion):
+	case expands(w, v):
 		verb := " is "
 		if v != w.expansion {
 			verb = " holds " // projects/$PROJECT/topics/t
@@ -199,6 +199,10 @@ func (r *reader) isUnknown(w *word, from int, what, path string) bool {
 	}
 	return true
 }
+
+// expands reports whether v, the text of w from some offset, holds the
+// shell expansion w has.
+func expands(w *word, v string) bool { return w.expansion != "" && strings.Contains(v, w.expansion) }
 
 // varName is the variable of a plain expansion ($NAME, ${NAME}), or "".
 func varName(exp string) string {
@@ -305,11 +309,7 @@ func (r *reader) resource(w *word, from int, path, collection, what, project str
 		return
 	}
 	if project == "" {
-		// The full name is unknown, its ID is not: one the API refuses is
-		// an error in any project.
-		for _, p := range subscription.CheckID(v, strings.TrimSuffix(collection, "s")) {
-			r.errorf(w.span(from+p.Start, from+p.End), path, "resource-name", p.Message, p.Hint)
-		}
+		r.checkID(w, from, path, collection)
 	}
 	if project == "" && projUnknown != nil {
 		if !r.unknown[path] {
@@ -330,6 +330,15 @@ func (r *reader) resource(w *word, from int, path, collection, what, project str
 	r.set(path, str("projects/"+project+"/"+collection+"/"+v, sp), sp)
 }
 
+// checkID checks the short name in w from from, whose project is unknown:
+// the full name is unknown, its ID is not, and one the API refuses is an
+// error in any project.
+func (r *reader) checkID(w *word, from int, path, collection string) {
+	for _, p := range subscription.CheckID(w.text[from:], strings.TrimSuffix(collection, "s")) {
+		r.errorf(w.span(from+p.Start, from+p.End), path, "resource-name", p.Message, p.Hint)
+	}
+}
+
 func (r *reader) buildTopic(flag, path string, verbWord *word) {
 	o := r.occ[flag]
 	if o == nil {
@@ -342,6 +351,9 @@ func (r *reader) buildTopic(flag, path string, verbWord *word) {
 	project, projUnknown := r.project, r.projUnknown
 	if po := r.occ[flag+"-project"]; po != nil {
 		if r.isUnknown(po.val, po.valFrom, "--"+flag+"-project", path) {
+			if v := o.value(); v != "" && !strings.Contains(v, "/") && !expands(o.val, v) && !placeholder(v) {
+				r.checkID(o.val, o.valFrom, path, "topics")
+			}
 			return
 		}
 		project, projUnknown = po.value(), nil

@@ -90,6 +90,8 @@ func TestFindings(t *testing.T) {
 		{"short ID without a project", `gcloud pubsub subscriptions create s --topic=top`, diag.Error, "resource-name", "s", "/name"},
 		{"reserved ID without a project", `gcloud pubsub subscriptions create sub --topic="goog-t"`, diag.Error, "resource-name", "goog", "/topic"},
 		{"bad character without a project", `gcloud pubsub subscriptions create 'my sub' --topic=top --project="$P"`, diag.Error, "resource-name", " ", "/name"},
+		{"topic ID, project unknown", `gcloud pubsub subscriptions create sub --topic=t1 --topic-project="$P"`, diag.Error, "resource-name", "t1", "/topic"},
+		{"dead-letter ID, project unknown", `gcloud pubsub subscriptions create sub --topic=top --dead-letter-topic=goog-dl --dead-letter-topic-project=$P`, diag.Error, "resource-name", "goog", "/deadLetterPolicy/deadLetterTopic"},
 		{"no project", `gcloud pubsub subscriptions create sub --topic=top`, diag.Info, "gcloud-default-project", "sub", "/name"},
 		{"file not given", `gcloud pubsub subscriptions create sub --topic=top --project=p --message-transforms-file=mt.yaml`, diag.Info, "gcloud-file-not-given", "mt.yaml", "/messageTransforms"},
 		{"unknown flag", `gcloud pubsub subscriptions create sub --topic=top --ack-dedline=10`, diag.Error, "gcloud-unknown-flag", "--ack-dedline", ""},
