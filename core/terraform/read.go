@@ -270,11 +270,11 @@ func (r *reader) body(body *hclsyntax.Body, list []*attr, path, tfPath string, o
 		s := find(list, a.Name, true)
 		switch {
 		case s == nil:
-			r.errorf(span(a.NameRange), path, "terraform-unknown-attribute", ResourceType+" has no attribute "+a.Name+r.where(tfPath), r.suggest(a.Name, list))
+			r.errorf(span(a.NameRange), path, "terraform-unknown-attribute", ResourceType+" has no attribute "+shown(a.Name)+r.where(tfPath), r.suggest(a.Name, list))
 			continue
 		case s.kind == kBlock || s.kind == kList:
-			r.errorf(span(a.NameRange), path+"/"+s.rest, "terraform-not-an-attribute", a.Name+" is a block, not an attribute",
-				"write "+a.Name+" { ... } without the equals sign")
+			r.errorf(span(a.NameRange), path+"/"+s.rest, "terraform-not-an-attribute", shown(a.Name)+" is a block, not an attribute",
+				"write "+shown(a.Name)+" { ... } without the equals sign")
 			continue
 		case s.rest == "" || top && (s.rest == "name" || s.rest == "topic"):
 			continue // project, name and topic make names: see names
@@ -296,10 +296,10 @@ func (r *reader) body(body *hclsyntax.Body, list []*attr, path, tfPath string, o
 		s := find(list, typ, true)
 		switch {
 		case s == nil:
-			r.errorf(span(b.TypeRange), path, "terraform-unknown-block", ResourceType+" has no block "+typ+r.where(tfPath), r.suggest(typ, list))
+			r.errorf(span(b.TypeRange), path, "terraform-unknown-block", ResourceType+" has no block "+shown(typ)+r.where(tfPath), r.suggest(typ, list))
 			continue
 		case s.kind != kBlock && s.kind != kList:
-			r.errorf(span(b.TypeRange), path+"/"+s.rest, "terraform-not-a-block", typ+" is an attribute, not a block", "write "+typ+" = VALUE")
+			r.errorf(span(b.TypeRange), path+"/"+s.rest, "terraform-not-a-block", shown(typ)+" is an attribute, not a block", "write "+shown(typ)+" = VALUE")
 			continue
 		}
 		seen[typ] = true
@@ -362,6 +362,16 @@ func (r *reader) blockQuirks(s *attr, n *doc.Node) {
 }
 
 // where names the block a finding is in, for messages about nested ones.
+// shown is a name from the text for a message: an identifier as it is
+// (clipped), anything else (a dynamic block's label) quoted, so that a
+// label such as "a." cannot end the message with its own period.
+func shown(name string) string {
+	if hclsyntax.ValidIdentifier(name) {
+		return diag.Clip(name)
+	}
+	return diag.Quote(name)
+}
+
 func (r *reader) where(path string) string {
 	if path == "" {
 		return ""
