@@ -9,16 +9,16 @@ import (
 	"github.com/subplay/subplay/core/diag"
 )
 
-// nameProblem is one way a resource name can be wrong: a message, a hint,
-// and the byte range inside the name it is about.
-type nameProblem struct {
-	msg, hint  string
-	start, end int
+// NameProblem is one way a resource name or ID can be wrong: a message, a
+// hint (may be empty) and the byte range [Start, End) inside the name.
+type NameProblem struct {
+	Message, Hint string
+	Start, End    int
 }
 
 // checkResourceName checks "projects/PROJECT/<collection>/ID" (kind is
 // "subscription" or "topic"). It returns the project and the problems.
-func checkResourceName(s, collection, kind string) (project string, probs []nameProblem) {
+func checkResourceName(s, collection, kind string) (project string, probs []NameProblem) {
 	want := "projects/PROJECT/" + collection + "/ID"
 	parts := strings.Split(s, "/")
 	if len(parts) != 4 || parts[0] != "projects" || parts[2] != collection {
@@ -31,19 +31,19 @@ func checkResourceName(s, collection, kind string) (project string, probs []name
 		case strings.HasPrefix(s, "/") || strings.HasSuffix(s, "/"):
 			hint = "remove the leading or trailing slash: " + want
 		}
-		return "", []nameProblem{{msg: "the " + kind + " name must have the form " + want, hint: hint, start: 0, end: len(s)}}
+		return "", []NameProblem{{Message: "the " + kind + " name must have the form " + want, Hint: hint, Start: 0, End: len(s)}}
 	}
 	project = parts[1]
 	pStart := len("projects/")
 	for _, p := range checkProjectID(project) {
-		p.start += pStart
-		p.end += pStart
+		p.Start += pStart
+		p.End += pStart
 		probs = append(probs, p)
 	}
 	idStart := pStart + len(project) + 1 + len(collection) + 1
-	for _, p := range checkID(parts[3], kind) {
-		p.start += idStart
-		p.end += idStart
+	for _, p := range CheckID(parts[3], kind) {
+		p.Start += idStart
+		p.End += idStart
 		probs = append(probs, p)
 	}
 	return project, probs
@@ -53,9 +53,9 @@ func checkResourceName(s, collection, kind string) (project string, probs []name
 // digits and hyphens, starting with a letter and not ending with a hyphen.
 // Legacy domain-scoped IDs ("example.com:proj") and project numbers are
 // accepted as the API accepts them.
-func checkProjectID(p string) []nameProblem {
+func checkProjectID(p string) []NameProblem {
 	if p == "" {
-		return []nameProblem{{msg: "the project ID is empty", hint: "put the project ID between projects/ and the next /"}}
+		return []NameProblem{{Message: "the project ID is empty", Hint: "put the project ID between projects/ and the next /"}}
 	}
 	if allDigits(p) {
 		return nil // a project number
@@ -65,8 +65,8 @@ func checkProjectID(p string) []nameProblem {
 		off = i + 1
 		p = p[i+1:]
 	}
-	bad := func(msg, hint string, start, end int) []nameProblem {
-		return []nameProblem{{msg: msg, hint: hint, start: off + start, end: off + end}}
+	bad := func(msg, hint string, start, end int) []NameProblem {
+		return []NameProblem{{Message: msg, Hint: hint, Start: off + start, End: off + end}}
 	}
 	if n := len(p); n < 6 || n > 30 {
 		return bad("the project ID "+diag.Quote(p)+" is "+plural(int64(n), "character")+"; project IDs have 6 to 30", "", 0, n)
@@ -104,47 +104,29 @@ const (
 // idLength says the ID bounds for people: "3 to 255".
 var idLength = strconv.Itoa(idMinChars) + " to " + strconv.Itoa(idMaxChars)
 
-// NameProblem is one problem CheckID finds: a message, a hint (may be
-// empty) and the byte range [Start, End) inside the ID.
-type NameProblem struct {
-	Message, Hint string
-	Start, End    int
-}
-
-// CheckID applies the subscription or topic ID rules (kind is
-// "subscription" or "topic") to an ID written without its project, as a
-// gcloud command or a Terraform resource may leave the project to the
-// user's configuration: the full name is then unknown, but its ID part is
-// not, and an ID the API refuses is an error whatever the project. The
-// problems are those the full name's check reports for its ID part; their
-// code is "resource-name", as there.
+// CheckID applies the rules for subscription and topic IDs (kind is
+// "subscription" or "topic"): idMinChars to idMaxChars characters of
+// [A-Za-z0-9-_.~+%], starting with a letter, not "goog...". The full
+// name's check uses it for its ID part; the gcloud and Terraform readers
+// use it alone when the project is unknown (the ID is known, and one the
+// API refuses is an error whatever the project), with the same code,
+// "resource-name".
 func CheckID(id, kind string) []NameProblem {
-	var out []NameProblem
-	for _, p := range checkID(id, kind) {
-		out = append(out, NameProblem{Message: p.msg, Hint: p.hint, Start: p.start, End: p.end})
-	}
-	return out
-}
-
-// checkID applies the rules for subscription and topic IDs: idMinChars to
-// idMaxChars characters of [A-Za-z0-9-_.~+%], starting with a letter, not
-// "goog...".
-func checkID(id, kind string) []nameProblem {
 	n := len(id)
 	if n < idMinChars || n > idMaxChars {
-		return []nameProblem{{msg: "the " + kind + " ID is " + plural(int64(n), "character") + "; IDs have " + idLength, start: 0, end: n}}
+		return []NameProblem{{Message: "the " + kind + " ID is " + plural(int64(n), "character") + "; IDs have " + idLength, Start: 0, End: n}}
 	}
 	if c := id[0]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-		return []nameProblem{{msg: "the " + kind + " ID must start with a letter", hint: "the API answers \"Invalid resource name\" otherwise", start: 0, end: 1}}
+		return []NameProblem{{Message: "the " + kind + " ID must start with a letter", Hint: "the API answers \"Invalid resource name\" otherwise", Start: 0, End: 1}}
 	}
 	if strings.HasPrefix(id, "goog") { // case-sensitive, as the proto says and the emulator checks (D16)
-		return []nameProblem{{msg: "the " + kind + " ID cannot start with \"goog\"", hint: "Google reserves that prefix", start: 0, end: 4}}
+		return []NameProblem{{Message: "the " + kind + " ID cannot start with \"goog\"", Hint: "Google reserves that prefix", Start: 0, End: 4}}
 	}
 	for i := 0; i < len(id); {
 		r, size := utf8.DecodeRuneInString(id[i:])
 		if !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_.~+%", r))) {
-			return []nameProblem{{msg: "the " + kind + " ID contains " + strconv.QuoteRune(r) + "; IDs use letters, digits and - _ . ~ + %",
-				start: i, end: i + size}}
+			return []NameProblem{{Message: "the " + kind + " ID contains " + strconv.QuoteRune(r) + "; IDs use letters, digits and - _ . ~ + %",
+				Start: i, End: i + size}}
 		}
 		i += size
 	}

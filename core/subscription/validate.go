@@ -379,8 +379,8 @@ func (v *validator) names() {
 func (v *validator) resourceName(path, s, collection, kind string) string {
 	project, probs := checkResourceName(s, collection, kind)
 	for _, p := range probs {
-		d := v.errorf(path, "resource-name", p.msg, p.hint)
-		v.inString(d, path, p.start, p.end)
+		d := v.errorf(path, "resource-name", p.Message, p.Hint)
+		v.inString(d, path, p.Start, p.End)
 	}
 	return project
 }
@@ -576,8 +576,8 @@ func (v *validator) deadLetter() {
 	path := "/deadLetterPolicy/deadLetterTopic"
 	project, probs := checkResourceName(t, "topics", "dead-letter topic")
 	for _, p := range probs {
-		d := v.errorf(path, "resource-name", p.msg, p.hint)
-		v.inString(d, path, p.start, p.end)
+		d := v.errorf(path, "resource-name", p.Message, p.Hint)
+		v.inString(d, path, p.Start, p.End)
 	}
 	if len(probs) > 0 {
 		return
@@ -660,7 +660,7 @@ func (v *validator) tableRef(path, ref string) {
 		return
 	}
 	for _, p := range checkProjectID(parts[0]) {
-		bad(p.msg, p.hint, p.start, p.end)
+		bad(p.Message, p.Hint, p.Start, p.End)
 	}
 	dsStart := len(parts[0]) + 1
 	if len(parts[1]) > 1024 {
