@@ -334,7 +334,11 @@ func (r *reader) resource(w *word, from int, path, collection, what, project str
 // the full name is unknown, its ID is not, and one the API refuses is an
 // error in any project.
 func (r *reader) checkID(w *word, from int, path, collection string) {
-	for _, p := range subscription.CheckID(w.text[from:], strings.TrimSuffix(collection, "s")) {
+	kind := strings.TrimSuffix(collection, "s")
+	if path == "/deadLetterPolicy/deadLetterTopic" {
+		kind = "dead-letter topic" // as the full name's check says it
+	}
+	for _, p := range subscription.CheckID(w.text[from:], kind) {
 		r.errorf(w.span(from+p.Start, from+p.End), path, "resource-name", p.Message, p.Hint)
 	}
 }

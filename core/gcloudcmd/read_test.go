@@ -217,3 +217,34 @@ func TestSubscriptionFindingsOnFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestIDWithoutProject: an ID whose project is unknown gets the findings
+// the full name's check gives it once the project is known, word for word
+// (one rule, subscription.CheckID).
+func TestIDWithoutProject(t *testing.T) {
+	for _, args := range []string{
+		"goog-x --topic=top",
+		"s --topic=top",
+		"'my sub' --topic=top",
+		"sub --topic=t1",
+		"sub --topic=top --dead-letter-topic=goog-dl",
+		"sub --topic=top --dead-letter-topic=1dl",
+	} {
+		const cmd = "gcloud pubsub subscriptions create "
+		var without, with []string
+		for _, d := range Read(Request{Text: cmd + args}).Diagnostics {
+			if d.Code == "resource-name" {
+				without = append(without, d.Path+": "+d.Message)
+			}
+		}
+		res := Read(Request{Text: cmd + args, Project: "my-project"})
+		for _, d := range subscription.Decode("", res.Doc.Root.JSON(), doc.JSON).Validate() {
+			if d.Code == "resource-name" {
+				with = append(with, d.Path+": "+d.Message)
+			}
+		}
+		if len(without) == 0 || strings.Join(without, "\n") != strings.Join(with, "\n") {
+			t.Errorf("%s:\n without a project: %q\n with one: %q", args, without, with)
+		}
+	}
+}
