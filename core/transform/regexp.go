@@ -3,7 +3,6 @@
 package transform
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -111,7 +110,7 @@ func analyse(src, flags string) rxPattern {
 // Go's regexp when it can run p there at all: in ASCII text, or in
 // well-formed UTF-16 with the u flag.
 func (p rxPattern) allLinear(s goja.String) bool {
-	_, ascii, wellFormed := texts(s)
+	_, ascii, wellFormed, _ := texts(s)
 	return ascii || p.unicode && wellFormed
 }
 
@@ -157,16 +156,8 @@ func (p rxPattern) runeText(s goja.String) (string, bool) {
 	if p.fold || p.multiline {
 		return "", false
 	}
-	for i, n := 0, s.Length(); i < n; i++ {
-		if c := s.CharAt(i); c >= 0xD800 && c <= 0xDFFF {
-			if !p.unicode || c > 0xDBFF || i+1 == n {
-				return "", false
-			}
-			if d := s.CharAt(i + 1); d < 0xDC00 || d > 0xDFFF {
-				return "", false
-			}
-			i++
-		}
+	if _, _, wellFormed, surrogates := texts(s); surrogates && !(p.unicode && wellFormed) {
+		return "", false
 	}
 	return s.String(), true
 }
@@ -387,13 +378,14 @@ const rxHint = "give the expression the u flag (then text outside ASCII stays on
 	"(str.match(/.../g) or replace with a function instead of an exec loop), and avoid lookarounds and backreferences"
 
 // texts describes a string for the route decision: its length in UTF-16
-// units, whether it is all ASCII, and whether it is well-formed UTF-16.
-func texts(s goja.String) (n int, ascii, wellFormed bool) {
+// units, whether it is all ASCII, whether it is well-formed UTF-16, and
+// whether it holds a surrogate at all (paired or not).
+func texts(s goja.String) (n int, ascii, wellFormed, surrogates bool) {
 	n = s.Length()
-	if len(s.String()) == n && isASCII(s.String()) {
-		// goja's String of an ASCII string is the string itself, and each
-		// character outside ASCII takes more than one byte in UTF-8.
-		return n, true, true
+	if asciiString(s) {
+		// goja's ASCII kind; its other kind holding only ASCII is found so
+		// by the loop, without a copy of the text in UTF-8.
+		return n, true, true, false
 	}
 	ascii, wellFormed = true, true
 	for i := 0; i < n; i++ {
@@ -404,30 +396,15 @@ func texts(s goja.String) (n int, ascii, wellFormed bool) {
 		ascii = false
 		switch {
 		case c >= 0xD800 && c <= 0xDBFF:
+			surrogates = true
 			if i+1 < n && s.CharAt(i+1) >= 0xDC00 && s.CharAt(i+1) <= 0xDFFF {
 				i++
 			} else {
 				wellFormed = false
 			}
 		case c >= 0xDC00 && c <= 0xDFFF:
-			wellFormed = false
+			surrogates, wellFormed = true, false
 		}
 	}
-	return n, ascii, wellFormed
-}
-
-// isASCII reports whether s holds only ASCII, eight bytes at a time.
-func isASCII(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
+	return n, ascii, wellFormed, surrogates
 }
