@@ -2,9 +2,9 @@
 // the API natively on loopback, and it loads a server with requests and
 // reports latency percentiles and throughput as one JSON line.
 //
-//	edgebench serve -addr 127.0.0.1:0 -ready FILE
+//	edgebench serve -addr 127.0.0.1:0 -ready FILE [-metrics FILE]
 //	edgebench load -url URL -body FILE [-n 200] [-warmup 20] [-c 8] [-d 20s] [-max 200000]
-//	edgebench mixed -url BASE -body FILE [-c 8] [-hostile 2] [-slow 2] [-d 20s] [-pid PID or NAME=PID,NAME=PID]
+//	edgebench mixed -url BASE -body FILE [-c 8] [-hostile 2] [-slow 2] [-d 20s] [-pid PID or NAME=PID,NAME=PID] [-metrics FILE]
 //	edgebench cost -url BASE [-n 2] [-cases REGEXP]
 //
 // mixed is the load test of issue 10 (scripts/load-edge): ordinary
@@ -65,8 +65,14 @@ func serve(args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on")
 	ready := fs.String("ready", "", "file to write the base URL to once listening")
+	metricsFile := fs.String("metrics", "", "on each SIGUSR1, append a line of the Go runtime's CPU, collector and scheduler figures to this file (runtime.go)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *metricsFile != "" {
+		if err := serveMetrics(*metricsFile); err != nil {
+			return err
+		}
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {

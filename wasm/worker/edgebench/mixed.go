@@ -46,6 +46,9 @@ type mixedResult struct {
 	ServerUp        bool           `json:"serverUp"`  // every process lives and /version answers at the end
 	PeakRSSMB       float64        `json:"peakRssMB"` // the sum of the processes' VmHWM, with -pid
 	Processes       []procPeak     `json:"processes"` // each process of -pid
+	// With -metrics: what each phase cost the server's Go runtime and the
+	// client (runtime.go).
+	Runtime map[string]phaseRuntime `json:"runtime,omitempty"`
 }
 
 // procPeak is one server process's peak resident set (VmHWM) at the end
@@ -88,6 +91,7 @@ func mixed(args []string, stdout io.Writer) error {
 	maxReq := fs.Int64("max", 100_000, "at most this many ordinary requests per phase")
 	pids := fs.String("pid", "", "the server's processes, for each one's peak RSS and whether it lives: PID, or NAME=PID,NAME=PID (the edge's workerd processes)")
 	only := fs.String("cases", "", "send only the hostile cases whose name matches this regular expression")
+	metricsFile := fs.String("metrics", "", "the -metrics file of the one server process of -pid (edgebench serve): report what each phase cost its Go runtime")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -98,6 +102,9 @@ func mixed(args []string, stdout io.Writer) error {
 	procs, err := parsePids(*pids)
 	if err != nil {
 		return fmt.Errorf("-pid: %w", err)
+	}
+	if *metricsFile != "" && len(procs) != 1 {
+		return fmt.Errorf("-metrics needs -pid to name the one server process")
 	}
 	if *nHostile < 1 || *nHostile >= *conc {
 		return fmt.Errorf("-hostile must be between 1 and -c minus 1")
@@ -183,10 +190,31 @@ func mixed(args []string, stdout io.Writer) error {
 	res := mixedResult{URL: *base, Ordinary: ordinary, Hostile: *nHostile, Slow: *nSlow,
 		PhaseSeconds: dur.Seconds(), HostileByStatus: map[string]int{}, HostileFailed: map[string]int{}, SlowEnded: map[string]int{}}
 
+	// The server's and the client's runtime figures at each phase's
+	// boundaries, with -metrics.
+	var marks []snapshot
+	var clientMarks []float64
+	mark := func() error {
+		if *metricsFile == "" {
+			return nil
+		}
+		s, err := askSnapshot(procs[0].PID, *metricsFile)
+		if err != nil {
+			return err
+		}
+		marks, clientMarks = append(marks, s), append(clientMarks, processCPU())
+		return nil
+	}
+	if err := mark(); err != nil {
+		return err
+	}
 	stop := make(chan struct{})
 	timer := time.AfterFunc(*dur, func() { close(stop) })
 	res.Unloaded = runOrdinary(stop)
 	timer.Stop()
+	if err := mark(); err != nil {
+		return err
+	}
 	for i := range procs {
 		kib, _ := peakKiB(procs[i].PID)
 		procs[i].OrdinaryPeakRSSMB = float64(kib) / 1024
@@ -234,7 +262,16 @@ func mixed(args []string, stdout io.Writer) error {
 	}
 	timer = time.AfterFunc(*dur, func() { close(stop) })
 	res.Loaded = runOrdinary(stop)
+	if err := mark(); err != nil {
+		return err
+	}
 	bg.Wait()
+	if len(marks) == 3 {
+		res.Runtime = map[string]phaseRuntime{
+			"unloaded": phaseCost(marks[0], marks[1], clientMarks[0], clientMarks[1]),
+			"loaded":   phaseCost(marks[1], marks[2], clientMarks[1], clientMarks[2]),
+		}
+	}
 	if res.Unloaded.P95Ms > 0 {
 		res.Ratio95 = res.Loaded.P95Ms / res.Unloaded.P95Ms
 	}
