@@ -18,8 +18,9 @@ import (
 // The server bounds what a client can hold: the time to send headers and
 // a whole request, the time to the end of the answer, idle connections and
 // header size (core/limits/server.go). It is meant to be the process's one
-// server, so it also sets the process's soft memory limit, unless
-// GOMEMLIMIT already does.
+// server, so it also sets the process's soft memory limit and the
+// collector's target (limits.HTTPMemoryLimitMB, HTTPGCPercent), unless
+// GOMEMLIMIT or GOGC already do.
 func ListenAndServe(ctx context.Context, addr string, h http.Handler, ready func(addr string)) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -27,6 +28,9 @@ func ListenAndServe(ctx context.Context, addr string, h http.Handler, ready func
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(limits.HTTPMemoryLimitMB << 20)
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(limits.HTTPGCPercent)
 	}
 	srv := newServer(h)
 	if ready != nil {
