@@ -130,8 +130,9 @@ const maxDepth = limits.SchemaDepth
 const maxBytes = limits.SchemaBytes
 
 type parser struct {
-	toks  []token
-	i     int
+	lex   *lexer
+	tok   token // the next token (peek)
+	prev  token // the one before it
 	file  *File
 	ds    []diag.Diagnostic
 	depth int
@@ -149,8 +150,12 @@ func Parse(text string) (f *File, ds []diag.Diagnostic) {
 		return &File{}, []diag.Diagnostic{{Severity: diag.Error, Code: "input-too-large",
 			Message: "the schema is " + strconv.Itoa(len(text)) + " bytes; at most " + strconv.Itoa(maxBytes) + " are read"}}
 	}
-	toks, lds := lex(text)
-	p := &parser{toks: toks, file: &File{Syntax: "proto2"}, ds: lds, top: map[string]any{}}
+	// The parser reads only a text that lexes without error, as when
+	// every token was lexed first: lexed once to find such an error, the
+	// text is lexed again for the parser, token by token.
+	lds := lexErrors(text)
+	lx := &lexer{text: text}
+	p := &parser{lex: lx, tok: lx.next(), file: &File{Syntax: "proto2"}, ds: lds, top: map[string]any{}}
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -172,12 +177,12 @@ func Parse(text string) (f *File, ds []diag.Diagnostic) {
 	return p.file, p.ds
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
+func (p *parser) peek() token { return p.tok }
 
 func (p *parser) next() token {
-	t := p.toks[p.i]
+	t := p.tok
 	if t.kind != tEOF {
-		p.i++
+		p.prev, p.tok = t, p.lex.next()
 	}
 	return t
 }
@@ -197,7 +202,7 @@ func (p *parser) expect(sym string) token {
 
 func (p *parser) accept(sym string) bool {
 	if t := p.peek(); t.kind == tSymbol && t.text == sym {
-		p.i++
+		p.next()
 		return true
 	}
 	return false
@@ -420,7 +425,7 @@ func (p *parser) field(m *Message, oneof string) {
 			p.fail(key, "a map key must be an integer, bool or string type, not "+diag.Quote(key.text), "")
 		}
 		f.MapKey, f.Type, f.Label = key.text, val.text, Repeated
-		f.TypeAt = diag.SpanOf(typ.start, p.toks[p.i-1].end)
+		f.TypeAt = diag.SpanOf(typ.start, p.prev.end)
 	} else {
 		f.Type = typ.text
 	}

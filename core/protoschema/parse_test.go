@@ -1,6 +1,7 @@
 package protoschema
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -176,6 +177,28 @@ func TestDeepNesting(t *testing.T) {
 	_, ds := Parse(text)
 	if !diag.HasErrors(ds) {
 		t.Fatal("no error for nesting 200 deep")
+	}
+}
+
+// TestLongTextHoldsNoTokens checks that the parser lexes as it goes: a
+// text of 200,000 "{" (the hostile corpus's schema-depth/proto-option-brackets)
+// is refused at the bracket past the bound, and what parsing it allocates
+// does not grow with the text. Lexed all at once first, its 200,000
+// tokens (40 bytes each, in a slice grown as it filled) took 44 MB.
+func TestLongTextHoldsNoTokens(t *testing.T) {
+	head := "syntax = \"proto3\";\noption x = "
+	text := head + strings.Repeat("{", 200_000) + ";\nmessage A { int64 a = 1; }"
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, ds := Parse(text)
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	want := diag.SpanOf(len(head)+maxDepth, len(head)+maxDepth+1) // the first "{" past maxDepth deep
+	if len(ds) != 1 || ds[0].Message != "brackets are nested too deep" || ds[0].Span != want {
+		t.Fatalf("diagnostics %+v, want one at %+v", ds, want)
+	}
+	if allocated > 64<<10 {
+		t.Errorf("parsing a %d-byte text allocated %d bytes, want at most 64 KiB", len(text), allocated)
 	}
 }
 
