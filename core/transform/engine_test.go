@@ -451,6 +451,11 @@ func TestLargeMessageFits(t *testing.T) {
 	}
 	b.WriteString(`]}`)
 	code := "function f(message, metadata) {\n  const d = JSON.parse(message.data);\n  for (const it of d.items) { it.price = it.price * 2; }\n  message.data = JSON.stringify(d);\n  return message;\n}"
+	// What this checks is the allocation budget, not the time limit: the
+	// call takes 0.4 s, but a local CI run beside four fuzzers (load
+	// average 12) once took it past the 10 s limit.
+	defer func(c time.Duration) { callTime = c }(callTime)
+	callTime = 5 * time.Minute
 	p, _ := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{})
 	st := p.Run(message.Message{Data: []byte(b.String())})
 	if st[0].Outcome != Changed {
