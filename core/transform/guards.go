@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/dop251/goja"
 
@@ -168,6 +169,158 @@ func (g *guards) splitFast(p rxPattern, rx *goja.Object, s goja.String, lim uint
 	}
 	piece(at, len(text))
 	return vm.NewArray(a...)
+}
+
+// replaceFast is the spec's replace of every match of an expression with
+// the g flag in a text outside ASCII, the matches found by RE2 in one pass
+// over the whole text; nil when it does not apply, and the built-in runs.
+// goja's replace asks exec for each match in turn, and each search from
+// past the start of such a text goes over a new copy of the whole text
+// (charged by rxCopyChars): a replace of thousands of matches in tens of
+// KB was refused. It applies when the spec's loop would read nothing the
+// UDF changed (plainRegExp), RE2 reads the text as the spec does
+// (runeText), the expression never matches the empty string, so that
+// RE2's successive matches are the spec's (each the leftmost from where
+// the last ended), and has no named group, and the replacement is
+// well-formed text or a function (unless a group that may match the empty
+// string is repeated: rxPattern.emptyRepeated). The function is called
+// once per match, in order, after every match is found, with the match,
+// its groups (undefined for one that matched nothing), its position in
+// UTF-16 code units and the text, as the spec calls it.
+func (g *guards) replaceFast(p rxPattern, rx *goja.Object, s goja.String, replace goja.Value) goja.Value {
+	if p.re == nil || p.backtrack != "" || !p.global || p.sticky || !p.nonEmpty || p.named ||
+		s == nil || asciiString(s) || g.stopped() || !g.plainRegExp(rx) {
+		return nil
+	}
+	fn, isFunc := goja.AssertFunction(replace)
+	if isFunc && p.emptyRepeated {
+		return nil
+	}
+	var tmpl string
+	if !isFunc {
+		r, ok := replace.(goja.String)
+		if !ok {
+			return nil
+		}
+		if _, _, wellFormed, _ := texts(r); !wellFormed {
+			return nil
+		}
+		tmpl = r.String()
+	}
+	text, ok := p.runeText(s)
+	if !ok {
+		return nil
+	}
+	// The spec sets lastIndex to 0 first (a TypeError when it cannot), and
+	// the search that finds no more matches sets it to 0 again.
+	if err := rx.Set("lastIndex", 0); err != nil {
+		panic(err)
+	}
+	g.p.tick(g.c) // the call's own step, as the wrapped built-in takes
+	if g.stopped() || !g.searchable("replace", s.Length()) {
+		return goja.Undefined()
+	}
+	// Each match is a step, as each of the built-in's calls of exec is;
+	// more matches than the steps left are never needed.
+	left := g.p.stepsLeft(g.c)
+	ms := p.re.FindAllStringSubmatchIndex(text, int(min(left, float64(len(text))))+1)
+	g.scan(float64(s.Length()))
+	if float64(len(ms)) > left {
+		g.p.refuseSteps(g.c, "replace", "more than "+countText(left))
+		return goja.Undefined()
+	}
+	if !g.p.charge(g.c, float64(len(ms)), 1, "replace") {
+		return goja.Undefined()
+	}
+	var b goja.StringBuilder
+	at, at16 := 0, 0 // a byte offset in text, and the same in UTF-16 code units
+	for _, m := range ms {
+		b.WriteUTF8String(text[at:m[0]])
+		if isFunc {
+			for _, r := range text[at:m[0]] {
+				at16 += utf16.RuneLen(r)
+			}
+			args := []goja.Value{g.vm.ToValue(text[m[0]:m[1]])}
+			for i := 2; i+1 < len(m); i += 2 {
+				if m[i] < 0 {
+					args = append(args, goja.Undefined())
+				} else {
+					args = append(args, g.vm.ToValue(text[m[i]:m[i+1]]))
+				}
+			}
+			args = append(args, g.vm.ToValue(at16), s)
+			b.WriteString(g.str(invoke(fn, goja.Undefined(), args...)))
+			if g.stopped() {
+				return goja.Undefined()
+			}
+			for _, r := range text[m[0]:m[1]] {
+				at16 += utf16.RuneLen(r)
+			}
+		} else {
+			substitute(&b, tmpl, text, m)
+		}
+		at = m[1]
+	}
+	b.WriteUTF8String(text[at:])
+	if onReplaceFast != nil {
+		onReplaceFast()
+	}
+	return b.String()
+}
+
+// onReplaceFast, when set (by a test), is called for each replace that
+// replaceFast answers.
+var onReplaceFast func()
+
+// substitute writes the replacement template tmpl for the match m of an
+// expression without named groups in text (offsets as RE2 gives them), as
+// the spec's GetSubstitution: $$, $&, $` and $' and the groups $1 to $99;
+// a $ that starts none of these is itself.
+func substitute(b *goja.StringBuilder, tmpl, text string, m []int) {
+	groups := len(m)/2 - 1
+	for i := 0; i < len(tmpl); i++ {
+		c := tmpl[i]
+		if c != '$' || i+1 == len(tmpl) {
+			j := strings.IndexByte(tmpl[i+1:], '$')
+			if j < 0 {
+				j = len(tmpl)
+			} else {
+				j += i + 1
+			}
+			b.WriteUTF8String(tmpl[i:j])
+			i = j - 1
+			continue
+		}
+		switch d := tmpl[i+1]; {
+		case d == '$':
+			b.WriteUTF8String("$")
+		case d == '&':
+			b.WriteUTF8String(text[m[0]:m[1]])
+		case d == '`':
+			b.WriteUTF8String(text[:m[0]])
+		case d == '\'':
+			b.WriteUTF8String(text[m[1]:])
+		case d >= '0' && d <= '9':
+			// Two digits when they name a group, else one.
+			k, digits := int(d-'0'), 1
+			if i+2 < len(tmpl) && tmpl[i+2] >= '0' && tmpl[i+2] <= '9' {
+				if kk := k*10 + int(tmpl[i+2]-'0'); kk <= groups {
+					k, digits = kk, 2
+				}
+			}
+			if k < 1 || k > groups {
+				b.WriteUTF8String(tmpl[i : i+1+digits])
+			} else if m[2*k] >= 0 {
+				b.WriteUTF8String(text[m[2*k]:m[2*k+1]])
+			}
+			i += digits
+			continue
+		default:
+			b.WriteUTF8String("$")
+			continue
+		}
+		i++
+	}
 }
 
 // seenPatterns bounds guards.seen; past it the cache starts afresh.
@@ -809,6 +962,9 @@ func (g *guards) boundReplace(proto *goja.Object) {
 		}
 		if fn, ok := goja.AssertFunction(fc.Arguments[1]); ok {
 			fc.Arguments[1] = g.callback(fn, n, "replace")
+			if v := g.replaceFast(p, rx, s, fc.Arguments[1]); v != nil {
+				return v
+			}
 			return invoke(rxReplace, fc.This, fc.Arguments...)
 		}
 		repl := replacement(g.text(&fc, 1))
@@ -823,6 +979,9 @@ func (g *guards) boundReplace(proto *goja.Object) {
 			}
 		}
 		g.tooLong("replace", repl.bound(n, matches))
+		if v := g.replaceFast(p, rx, s, fc.Arguments[1]); v != nil {
+			return v
+		}
 		return invoke(rxReplace, fc.This, fc.Arguments...)
 	})
 

@@ -63,6 +63,15 @@ type rxPattern struct {
 	// it (nil otherwise), for guards that count matches without building
 	// them.
 	re *regexp.Regexp
+	// nonEmpty says that re never matches the empty string, and named
+	// that it has a named group (replaceFast takes neither case).
+	nonEmpty, named bool
+	// emptyRepeated says that a group that may match the empty string is
+	// repeated (by *, +, ? or {n,m}): RE2 then reports it matched empty
+	// where the spec, which refuses an empty repetition, leaves it
+	// undefined, which a replacer function sees (replaceFast passes those
+	// to goja's replace).
+	emptyRepeated bool
 }
 
 // analyse decides, as goja's compileRegexp does, which engine runs a
@@ -103,7 +112,63 @@ func analyse(src, flags string) rxPattern {
 		return p
 	}
 	p.re = re
+	if sre, err := syntax.Parse(re2, syntax.Perl); err == nil {
+		p.nonEmpty = minLength(sre.Simplify()) > 0
+		p.emptyRepeated = emptyRepeated(sre, false)
+	}
+	for _, name := range re.SubexpNames() {
+		p.named = p.named || name != ""
+	}
 	return p
+}
+
+// emptyRepeated says whether re has a group that may match the empty
+// string inside a repetition (repeated says whether re itself is in one).
+func emptyRepeated(re *syntax.Regexp, repeated bool) bool {
+	switch re.Op {
+	case syntax.OpCapture:
+		if repeated && minLength(re.Sub[0]) == 0 {
+			return true
+		}
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		repeated = true
+	}
+	for _, sub := range re.Sub {
+		if emptyRepeated(sub, repeated) {
+			return true
+		}
+	}
+	return false
+}
+
+// minLength is the fewest characters re matches; 0 for what may match
+// the empty string, and for what matches nothing.
+func minLength(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return minLength(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min * minLength(re.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, sub := range re.Sub {
+			n += minLength(sub)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := -1
+		for _, sub := range re.Sub {
+			if m := minLength(sub); n < 0 || m < n {
+				n = m
+			}
+		}
+		return max(n, 0)
+	}
+	return 0
 }
 
 // allLinear says whether goja runs a search for every match of p in s on
