@@ -369,6 +369,9 @@ func FuzzUDF(f *testing.F) {
 		"var s = 'x'.repeat(1e6);\nfunction f(m) { return {data: `${s}${s}${m.data}` + s + s.concat(s, s) + [s, s].join(s)} }",
 		"function f(m) { while (true) m.data = `${m.data}${m.data}` }",
 		"function f(m) { return {data: 'ab'.repeat(1e5).replaceAll('', m.data).split(/b/u, 10).join()} }",
+		// A global replace in text outside ASCII (replaceFast): templates
+		// with every $ pattern, and a function given groups and positions.
+		"function f(m) { var s = 'é😀,' + m.data; return {data: s.replace(/(é)|([,:])/gu, '$$$&$`$\\'$1$02$3$<n>$') + s.replace(/(\\d)(x)?/gu, function (a, b, c, at, t) { return [a, b, c, at, t.length].join('|') })} }",
 		"function f(m) { var o = JSON.parse(m.data); o.self = [o]; try { JSON.stringify(o, ['a', 'self', '0']) } catch (e) {} return {data: JSON.stringify(o.a, function (k, v) { return v }, 2)} }",
 		"function f(m) { var p = Proxy.revocable([1], {}); p.revoke(); return {data: JSON.stringify([new Uint8Array(3), new String(m.data), JSON.rawJSON('1')], p.proxy)} }",
 		// Bodies and targets that start with a parenthesis, which goja's
