@@ -396,7 +396,29 @@ func TestSplitLargeText(t *testing.T) {
 // by Node from testdata/split_v8.js). splitFast answers those RE2 reads as
 // the spec does (rxPattern.runeText), the spec's loop the others.
 func TestSplitAgainstV8(t *testing.T) {
-	raw, err := os.ReadFile("testdata/split_v8.json")
+	// Refused: text with a surrogate and no u flag goes position by
+	// position on regexp2, where a nested quantifier is refused. As plain
+	// goja: its engines' own answers. RE2 and regexp2 fold 'ſ' and 'K'
+	// (U+212A) to 's' and 'k' with the i flag, take only \n for a line's
+	// end with the m flag (the spec takes \r, U+2028 and U+2029 too), and
+	// give "" for a group of a quantified group that matched nothing last
+	// (the spec, undefined).
+	n, deviations, refused := againstV8(t, "testdata/split_v8.json", 300)
+	t.Logf("%d splits: %d as V8, %d as plain goja, %d refused", n, n-deviations-refused, deviations, refused)
+	if deviations > 11 || refused > 6 {
+		t.Errorf("%d answers are plain goja's, not V8's, and %d refused: more than the 11 and 6 known", deviations, refused)
+	}
+}
+
+// againstV8 runs each case of a file of V8's answers (made by Node from
+// the .js file beside it) in the sandbox and in plain goja, and reports
+// every answer that is neither V8's nor plain goja's. It returns the
+// number of cases, of answers that are plain goja's but not V8's
+// (deviations), and of calls refused as backtracking; it fails when the
+// file holds fewer than least cases.
+func againstV8(t *testing.T, file string, least int) (n, deviations, refused int) {
+	t.Helper()
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,34 +429,22 @@ func TestSplitAgainstV8(t *testing.T) {
 	if err := json.Unmarshal(raw, &oracle); err != nil {
 		t.Fatal(err)
 	}
-	if len(oracle.Cases) < 300 {
-		t.Fatalf("%d cases in testdata/split_v8.json", len(oracle.Cases))
+	if len(oracle.Cases) < least {
+		t.Fatalf("%d cases in %s, want at least %d", len(oracle.Cases), file, least)
 	}
-	deviations, refused := 0, 0
 	for _, c := range oracle.Cases {
 		plain, got := runBoth(t, oracle.Prelude+"\nreturn "+c.Expr)
 		switch {
 		case got == c.V8:
 		case strings.HasPrefix(got, "failed[{error udf-regexp-backtracking"):
-			// Text with a surrogate and no u flag goes position by
-			// position on regexp2, where a nested quantifier is refused.
 			refused++
 		case got == plain:
-			// goja's own answer, from its engines: RE2 and regexp2 fold
-			// 'ſ' and 'K' (U+212A) to 's' and 'k' with the i flag, take
-			// only \n for a line's end with the m flag (the spec takes
-			// \r, U+2028 and U+2029 too), and give "" for a group of a
-			// quantified group that matched nothing last (the spec,
-			// undefined).
 			deviations++
 		default:
-			t.Errorf("%s\n   got %s\n  want %s (V8; plain goja %s)", c.Expr, got, c.V8, plain)
+			t.Errorf("%s\n   got %.300s\n  want %.300s (V8; plain goja %.300s)", c.Expr, got, c.V8, plain)
 		}
 	}
-	t.Logf("%d splits: %d as V8, %d as plain goja, %d refused", len(oracle.Cases), len(oracle.Cases)-deviations-refused, deviations, refused)
-	if deviations > 11 || refused > 6 {
-		t.Errorf("%d answers are plain goja's, not V8's, and %d refused: more than the 11 and 6 known", deviations, refused)
-	}
+	return len(oracle.Cases), deviations, refused
 }
 
 // TestReplaceAgainstV8: global replaces in text outside ASCII (surrogate
@@ -445,43 +455,16 @@ func TestSplitAgainstV8(t *testing.T) {
 // Node from testdata/replace_v8.js). replaceFast answers those RE2 reads
 // as the spec does; the others go to goja's own replace.
 func TestReplaceAgainstV8(t *testing.T) {
-	raw, err := os.ReadFile("testdata/replace_v8.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var oracle struct {
-		Prelude string
-		Cases   []struct{ Expr, V8 string }
-	}
-	if err := json.Unmarshal(raw, &oracle); err != nil {
-		t.Fatal(err)
-	}
-	if len(oracle.Cases) < 250 {
-		t.Fatalf("%d cases in testdata/replace_v8.json", len(oracle.Cases))
-	}
 	fast := 0
 	defer func() { onReplaceFast = nil }()
 	onReplaceFast = func() { fast++ }
-	deviations, refused := 0, 0
-	for _, c := range oracle.Cases {
-		plain, got := runBoth(t, oracle.Prelude+"\nreturn "+c.Expr)
-		switch {
-		case got == c.V8:
-		case strings.HasPrefix(got, "failed[{error udf-regexp-backtracking"):
-			// On goja's own replace (regexp2, bounded): a nested
-			// quantifier on text with a surrogate and no u flag, and
-			// /(a*)*b/ with the replacer function, to which RE2 would give
-			// "" for the group where the spec leaves it undefined.
-			refused++
-		case got == plain:
-			// goja's own answer, from its engines (see TestSplitAgainstV8):
-			// /^./gm takes only \n for a line's end.
-			deviations++
-		default:
-			t.Errorf("%s\n   got %.300s\n  want %.300s (V8; plain goja %.300s)", c.Expr, got, c.V8, plain)
-		}
-	}
-	t.Logf("%d cases of 9 replaces: %d as V8, %d as plain goja, %d refused; %d replaces answered by replaceFast", len(oracle.Cases), len(oracle.Cases)-deviations-refused, deviations, refused, fast)
+	// Refused: on goja's own replace (regexp2, bounded), a nested
+	// quantifier on text with a surrogate and no u flag, and /(a*)*b/ with
+	// the replacer function, to which RE2 would give "" for the group where
+	// the spec leaves it undefined. As plain goja: /^./gm takes only \n for
+	// a line's end (see TestSplitAgainstV8).
+	n, deviations, refused := againstV8(t, "testdata/replace_v8.json", 250)
+	t.Logf("%d cases of 9 replaces: %d as V8, %d as plain goja, %d refused; %d replaces answered by replaceFast", n, n-deviations-refused, deviations, refused, fast)
 	// Main before replaceFast (9f2686b): 256 as V8, 3 as plain goja, 26
 	// refused and 1 neither.
 	if deviations > 1 || refused > 15 {
