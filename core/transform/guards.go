@@ -136,7 +136,10 @@ func (g *guards) splitFast(p rxPattern, rx *goja.Object, s goja.String, lim uint
 	// Pieces past the steps left are refused by the caller: more matches
 	// than that (and the two an empty match at either end can pass over)
 	// are never needed.
-	most := int(min(float64(lim), left) + 3)
+	most := int(min(float64(lim), left, float64(len(text))) + 3)
+	if !matchesFit(p, most) {
+		return nil
+	}
 	ms := p.re.FindAllStringSubmatchIndex(text, most)
 	g.scan(float64(len(text)))
 	var a []any
@@ -223,7 +226,11 @@ func (g *guards) replaceFast(p rxPattern, rx *goja.Object, s goja.String, replac
 	// Each match is a step, as each of the built-in's calls of exec is;
 	// more matches than the steps left are never needed.
 	left := g.p.stepsLeft(g.c)
-	ms := p.re.FindAllStringSubmatchIndex(text, int(min(left, float64(len(text))))+1)
+	most := int(min(left, float64(len(text)))) + 1
+	if !matchesFit(p, most) {
+		return nil
+	}
+	ms := p.re.FindAllStringSubmatchIndex(text, most)
 	g.scan(float64(s.Length()))
 	if float64(len(ms)) > left {
 		g.p.refuseSteps(g.c, "replace", "more than "+countText(left))
@@ -266,6 +273,21 @@ func (g *guards) replaceFast(p rxPattern, rx *goja.Object, s goja.String, replac
 		onReplaceFast()
 	}
 	return b.String()
+}
+
+// matchBytes bounds what the offsets of the matches that splitFast and
+// replaceFast ask RE2 for may take at once: RE2 gives every match with its
+// groups' offsets in one slice each, before any step could look at the
+// call's allocation. A call's steps allow some 50,000 matches, 4.4 MB with
+// three groups; an expression with many groups and a text with many
+// matches goes to goja's own path instead, match by match.
+const matchBytes = 16 << 20
+
+// matchesFit says whether most matches of p, with their groups' offsets,
+// fit matchBytes.
+func matchesFit(p rxPattern, most int) bool {
+	per := 8*2*(p.re.NumSubexp()+1) + 24 // the offsets and the slice's header
+	return float64(most)*float64(per) <= matchBytes
 }
 
 // onReplaceFast, when set (by a test), is called for each replace that
