@@ -47,8 +47,10 @@ type mixedResult struct {
 	PeakRSSMB       float64        `json:"peakRssMB"` // the sum of the processes' VmHWM, with -pid
 	Processes       []procPeak     `json:"processes"` // each process of -pid
 	// With -metrics: what each phase cost the server's Go runtime and the
-	// client (runtime.go).
-	Runtime map[string]phaseRuntime `json:"runtime,omitempty"`
+	// client (runtime.go), or why there are no such figures (a server that
+	// died answers no signal: its death is the result, not an error).
+	Runtime      map[string]phaseRuntime `json:"runtime,omitempty"`
+	RuntimeError string                  `json:"runtimeError,omitempty"`
 }
 
 // procPeak is one server process's peak resident set (VmHWM) at the end
@@ -194,27 +196,23 @@ func mixed(args []string, stdout io.Writer) error {
 	// boundaries, with -metrics.
 	var marks []snapshot
 	var clientMarks []float64
-	mark := func() error {
-		if *metricsFile == "" {
-			return nil
+	mark := func() {
+		if *metricsFile == "" || res.RuntimeError != "" {
+			return
 		}
 		s, err := askSnapshot(procs[0].PID, *metricsFile)
 		if err != nil {
-			return err
+			res.RuntimeError = err.Error()
+			return
 		}
 		marks, clientMarks = append(marks, s), append(clientMarks, processCPU())
-		return nil
 	}
-	if err := mark(); err != nil {
-		return err
-	}
+	mark()
 	stop := make(chan struct{})
 	timer := time.AfterFunc(*dur, func() { close(stop) })
 	res.Unloaded = runOrdinary(stop)
 	timer.Stop()
-	if err := mark(); err != nil {
-		return err
-	}
+	mark()
 	for i := range procs {
 		kib, _ := peakKiB(procs[i].PID)
 		procs[i].OrdinaryPeakRSSMB = float64(kib) / 1024
@@ -262,9 +260,7 @@ func mixed(args []string, stdout io.Writer) error {
 	}
 	timer = time.AfterFunc(*dur, func() { close(stop) })
 	res.Loaded = runOrdinary(stop)
-	if err := mark(); err != nil {
-		return err
-	}
+	mark()
 	bg.Wait()
 	if len(marks) == 3 {
 		res.Runtime = map[string]phaseRuntime{
