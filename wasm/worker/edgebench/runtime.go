@@ -147,9 +147,11 @@ func askSnapshot(pid int, file string) (snapshot, error) {
 // processes, from two snapshots of each.
 type phaseRuntime struct {
 	ServerCPUSeconds float64 `json:"serverCpuSeconds"` // the process's user and system time
-	// The Go runtime's split of the server's CPU time (/cpu/classes):
-	// running goroutines (user), the collector's part (gc, of which the
-	// part goroutines paid while allocating: assist), and idle Ps.
+	// The Go runtime's account of its Ps' time (/cpu/classes, an
+	// estimate that counts a P whose thread waits for a core, so it can
+	// pass ServerCPUSeconds): running goroutines (user), the collector's
+	// part (gc, of which the part goroutines paid while allocating:
+	// assist), and idle Ps.
 	UserSeconds   float64 `json:"userSeconds"`
 	GCSeconds     float64 `json:"gcSeconds"`
 	AssistSeconds float64 `json:"assistSeconds"`
