@@ -4,5 +4,5 @@ package hostile
 
 import "time"
 
-// processCPU is not measured here (js/wasm has no rusage): 0.
-func processCPU() time.Duration { return 0 }
+// ProcessCPU is not measured here (js/wasm has no rusage): 0.
+func ProcessCPU() time.Duration { return 0 }

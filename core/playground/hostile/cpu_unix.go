@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-func processCPU() time.Duration {
+// ProcessCPU is the process's user and system CPU time so far.
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

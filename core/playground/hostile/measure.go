@@ -44,10 +44,10 @@ func Measure(f func()) Cost {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	peak, stop := watchHeap()
-	cpu := processCPU()
+	cpu := ProcessCPU()
 	start := time.Now()
 	f()
-	c := Cost{Wall: time.Since(start), CPU: processCPU() - cpu}
+	c := Cost{Wall: time.Since(start), CPU: ProcessCPU() - cpu}
 	stop()
 	runtime.ReadMemStats(&after)
 	c.Alloc = after.TotalAlloc - before.TotalAlloc

@@ -205,7 +205,7 @@ func mixed(args []string, stdout io.Writer) error {
 			res.RuntimeError = err.Error()
 			return
 		}
-		marks, clientMarks = append(marks, s), append(clientMarks, processCPU())
+		marks, clientMarks = append(marks, s), append(clientMarks, hostile.ProcessCPU().Seconds())
 	}
 	mark()
 	stop := make(chan struct{})

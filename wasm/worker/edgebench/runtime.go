@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/subplay/subplay/core/playground/hostile"
 )
 
 // Where an ordinary request waits while hostile ones run: "edgebench serve
@@ -37,7 +39,8 @@ type histogram struct {
 	Counts []uint64  `json:"counts"`
 }
 
-var cpuClasses = []string{"user", "gc/mark/assist", "gc/mark/dedicated", "gc/mark/idle", "gc/pause", "gc/total", "scavenge/total", "idle", "total"}
+// cpuClasses are the classes of /cpu/classes that phaseCost reports.
+var cpuClasses = []string{"user", "gc/total", "gc/mark/assist", "idle"}
 
 func takeSnapshot() snapshot {
 	samples := []metrics.Sample{
@@ -70,7 +73,7 @@ func takeSnapshot() snapshot {
 		Allocated: samples[1].Value.Uint64(),
 		SchedWait: hist(samples[2].Value),
 		GCPauses:  hist(samples[3].Value),
-		Process:   processCPU(),
+		Process:   hostile.ProcessCPU().Seconds(),
 	}
 	for i, c := range cpuClasses {
 		if v := samples[4+i].Value; v.Kind() == metrics.KindFloat64 {
@@ -78,15 +81,6 @@ func takeSnapshot() snapshot {
 		}
 	}
 	return s
-}
-
-// processCPU is the process's user and system CPU time so far, in seconds.
-func processCPU() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // serveMetrics appends a snapshot to file on every SIGUSR1, for the life

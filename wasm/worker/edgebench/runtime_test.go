@@ -60,7 +60,7 @@ func TestSnapshotBySignal(t *testing.T) {
 	if p.AllocatedMB < 3.9 || len(work) != 1000 {
 		t.Errorf("allocated %.2f MB between the snapshots, want at least 3.9 (1000 × 4 KiB)", p.AllocatedMB)
 	}
-	if first.CPU["total"] <= 0 || len(second.SchedWait.Counts) == 0 || second.Process < first.Process {
+	if first.CPU["user"] <= 0 || len(second.SchedWait.Counts) == 0 || second.Process < first.Process {
 		t.Errorf("snapshots without figures: %+v then %+v", first.CPU, second.CPU)
 	}
 }
