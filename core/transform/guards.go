@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
@@ -480,6 +481,7 @@ func (g *guards) install() {
 	g.boundReplace(proto)
 	g.boundSplit(proto)
 	g.boundStrings()
+	g.boundCopies()
 	g.boundJoin()
 	g.boundRaw()
 	g.boundParse()
@@ -561,6 +563,38 @@ func (g *guards) throwRange(msg string) {
 		panic(err)
 	}
 	panic(e)
+}
+
+// affordFrom is the smallest build afford reads the allocation counter
+// for (about a microsecond natively): smaller ones cost less than the look,
+// and a statement's worth of them is what the steps' looks count.
+const affordFrom = 4 << 10
+
+// afford is the allocation budget's look before a built-in builds n bytes
+// in one Go call (a string of n characters counts n, a buffer its bytes).
+// If what the call allocated so far and n pass its budget, it stops the
+// call with the budget's finding and reports false, and the caller builds
+// nothing (the stop takes effect when the built-in returns). The steps'
+// looks see what was allocated between two steps, but a statement may
+// call built-ins any number of times with no step between them: an array
+// literal of 300 toUpperCase() of a 16 MB string, or of 300 new
+// ArrayBuffer(16e6), took a js/wasm instance past its 4 GiB and ended it.
+func (g *guards) afford(what string, n float64) bool {
+	cl := g.c.call
+	if cl == nil {
+		return true
+	}
+	if cl.stopped != "" {
+		return false
+	}
+	if !(n >= affordFrom) {
+		return true
+	}
+	if float64(allocated()-cl.alloc0+cl.pending)+n > float64(cl.budget) {
+		cl.stop(cl.overBudget("with " + what + " it would have allocated"))
+		return false
+	}
+	return true
 }
 
 func (g *guards) tooLong(what string, n float64) {
@@ -1177,8 +1211,102 @@ func (g *guards) boundStrings() {
 			}
 		}
 		g.tooLong("concat", total)
+		if !g.afford("concat", total) {
+			return goja.Undefined()
+		}
 		return invoke(concat, fc.This, fc.Arguments...)
 	})
+}
+
+// boundCopies makes the built-ins that build a new string from their
+// input in one Go call, with no bound or step of their own, look at the
+// allocation budget first (afford): the case conversions (at least as long
+// as their input) and the encodings (encodeURI, encodeURIComponent and
+// escape, up to 9 characters for each of the input's, counted exactly;
+// past limits.UDFStringBytes they throw the RangeError of the other
+// builders).
+func (g *guards) boundCopies() {
+	sp := g.object("String.prototype")
+	for _, name := range []string{"toUpperCase", "toLowerCase", "toLocaleUpperCase", "toLocaleLowerCase"} {
+		orig := original(sp, name, nil)
+		g.set(sp, name, nil, func(fc goja.FunctionCall) goja.Value {
+			if fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
+				return invoke(orig, fc.This, fc.Arguments...) // throws, as it does
+			}
+			this := g.str(fc.This)
+			if !g.afford(name, float64(this.Length())) {
+				return goja.Undefined()
+			}
+			return invoke(orig, this, fc.Arguments...)
+		})
+	}
+	global := g.vm.GlobalObject()
+	for _, e := range []struct {
+		name   string
+		length func(goja.String) float64
+	}{
+		{"encodeURI", func(s goja.String) float64 { return encodedLength(s, uriKept) }},
+		{"encodeURIComponent", func(s goja.String) float64 { return encodedLength(s, componentKept) }},
+		{"escape", escapedLength},
+	} {
+		orig := original(global, e.name, nil)
+		g.set(global, e.name, nil, func(fc goja.FunctionCall) goja.Value {
+			s := g.text(&fc, 0)
+			if s.Length() >= affordFrom/9 {
+				n := e.length(s)
+				g.tooLong(e.name, n)
+				if !g.afford(e.name, n) {
+					return goja.Undefined()
+				}
+			}
+			return invoke(orig, fc.This, fc.Arguments...)
+		})
+	}
+}
+
+// The ASCII characters encodeURIComponent and encodeURI keep as they are.
+const (
+	componentKept = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()"
+	uriKept       = componentKept + ";/?:@&=+$,#"
+)
+
+// encodedLength is the length of what encodeURI or encodeURIComponent
+// makes of s: a kept character stays, any other code point becomes %XX
+// for each byte of its UTF-8 (a lone surrogate makes them throw).
+func encodedLength(s goja.String, kept string) float64 {
+	n := 0.0
+	r := s.Reader()
+	for {
+		c, _, err := r.ReadRune()
+		if err != nil {
+			return n
+		}
+		switch {
+		case c < utf8.RuneSelf && strings.IndexByte(kept, byte(c)) >= 0:
+			n++
+		case utf8.RuneLen(c) > 0:
+			n += 3 * float64(utf8.RuneLen(c))
+		default:
+			n += 3
+		}
+	}
+}
+
+// escapedLength is the length of what escape makes of s: letters, digits
+// and @*_+-./ stay, other code units up to 0xFF become %XX, the rest %uXXXX.
+func escapedLength(s goja.String) float64 {
+	n := 0.0
+	for i := range s.Length() {
+		switch c := s.CharAt(i); {
+		case c < utf8.RuneSelf && strings.IndexByte(componentKept[:62]+"@*_+-./", byte(c)) >= 0:
+			n++
+		case c <= 0xFF:
+			n += 3
+		default:
+			n += 6
+		}
+	}
+	return n
 }
 
 // boundRaw replaces String.raw with one that reads its template's raw
@@ -1198,11 +1326,16 @@ func (g *guards) boundRaw() {
 		n := int(min(lengthOf(ro), 1<<53))
 		var b goja.StringBuilder
 		total := 0
-		add := func(s goja.String) {
+		// Each part is looked at as it is added (a part is up to 16 MB).
+		add := func(s goja.String) bool {
 			if total += s.Length(); total > limits.UDFStringBytes {
 				g.refuseLong("String.raw", fmt.Sprintf("at least %d characters", total))
 			}
+			if !g.afford("String.raw", float64(s.Length())) {
+				return false
+			}
 			b.WriteString(s)
+			return true
 		}
 		for i := 0; i < n; i++ {
 			if i%1024 == 1023 && g.stopped() {
@@ -1212,12 +1345,14 @@ func (g *guards) boundRaw() {
 			if seg == nil {
 				seg = goja.Undefined()
 			}
-			add(g.str(seg))
+			if !add(g.str(seg)) {
+				return goja.Undefined()
+			}
 			if i+1 == n {
 				break
 			}
-			if i+1 < len(fc.Arguments) {
-				add(g.str(fc.Arguments[i+1]))
+			if i+1 < len(fc.Arguments) && !add(g.str(fc.Arguments[i+1])) {
+				return goja.Undefined()
 			}
 		}
 		return b.String()
@@ -1274,6 +1409,9 @@ func (g *guards) boundJoin() {
 				g.tooLong("join", total)
 			}
 			parts = append(parts, s)
+		}
+		if !g.afford("join", total) {
+			return g.vm.ToValue("")
 		}
 		var b goja.StringBuilder
 		for i, s := range parts {

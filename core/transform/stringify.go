@@ -384,12 +384,7 @@ func (w *jsonWalk) add(bytes float64) {
 	if bytes < 1<<16 {
 		return
 	}
-	cl := g.c.call
-	if cl == nil {
-		return
-	}
-	if allocated()-cl.alloc0+cl.pending+uint64(2*w.out) > cl.budget {
-		cl.stop(cl.overBudget("JSON.stringify would allocate"))
+	if !g.afford("JSON.stringify", 2*w.out) {
 		panic(stringifyStopped{})
 	}
 }

@@ -112,6 +112,15 @@ func init() {
 		udf("regexp-test-loop", "function f(m) { var s = 'x'.repeat(16e6), r = /x*y/; for (var i = 0; i < 100; i++) r.test(s); return m }", 1),
 		udf("join-deep", "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return {data: String(a)} }", 1),
 		udf("string-raw-subs", "function f(m) { var s = 'x'.repeat(16e6); return {data: String.raw({raw: Array(10).fill('')}, s, s, s, s, s, s, s, s, s)} }", 1),
+		// Built-ins called many times in one statement, with no step
+		// between them (twenty-first session): each builds a copy or reads
+		// a whole text, and 300 of them in an array literal took a js/wasm
+		// instance past its 4 GiB (it ended) or ran 2.2 s.
+		udf("copies-in-one-statement", "function f(m) { var s = 'x'.repeat(16e6); return {data: String(["+repeatList("s.toUpperCase()", 300)+"].length)} }", 1),
+		udf("buffers-in-one-statement", "function f(m) { return {data: String(["+repeatList("new ArrayBuffer(16e6)", 300)+"].length)} }", 1),
+		udf("encodings-in-one-statement", "function f(m) { var s = '\u00e9'.repeat(1e6); return {data: String(["+repeatList("encodeURIComponent(s)", 100)+"].length)} }", 1),
+		udf("joins-in-one-statement", "function f(m) { var b = Array(16).fill('x'.repeat(1e6)); return {data: String(["+repeatList("b.join('')", 300)+"].length)} }", 1),
+		udf("searches-in-one-statement", "function f(m) { var s = 'x'.repeat(16e6); return {data: String(["+repeatList("s.indexOf('y')", 300)+"].length)} }", 1),
 		udf("typed-from-length", "function f(m) { new Float64Array({length: 3e8}); return m }", 1),
 		udf("repeat-huge", "function f(m) { return {data: 'x'.repeat(2147483647)} }", 2),
 		udf("array-fill-huge", "function f(m) { new Array(4294967295).fill(1) }", 2),
@@ -157,4 +166,9 @@ func init() {
 	for _, u := range AtBound {
 		add(udf(u.Name, u.Code, 1))
 	}
+}
+
+// repeatList is n copies of expr, separated by commas.
+func repeatList(expr string, n int) string {
+	return strings.TrimSuffix(strings.Repeat(expr+",", n), ",")
 }
