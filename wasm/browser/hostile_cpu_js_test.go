@@ -17,3 +17,7 @@ func nodeCPU() (time.Duration, bool) {
 	u := p.Call("cpuUsage")
 	return time.Duration(u.Get("user").Float()+u.Get("system").Float()) * time.Microsecond, true
 }
+
+// settleTime is how long BenchmarkHostile leaves the instance idle after
+// the ordinary requests, before the first hostile one (see there).
+const settleTime = time.Second
