@@ -103,9 +103,7 @@ type call struct {
 	// code and hint are the finding of a stop that is not the budget's
 	// (a refused regular expression); "" for the budget's.
 	code, hint string
-	// seen is the allocation counter at its last read in a step, at
-	// looked (see allocLook).
-	seen   uint64
+	// looked is when a step last read the allocation counter (allocLook).
 	looked time.Time
 	// pending is the length of the strings handed to template literals'
 	// placeholders in this call: each template allocates their sum when it
@@ -1036,7 +1034,7 @@ func allocated() uint64 {
 func (p *Program) begin(c *compiled, input int) *call {
 	a := allocated()
 	now := time.Now()
-	cl := &call{p: p, c: c, start: now, alloc0: a, paced: a, budget: budgetFor(input), seen: a, looked: now}
+	cl := &call{p: p, c: c, start: now, alloc0: a, paced: a, budget: budgetFor(input), looked: now}
 	c.call = cl
 	c.vm.ClearInterrupt()
 	return cl
@@ -1058,10 +1056,10 @@ func (p *Program) tick(c *compiled) {
 	// costs more than a light step (0.8 of the 1.1 µs of an empty loop's
 	// step natively, most of a js/wasm one), and work that allocates much
 	// takes time, so a step after a long one still looks (see allocLook).
-	allocs, looked := cl.seen, false
-	if time.Since(cl.looked) >= allocLook {
-		allocs, looked = allocated(), true
-		cl.seen, cl.looked = allocs, time.Now()
+	var allocs uint64
+	looked := time.Since(cl.looked) >= allocLook
+	if looked {
+		allocs, cl.looked = allocated(), time.Now()
 	}
 	if ctx := p.opts.Ctx; ctx != nil {
 		err := stop.Check(ctx, cl.steps)

@@ -1245,8 +1245,8 @@ func (g *guards) boundCopies() {
 		name   string
 		length func(goja.String) float64
 	}{
-		{"encodeURI", func(s goja.String) float64 { return encodedLength(s, uriKept) }},
-		{"encodeURIComponent", func(s goja.String) float64 { return encodedLength(s, componentKept) }},
+		{"encodeURI", func(s goja.String) float64 { return encodedLength(s, &uriKept) }},
+		{"encodeURIComponent", func(s goja.String) float64 { return encodedLength(s, &componentKept) }},
 		{"escape", escapedLength},
 	} {
 		orig := original(global, e.name, nil)
@@ -1264,16 +1264,23 @@ func (g *guards) boundCopies() {
 	}
 }
 
-// The ASCII characters encodeURIComponent and encodeURI keep as they are.
-const (
-	componentKept = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()"
-	uriKept       = componentKept + ";/?:@&=+$,#"
-)
+// The ASCII characters encodeURIComponent, encodeURI and escape keep as
+// they are.
+var componentKept, uriKept, escapeKept = asciiSet(alnum + "-_.!~*'()"), asciiSet(alnum + "-_.!~*'();/?:@&=+$,#"), asciiSet(alnum + "@*_+-./")
+
+const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+func asciiSet(chars string) (set [utf8.RuneSelf]bool) {
+	for i := range len(chars) {
+		set[chars[i]] = true
+	}
+	return set
+}
 
 // encodedLength is the length of what encodeURI or encodeURIComponent
 // makes of s: a kept character stays, any other code point becomes %XX
 // for each byte of its UTF-8 (a lone surrogate makes them throw).
-func encodedLength(s goja.String, kept string) float64 {
+func encodedLength(s goja.String, kept *[utf8.RuneSelf]bool) float64 {
 	n := 0.0
 	r := s.Reader()
 	for {
@@ -1282,7 +1289,7 @@ func encodedLength(s goja.String, kept string) float64 {
 			return n
 		}
 		switch {
-		case c < utf8.RuneSelf && strings.IndexByte(kept, byte(c)) >= 0:
+		case c < utf8.RuneSelf && kept[c]:
 			n++
 		case utf8.RuneLen(c) > 0:
 			n += 3 * float64(utf8.RuneLen(c))
@@ -1298,7 +1305,7 @@ func escapedLength(s goja.String) float64 {
 	n := 0.0
 	for i := range s.Length() {
 		switch c := s.CharAt(i); {
-		case c < utf8.RuneSelf && strings.IndexByte(componentKept[:62]+"@*_+-./", byte(c)) >= 0:
+		case c < utf8.RuneSelf && escapeKept[c]:
 			n++
 		case c <= 0xFF:
 			n += 3

@@ -653,3 +653,29 @@ func TestBuildsInOneStatement(t *testing.T) {
 	check(t, "function f(m) { return {data: String(encodeURIComponent('\\u00e9'.repeat(2796202)).length)} }", x, want{outcome: Changed, data: "16777212"})
 	check(t, "function f(m) { return {data: String(encodeURIComponent('\\u00e9'.repeat(2796203)).length)} }", x, want{outcome: Failed, code: "udf-exception", msg: "encodeURIComponent would build 16777218"})
 }
+
+// TestEncodedLength: what encodedLength and escapedLength count is the
+// length of what goja's encodeURI, encodeURIComponent and escape write.
+func TestEncodedLength(t *testing.T) {
+	vm := goja.New()
+	for _, text := range []string{"", "abc-_.!~*'()", ";/?:@&=+$,# %<>\"[]", "été", "日本語", "a😀b", "\u0080\u07ff\u0800\uffff", "@*_+-./\x7f\x00"} {
+		s := vm.ToValue(text).(goja.String)
+		for _, c := range []struct {
+			fn   string
+			want float64
+		}{
+			{"encodeURI", encodedLength(s, &uriKept)},
+			{"encodeURIComponent", encodedLength(s, &componentKept)},
+			{"escape", escapedLength(s)},
+		} {
+			f, _ := goja.AssertFunction(vm.Get(c.fn))
+			v, err := f(goja.Undefined(), s)
+			if err != nil {
+				t.Fatalf("%s(%q): %v", c.fn, text, err)
+			}
+			if got := float64(v.(goja.String).Length()); got != c.want {
+				t.Errorf("%s(%q) is %v characters, counted %v", c.fn, text, got, c.want)
+			}
+		}
+	}
+}
