@@ -13,6 +13,13 @@ package limits
 // library and keeps parsing a hostile text short.
 const UDFCodeBytes = 64 << 10
 
+// UDFPatternChars bounds the pattern a UDF makes a regular expression
+// from at run time (new RegExp, RegExp.prototype.compile, and match,
+// matchAll or search given a string), as long as a literal in its code
+// may be: the engine's compilers allocate 120-220 bytes per character of a
+// pattern (one of 8 million characters took 3.5 s and 790 MB natively).
+const UDFPatternChars = UDFCodeBytes
+
 // UDFNesting bounds how deeply a UDF's code nests, in levels of brackets.
 // The engine's parser and compiler recurse on brackets and on chains of
 // operators and statements, and in WebAssembly their recursion uses the

@@ -5,6 +5,7 @@ package transform
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -25,6 +26,8 @@ type guards struct {
 	p          *Program
 	c          *compiled
 	rangeError *goja.Object
+	// imported is the kind of goja string made from a Go string.
+	imported reflect.Type
 	// get holds RegExp.prototype's getters as they were before the UDF's
 	// code ran, so that a redefined getter cannot hide a flag.
 	get map[string]goja.Callable
@@ -352,6 +355,7 @@ const seenPatterns = 64
 func newGuards(vm *goja.Runtime, p *Program, c *compiled) *guards {
 	g := &guards{vm: vm, p: p, c: c, get: map[string]goja.Callable{}, seen: map[string]rxPattern{}, joining: map[*goja.Object]int{}}
 	g.rangeError, _ = vm.GlobalObject().Get("RangeError").(*goja.Object)
+	g.imported = reflect.TypeOf(vm.ToValue("\u00e9"))
 	g.describe = original(objectAt(vm, "Object"), "getOwnPropertyDescriptor", nil)
 	if d, ok := invoke(g.describe, goja.Undefined(), objectAt(vm, "%TypedArray%.prototype"), vm.ToValue("length")).(*goja.Object); ok {
 		g.typedLength, _ = d.Get("get").(*goja.Object)
@@ -1240,6 +1244,18 @@ func (g *guards) boundCopies() {
 			return invoke(orig, this, fc.Arguments...)
 		})
 	}
+	// goja copies a part of a text outside ASCII (and shares a part of
+	// an ASCII one): 300 slice(1) of 8 MB in one statement allocated
+	// 2.4 GB natively.
+	for _, name := range []string{"slice", "substring", "substr"} {
+		orig := original(sp, name, nil)
+		g.set(sp, name, nil, func(fc goja.FunctionCall) goja.Value {
+			if this, ok := fc.This.(goja.String); ok && g.copiesParts(this) && !g.afford(name, partLength(name, this.Length(), fc)) {
+				return goja.Undefined()
+			}
+			return invoke(orig, fc.This, fc.Arguments...)
+		})
+	}
 	global := g.vm.GlobalObject()
 	for _, e := range []struct {
 		name   string
@@ -1262,6 +1278,187 @@ func (g *guards) boundCopies() {
 			return invoke(orig, fc.This, fc.Arguments...)
 		})
 	}
+}
+
+// rxPatternPer is the characters of a pattern compiled at run time that
+// cost a step, and rxCompileBytes what the engine's compilers allocate
+// per character, about (120-220 bytes measured natively).
+const (
+	rxPatternPer   = 16
+	rxCompileBytes = 256
+)
+
+// patternText charges the pattern a regular expression would be compiled
+// from, v as the built-in is given it (a string, a RegExp, whose source
+// it is, or another value, converted to its string here once and returned,
+// to be passed on in its place): a step per rxPatternPer characters, the
+// allocation budget's look, and a SyntaxError past
+// limits.UDFPatternChars. It reports false when the call was stopped.
+func (g *guards) patternText(what string, v goja.Value) (goja.Value, bool) {
+	var n int
+	switch x := v.(type) {
+	case goja.String:
+		n = x.Length()
+	case *goja.Object:
+		if x.ClassName() == "RegExp" {
+			// Through the getter as the sandbox found it: the engine reads
+			// the source where the UDF cannot change it.
+			if get := g.get["source"]; get != nil {
+				if src, ok := invoke(get, x).(goja.String); ok {
+					n = src.Length()
+				}
+			}
+			break
+		}
+		s := g.str(x)
+		v, n = s, s.Length()
+	}
+	if n > limits.UDFPatternChars {
+		g.throwRange(fmt.Sprintf("%s would compile a pattern of %d characters; subplay allows at most %d", what, n, limits.UDFPatternChars))
+	}
+	if n < rxPatternPer {
+		return v, true
+	}
+	return v, g.p.charge(g.c, float64(n), rxPatternPer, what) && g.afford(what, float64(n)*rxCompileBytes)
+}
+
+// patterns puts RegExp behind a function that charges the pattern it is
+// given (patternText) and then constructs or calls RegExp as the code
+// asked; it has RegExp's own properties and parent, and is the
+// prototype's constructor, as the buffers' constructors are in lockdown.
+var patterns = goja.MustCompile("patterns", `(function (g, check) {
+	"use strict";
+	var R = g.RegExp, construct = Reflect.construct, apply = Reflect.apply, define = Object.defineProperty;
+	var W = function RegExp(pattern, flags) {
+		var args = [check(pattern)];
+		if (arguments.length > 1) {
+			args.push(flags);
+		}
+		return new.target === undefined ? apply(R, this, args) : construct(R, args, new.target);
+	};
+	Reflect.ownKeys(R).forEach(function (k) {
+		if (k !== "length" && k !== "name") {
+			define(W, k, Object.getOwnPropertyDescriptor(R, k));
+		}
+	});
+	define(W, "length", { value: 2, writable: false, enumerable: false, configurable: true });
+	Object.setPrototypeOf(W, Object.getPrototypeOf(R));
+	define(R.prototype, "constructor", { value: W, writable: true, enumerable: false, configurable: true });
+	define(g, "RegExp", { value: W, writable: true, enumerable: false, configurable: true });
+})`, true)
+
+// boundPatterns bounds the regular expressions a UDF compiles at run
+// time (patternText): through RegExp, RegExp.prototype.compile, and
+// match, matchAll and search given a string, which they compile.
+func (g *guards) boundPatterns() {
+	vm := g.vm
+	v, err := vm.RunProgram(patterns)
+	if err != nil {
+		panic("transform: guards: " + err.Error())
+	}
+	f, _ := goja.AssertFunction(v)
+	check := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		p, _ := g.patternText("RegExp", fc.Argument(0))
+		return p // a stop takes effect before RegExp runs
+	})
+	if _, err := f(goja.Undefined(), vm.GlobalObject(), check); err != nil {
+		panic("transform: guards: " + err.Error())
+	}
+	// A string method compiles its argument unless it is an object with
+	// the method's symbol (a RegExp, or the UDF's own matcher).
+	compile := func(name string, o *goja.Object, sym *goja.Symbol) {
+		orig := original(o, name, nil)
+		g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
+			if len(fc.Arguments) > 0 && !goja.IsUndefined(fc.Arguments[0]) && (sym == nil || !g.matcher(fc.Arguments[0], sym)) {
+				p, ok := g.patternText(name, fc.Arguments[0])
+				if !ok {
+					return goja.Undefined()
+				}
+				fc.Arguments[0] = p
+			}
+			return invoke(orig, fc.This, fc.Arguments...)
+		})
+	}
+	compile("compile", g.object("RegExp.prototype"), nil)
+	sp := g.object("String.prototype")
+	compile("match", sp, goja.SymMatch)
+	compile("matchAll", sp, goja.SymMatchAll)
+	compile("search", sp, goja.SymSearch)
+}
+
+// matcher reports whether v is an object with a method under sym, which a
+// string's match, matchAll or search calls instead of compiling v (its
+// symbol read once more than the spec reads it).
+func (g *guards) matcher(v goja.Value, sym *goja.Symbol) bool {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return false
+	}
+	m := o.GetSymbol(sym)
+	return m != nil && !goja.IsUndefined(m) && !goja.IsNull(m)
+}
+
+// wideString is the kind of goja string the engine makes outside ASCII,
+// whose parts are copies.
+var wideString = reflect.TypeOf(goja.StringFromUTF16([]uint16{0xe9}))
+
+// copiesParts reports whether a part of s is a copy: s is outside ASCII,
+// or made from a Go string (a message's data, guards.imported), which may
+// be either and is counted as such.
+func (g *guards) copiesParts(s goja.String) bool {
+	t := reflect.TypeOf(s)
+	return t == wideString || t == g.imported
+}
+
+// partLength is the length of what slice, substring or substr take from a
+// text of n characters, given their arguments; n itself (the most) when an
+// argument is an object, which the built-in converts (once: not here).
+func partLength(name string, n int, fc goja.FunctionCall) float64 {
+	arg := func(i int, undef float64) (float64, bool) {
+		v := fc.Argument(i)
+		if goja.IsUndefined(v) {
+			return undef, true
+		}
+		if isObject(v) {
+			return 0, false
+		}
+		f := v.ToFloat()
+		if math.IsNaN(f) {
+			return 0, true
+		}
+		return math.Trunc(f), true
+	}
+	l := float64(n)
+	a, ok1 := arg(0, 0)
+	switch name {
+	case "substr":
+		k, ok2 := arg(1, l)
+		if !ok1 || !ok2 {
+			return l
+		}
+		if a < 0 {
+			a = max(l+a, 0)
+		}
+		return max(min(k, l-min(a, l)), 0)
+	case "substring":
+		b, ok2 := arg(1, l)
+		if !ok1 || !ok2 {
+			return l
+		}
+		a, b = min(max(a, 0), l), min(max(b, 0), l)
+		return math.Abs(b - a)
+	}
+	b, ok2 := arg(1, l)
+	if !ok1 || !ok2 {
+		return l
+	}
+	rel := func(x float64) float64 {
+		if x < 0 {
+			return max(l+x, 0)
+		}
+		return min(x, l)
+	}
+	return max(rel(b)-rel(a), 0)
 }
 
 // The ASCII characters encodeURIComponent, encodeURI and escape keep as

@@ -5,6 +5,7 @@ package transform
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -648,6 +649,22 @@ func TestBuildsInOneStatement(t *testing.T) {
 	// 31,250: the second search passes the call's 50,000.
 	check(t, "function f(m) { var s = 'x'.repeat(16e6); ["+list("s.indexOf('y')", 2)+"]; return m }", x, want{outcome: Failed, code: "udf-budget", msg: "indexOf over 16000000 items"})
 	check(t, "function f(m) { var s = 'x'.repeat(16e6); ["+list("s.includes('y')", 1)+"]; return m }", x, want{outcome: Unchanged, data: "x"})
+	// A part of a text outside ASCII is a copy; of an ASCII one, not.
+	check(t, "function f(m) { var s = '\\u00e9' + 'x'.repeat(8e6); ["+list("s.slice(1)", 12)+"]; return m }", x, want{outcome: Failed, code: "udf-budget", msg: "with slice it would have allocated"})
+	check(t, "function f(m) { var s = 'x'.repeat(8e6); ["+list("s.slice(1)", 12)+"]; return m }", x, want{outcome: Unchanged, data: "x"})
+	// Work over a whole text in one Go call is charged: the trims read
+	// it, startsWith and endsWith compare their argument, parseInt reads
+	// its digits.
+	check(t, "function f(m) { var s = ' '.repeat(8e6); ["+list("s.trim()", 3)+"]; return m }", x, want{outcome: Failed, code: "udf-budget", msg: "trim over 8000000 items"})
+	check(t, "function f(m) { var s = 'x'.repeat(8e6); ["+list("s.startsWith(s)", 3)+"]; return m }", x, want{outcome: Failed, code: "udf-budget", msg: "startsWith over 8000000 items"})
+	check(t, "function f(m) { var s = '1'.repeat(4e6); ["+list("parseInt(s)", 12)+"]; return m }", x, want{outcome: Failed, code: "udf-budget", msg: "Number.parseInt over 4000000 items"})
+	// A pattern made at run time is bounded as a literal in the code is,
+	// and charged as it is compiled, whichever way it is compiled.
+	for _, code := range []string{"new RegExp(s)", "RegExp(s)", "/a/.compile(s)", "'a'.match(s)", "'a'.search(s)", "'a'.matchAll(s)", "'a'.match({toString: function () { return s }})"} {
+		check(t, "function f(m) { var s = 'x'.repeat(65537); "+code+"; return m }", x, want{outcome: Failed, code: "udf-exception", msg: "would compile a pattern of 65537 characters"})
+		check(t, "function f(m) { var s = 'x'.repeat(65536); ["+list(code, 20)+"]; return m }", x, want{outcome: Failed, code: "udf-budget"})
+	}
+	check(t, "function f(m) { var r = new RegExp('x'.repeat(65536)), c = RegExp(r); return {data: [c.source.length, c instanceof RegExp, r.constructor === RegExp].join()} }", x, want{outcome: Changed, data: "65536,true,true"})
 	// What each encoding writes, counted exactly: one more character
 	// than the bound is refused, as the other builders' are.
 	check(t, "function f(m) { return {data: String(encodeURIComponent('\\u00e9'.repeat(2796202)).length)} }", x, want{outcome: Changed, data: "16777212"})
@@ -675,6 +692,30 @@ func TestEncodedLength(t *testing.T) {
 			}
 			if got := float64(v.(goja.String).Length()); got != c.want {
 				t.Errorf("%s(%q) is %v characters, counted %v", c.fn, text, got, c.want)
+			}
+		}
+	}
+}
+
+// TestPartLength: what partLength counts is the length of what goja's
+// slice, substring and substr give, for arguments past either end,
+// negative, missing, NaN and infinite.
+func TestPartLength(t *testing.T) {
+	vm := goja.New()
+	s := vm.ToValue("\u00e9abcdefghi").(goja.String)
+	nums := []goja.Value{goja.Undefined(), vm.ToValue(0), vm.ToValue(3), vm.ToValue(-2), vm.ToValue(-20), vm.ToValue(20), vm.ToValue(2.7), vm.ToValue(math.NaN()), vm.ToValue(math.Inf(1)), vm.ToValue(math.Inf(-1))}
+	for _, name := range []string{"slice", "substring", "substr"} {
+		f, _ := goja.AssertFunction(vm.Get("String").ToObject(vm).Get("prototype").ToObject(vm).Get(name))
+		for _, a := range nums {
+			for _, b := range nums {
+				args := []goja.Value{a, b}
+				v, err := f(s, args...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := partLength(name, s.Length(), goja.FunctionCall{This: s, Arguments: args}), float64(v.(goja.String).Length()); got != want {
+					t.Errorf("%s(%v, %v): counted %v, the built-in gave %v characters", name, a, b, got, want)
+				}
 			}
 		}
 	}

@@ -121,6 +121,14 @@ func init() {
 		udf("encodings-in-one-statement", "function f(m) { var s = '\u00e9'.repeat(1e6); return {data: String(["+repeatList("encodeURIComponent(s)", 100)+"].length)} }", 1),
 		udf("joins-in-one-statement", "function f(m) { var b = Array(16).fill('x'.repeat(1e6)); return {data: String(["+repeatList("b.join('')", 300)+"].length)} }", 1),
 		udf("searches-in-one-statement", "function f(m) { var s = 'x'.repeat(16e6); return {data: String(["+repeatList("s.indexOf('y')", 300)+"].length)} }", 1),
+		udf("slices-in-one-statement", "function f(m) { var s = '\\u00e9' + 'x'.repeat(8e6); return {data: String(["+repeatList("s.slice(1)", 300)+"].length)} }", 1),
+		udf("trims-in-one-statement", "function f(m) { var s = ' '.repeat(8e6) + 'x'; return {data: String(["+repeatList("s.trim()", 300)+"].length)} }", 1),
+		udf("prefixes-in-one-statement", "function f(m) { var s = 'x'.repeat(8e6), t = s.slice(0, -1); return {data: String(["+repeatList("s.startsWith(t)", 300)+"].length)} }", 1),
+		udf("parse-int-in-one-statement", "function f(m) { var s = '1'.repeat(4e6); return {data: String(["+repeatList("parseInt(s)", 300)+"].length)} }", 1),
+		// A pattern made at run time: one of 8 million characters took
+		// 3.5 s and 790 MB to compile natively.
+		udf("regexp-long-pattern", "function f(m) { return {data: String(new RegExp('x'.repeat(8e6)).test(m.data))} }", 1),
+		udf("regexp-patterns-in-one-statement", "function f(m) { var s = 'x'.repeat(65536); return {data: String(["+repeatList("new RegExp(s)", 300)+"].length)} }", 1),
 		udf("typed-from-length", "function f(m) { new Float64Array({length: 3e8}); return m }", 1),
 		udf("repeat-huge", "function f(m) { return {data: 'x'.repeat(2147483647)} }", 2),
 		udf("array-fill-huge", "function f(m) { new Array(4294967295).fill(1) }", 2),
