@@ -107,6 +107,31 @@ async function init({ wasm, size, module }) {
     transferred: entry ? entry.transferSize : 0,
     module,
   });
+  warmLater();
+}
+
+// warmLater has the core run its warming request (subplay.warm, see
+// wasm/browser/warm.go) once, when the worker has had no call for
+// warmIdleMs: V8 then optimises the transform engine's hot code on its
+// other threads while nobody waits, not during a person's first long UDF.
+// A build without transforms answers it at once.
+const warmIdleMs = 1500;
+let warmTimer = null;
+let warmed = false;
+function warmLater() {
+  if (warmed || !api || typeof api.warm !== "function") return;
+  clearTimeout(warmTimer);
+  warmTimer = setTimeout(() => {
+    if (warmed || dead || !api) return;
+    warmed = true;
+    try {
+      api.warm();
+    } catch (err) {
+      crashed("the core failed while warming up: " + String(err && err.message || err));
+      return;
+    }
+    if (go.exited) crashed("the core stopped while warming up");
+  }, warmIdleMs);
 }
 
 // compile compiles and instantiates the module as it arrives. The response
@@ -183,6 +208,7 @@ function run({ id, calls }) {
     results.push({ ok: r.ok, body: String(r.body), ms: performance.now() - s });
   }
   answer(id, { results, ms: performance.now() - t0 });
+  warmLater();
 }
 
 // answer hands the page a call's answer: through the shared slot when the

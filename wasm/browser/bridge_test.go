@@ -68,3 +68,22 @@ func decode(t *testing.T, body string) map[string]any {
 	}
 	return m
 }
+
+// TestWarmRequest: the worker's warming request runs its UDF to the end
+// (a warm-up stopped by a budget, or refused, would warm the wrong code).
+func TestWarmRequest(t *testing.T) {
+	body, ok := invoke("transform", warmRequest)
+	if !ok {
+		t.Fatalf("warmRequest: %.500s", body)
+	}
+	var r struct {
+		Delivered int `json:"delivered"`
+	}
+	if err := json.Unmarshal([]byte(body), &r); err != nil || r.Delivered != 1 {
+		t.Fatalf("warmRequest delivered %d (%v): %.500s", r.Delivered, err, body)
+	}
+	// 5,000 calls of g: n is 5000, 5000 % 7 is 2.
+	if !strings.Contains(body, `"final":{"data":"eGsy","text":"xk2"`) {
+		t.Errorf("warmRequest's UDF did not run its loop to the end: %.500s", body)
+	}
+}

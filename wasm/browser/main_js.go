@@ -13,6 +13,11 @@ func main() {
 	api := js.Global().Get("Object").New()
 	api.Set("version", playground.Version)
 	api.Set("call", js.FuncOf(call))
+	api.Set("warm", js.FuncOf(func(js.Value, []js.Value) any {
+		defer func() { _ = recover() }() // invoke recovers; this is the bridge's own net
+		warm()
+		return nil
+	}))
 	js.Global().Set("subplay", api)
 	// The worker waits for this hook rather than polling for the global.
 	if ready := js.Global().Get("subplayReady"); ready.Type() == js.TypeFunction {
