@@ -3,16 +3,19 @@
 package transform
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"reflect"
+	"runtime"
 	"runtime/metrics"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -105,6 +108,14 @@ type call struct {
 	code, hint string
 	// looked is when a step last read the allocation counter (allocLook).
 	looked time.Time
+	// The watch (natively): its timer and context hook, fired says why it
+	// stopped the call ("" if it did not); mu orders it with the call's
+	// end.
+	mu        sync.Mutex
+	ended     bool
+	fired     string
+	timer     *time.Timer
+	stopWatch func() bool
 	// pending is the length of the strings handed to template literals'
 	// placeholders in this call: each template allocates their sum when it
 	// ends, after the last check, so the checks count it in advance.
@@ -281,7 +292,7 @@ func (p *Program) start(c *compiled) []diag.Diagnostic {
 		}
 	}()
 	p.end(cl)
-	c.topSteps, c.stopped = cl.steps, cl.stopped != ""
+	c.topSteps, c.stopped = cl.steps, cl.stopped != "" || cl.fired != ""
 	if len(ds) > 0 {
 		c.vm = nil
 		return ds
@@ -1052,10 +1063,57 @@ func (p *Program) begin(c *compiled, input int) *call {
 	cl := &call{p: p, c: c, start: now, alloc0: a, paced: a, budget: budgetFor(input), looked: now}
 	c.call = cl
 	c.vm.ClearInterrupt()
+	cl.watch()
 	return cl
 }
 
+// netTime is how long a call may run natively before the watch stops it
+// (limits.UDFCallSeconds; a variable so that a test can wait less).
+var netTime = limits.UDFCallSeconds * time.Second
+
+// watch is the native net under the steps: a goroutine's timer stops the
+// call once it has run netTime, and the call's context stops it when its
+// caller stops waiting, also in the middle of a statement with no step.
+// One statement may repeat work the steps do not see any number of times
+// (3,000 comparisons of two 8 MB strings took 2.5 s natively, 3,000 +s of
+// 4 million digits over 100 s) and kept a server's core after its client
+// had gone. Under js/wasm no other goroutine runs while the call does, so
+// there is no watch (the page's loader has its own time-out).
+func (cl *call) watch() {
+	if runtime.GOOS == "js" {
+		return
+	}
+	fire := func(why string) {
+		cl.mu.Lock()
+		defer cl.mu.Unlock()
+		if cl.ended {
+			return
+		}
+		cl.fired = why
+		cl.c.vm.Interrupt(why)
+	}
+	cl.timer = time.AfterFunc(netTime, func() { fire(fmt.Sprintf("it ran longer than %d s", limits.UDFCallSeconds)) })
+	if ctx := cl.p.opts.Ctx; ctx != nil {
+		cl.stopWatch = context.AfterFunc(ctx, func() { fire("its caller stopped waiting") })
+	}
+}
+
+// unwatch ends the watch: after it nothing interrupts the runtime for this
+// call (the next call clears what a watch fired just before).
+func (cl *call) unwatch() {
+	cl.mu.Lock()
+	cl.ended = true
+	cl.mu.Unlock()
+	if cl.timer != nil {
+		cl.timer.Stop()
+	}
+	if cl.stopWatch != nil {
+		cl.stopWatch()
+	}
+}
+
 func (p *Program) end(cl *call) {
+	cl.unwatch()
 	p.steps += cl.steps
 	cl.c.call = nil
 }

@@ -3,8 +3,10 @@
 package transform
 
 import (
+	"context"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -525,5 +527,40 @@ func TestConstantLogicChains(t *testing.T) {
 		{"`t${m.data}` && 'tpl'", "tpl"},
 	} {
 		check(t, "function f(m) { return {data: String("+tc.code+")} }", message.Message{Data: []byte("d")}, want{outcome: Changed, data: tc.want, attrs: map[string]string{}})
+	}
+}
+
+// TestWatchStopsAStatement: natively a call is stopped at its time-out, and
+// when its caller stops waiting, also in one statement that repeats work
+// no step counts (here 300 conversions of 4 million digits, about 10 s
+// when nothing stops it).
+func TestWatchStopsAStatement(t *testing.T) {
+	if runtime.GOOS == "js" {
+		t.Skip("no watch under js/wasm")
+	}
+	code := "function f(m) { var s = '1'; for (var i = 0; i < 22; i++) s += s; return {data: String([" + strings.TrimSuffix(strings.Repeat("+s,", 300), ",") + "].length)} }"
+	run := func(opts Options) Step {
+		t.Helper()
+		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds := p.Diagnostics[0]; len(ds) > 0 {
+			t.Fatalf("compile findings %v", ds)
+		}
+		return p.Run(message.Message{Data: []byte("a")})[0]
+	}
+	defer func(n time.Duration) { netTime = n }(netTime)
+	netTime = 100 * time.Millisecond
+	st := run(Options{})
+	if st.Outcome != Failed || len(st.Diagnostics) == 0 || !strings.Contains(st.Diagnostics[len(st.Diagnostics)-1].Message, "ran longer than") {
+		t.Errorf("at its time-out: %v %v, want failed: ran longer than", st.Outcome, st.Diagnostics)
+	}
+	netTime = time.Hour
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	st = run(Options{Ctx: ctx})
+	if st.Outcome != Failed || len(st.Diagnostics) == 0 || !strings.Contains(st.Diagnostics[len(st.Diagnostics)-1].Message, "stopped waiting") {
+		t.Errorf("with its caller gone: %v %v, want failed: its caller stopped waiting", st.Outcome, st.Diagnostics)
 	}
 }
