@@ -1204,8 +1204,10 @@ func (cl *call) overBudget(what string) string {
 		what, mib(cl.budget), limits.UDFCallAllocBase>>20, limits.UDFCallAllocPerByte, limits.UDFCallAllocBytes>>20)
 }
 
-func (cl *call) overAlloc() bool {
-	return allocated()-cl.alloc0+cl.pending > cl.budget
+// overAlloc reports whether what the call has allocated (and counted in
+// advance, pending) and more bytes about to be built pass its budget.
+func (cl *call) overAlloc(more float64) bool {
+	return float64(allocated()-cl.alloc0+cl.pending)+more > float64(cl.budget)
 }
 
 func (cl *call) stop(why string) {
@@ -1565,7 +1567,7 @@ func (p *Program) check(cl *call, g *guards, left int, leftStr bool, right int, 
 			n = -1
 		}
 	}
-	if allocated()-cl.alloc0+cl.pending+built > cl.budget {
+	if cl.overAlloc(float64(built)) {
 		cl.stop(cl.overBudget("it allocated"))
 	}
 	return n
@@ -1581,7 +1583,7 @@ func (p *Program) text(c *compiled, v goja.Value) goja.Value {
 	cl := c.call
 	if s, ok := v.(goja.String); ok && cl != nil && cl.stopped == "" {
 		cl.pending += uint64(s.Length())
-		if cl.overAlloc() {
+		if cl.overAlloc(0) {
 			cl.stop(cl.overBudget("its template literals would build"))
 		}
 	}

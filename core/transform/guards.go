@@ -509,7 +509,7 @@ func (g *guards) boundParse() {
 		if depth > limits.UDFJSONNesting {
 			g.throwRange(fmt.Sprintf("JSON.parse: the text nests %d levels deep; subplay allows at most %d", depth, limits.UDFJSONNesting))
 		}
-		if cl := g.c.call; cl != nil && cl.stopped == "" && allocated()-cl.alloc0+cl.pending+cost > cl.budget {
+		if cl := g.c.call; cl != nil && cl.stopped == "" && cl.overAlloc(float64(cost)) {
 			cl.refuse("udf-budget", fmt.Sprintf("JSON.parse would allocate about %d MiB, past the call's budget of %s", cost>>20, mib(cl.budget)),
 				"goja, the engine, takes about 200 bytes per value of a JSON text: parse a smaller text, or fewer copies of it")
 			return goja.Undefined()
@@ -594,7 +594,7 @@ func (g *guards) afford(what string, n float64) bool {
 	if !(n >= affordFrom) {
 		return true
 	}
-	if float64(allocated()-cl.alloc0+cl.pending)+n > float64(cl.budget) {
+	if cl.overAlloc(n) {
 		cl.stop(cl.overBudget("with " + what + " it would have allocated"))
 		return false
 	}
