@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -82,8 +84,9 @@ func TestWarmRequest(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &r); err != nil || r.Delivered != 1 {
 		t.Fatalf("warmRequest delivered %d (%v): %.500s", r.Delivered, err, body)
 	}
-	// 5,000 calls of g: n is 5000, 5000 % 7 is 2.
-	if !strings.Contains(body, `"final":{"data":"eGsy","text":"xk2"`) {
+	// warmSteps calls of g: n ends at warmSteps.
+	text := fmt.Sprintf("xk%d", warmSteps%7)
+	if !strings.Contains(body, fmt.Sprintf(`"final":{"data":%q,"text":%q`, base64.StdEncoding.EncodeToString([]byte(text)), text)) {
 		t.Errorf("warmRequest's UDF did not run its loop to the end: %.500s", body)
 	}
 }
