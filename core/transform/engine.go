@@ -386,7 +386,15 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	g := vm.GlobalObject()
 	gd := newGuards(vm, p, c)
 	for name, f := range map[string]func(goja.FunctionCall) goja.Value{
-		tickName: func(goja.FunctionCall) goja.Value { p.tick(c); return goja.Undefined() },
+		tickName: func(fc goja.FunctionCall) goja.Value {
+			w := 1
+			if len(fc.Arguments) > 0 {
+				// A region's weight (tickText), a small whole number.
+				w = int(max(1, min(fc.Arguments[0].ToInteger(), limits.UDFCallSteps+1)))
+			}
+			p.tick(c, w)
+			return goja.Undefined()
+		},
 		leftName: func(fc goja.FunctionCall) goja.Value { return p.left(c, gd, fc) },
 		memName:  func(fc goja.FunctionCall) goja.Value { return p.concat(c, gd, fc) },
 		addName: func(fc goja.FunctionCall) goja.Value {
@@ -896,7 +904,7 @@ func chargeIterators(g *guards, p *Program, c *compiled) {
 		replaceMethod(vm, proto, "next", nil, func(fc goja.FunctionCall) goja.Value {
 			if cl := c.call; cl != nil {
 				if cl.iterated++; cl.iterated%2 == 0 {
-					p.tick(c)
+					p.tick(c, 1)
 				}
 				if cl.stopped != "" {
 					panic(vm.NewTypeError("the call was stopped"))
@@ -1118,13 +1126,15 @@ func (p *Program) end(cl *call) {
 	cl.c.call = nil
 }
 
-// tick is called by the instrumented code at every step.
-func (p *Program) tick(c *compiled) {
+// tick is called by the instrumented code at every step, with the
+// weight of the region it starts (its expression nodes per regionNodes).
+func (p *Program) tick(c *compiled, w int) {
 	cl := c.call
 	if cl == nil || cl.stopped != "" {
 		return
 	}
-	cl.steps++
+	before := cl.steps
+	cl.steps += w
 	// The allocation counter is read at most every allocLook: reading it
 	// costs more than a light step (0.8 of the 1.1 µs of an empty loop's
 	// step natively, most of a js/wasm one), and work that allocates much
@@ -1155,7 +1165,7 @@ func (p *Program) tick(c *compiled) {
 		cl.stop(fmt.Sprintf("the request's UDFs took more than %d steps together", limits.UDFRequestSteps))
 	case looked && allocs-cl.alloc0+cl.pending > cl.budget:
 		cl.stop(cl.overBudget("it allocated"))
-	case cl.steps%1024 == 0 && cl.overtime():
+	case cl.steps/1024 != before/1024 && cl.overtime():
 		// The net, not the budget: a call within UDFCallSteps takes about
 		// a second even in the browser, so only work the steps do not
 		// count (backtracking regular expressions, each stopped by its

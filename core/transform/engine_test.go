@@ -564,3 +564,29 @@ func TestWatchStopsAStatement(t *testing.T) {
 		t.Errorf("with its caller gone: %v %v, want failed: its caller stopped waiting", st.Outcome, st.Diagnostics)
 	}
 }
+
+// A step stands for a region of regionNodes expression nodes: a loop
+// whose body holds many costs steps by its size, and the same loop with a
+// small body one step an iteration, as before.
+func TestRegionWeights(t *testing.T) {
+	if tickText(regionNodes) != tickName+"()" || tickText(regionNodes+1) != tickName+"(2)" || tickText(0) != tickName+"()" {
+		t.Fatalf("tickText: %q %q %q", tickText(regionNodes), tickText(regionNodes+1), tickText(0))
+	}
+	x := message.Message{Data: []byte("x")}
+	// 200 assignments of three nodes each, the test and the update:
+	// 607 nodes, 10 steps an iteration.
+	body := strings.Repeat("y = 1; ", 200)
+	loop := func(n int) string {
+		return fmt.Sprintf("function f(m) { var y; for (var i = 0; i < %d; i++) { %s} return m }", n, body)
+	}
+	check(t, loop(4000), x, want{outcome: Unchanged, data: "x"})
+	check(t, loop(6000), x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+	// The same bodies in a function called each time, and in an arrow
+	// function's expression: the function's region carries the weight.
+	fn := fmt.Sprintf("function f(m) { var y; function g() { %s} for (var i = 0; i < 6000; i++) g(); return m }", body)
+	check(t, fn, x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+	arrow := fmt.Sprintf("function f(m) { var y, g = () => (%s0); for (var i = 0; i < 6000; i++) g(); return m }", strings.Repeat("y = 1, ", 200))
+	check(t, arrow, x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+	// A small body: 49,000 iterations fit, as they did.
+	check(t, "function f(m) { var y; for (var i = 0; i < 49000; i++) { y = i * 2 } return m }", x, want{outcome: Unchanged, data: "x"})
+}

@@ -223,7 +223,7 @@ func (g *guards) replaceFast(p rxPattern, rx *goja.Object, s goja.String, replac
 	if err := rx.Set("lastIndex", 0); err != nil {
 		panic(err)
 	}
-	g.p.tick(g.c) // the call's own step, as the wrapped built-in takes
+	g.p.tick(g.c, 1) // the call's own step, as the wrapped built-in takes
 	if g.stopped() || !g.searchable("replace", s.Length()) {
 		return goja.Undefined()
 	}
@@ -832,7 +832,7 @@ func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route
 				}
 			}
 		}
-		g.p.tick(g.c)
+		g.p.tick(g.c, 1)
 		if g.stopped() {
 			return goja.Null()
 		}
@@ -1598,7 +1598,7 @@ func (g *guards) boundJoin() {
 			if i%1024 == 1023 {
 				// A long join is work without a step of the UDF's own:
 				// count it, so that many of them meet the budget.
-				g.p.tick(g.c)
+				g.p.tick(g.c, 1)
 				if g.stopped() {
 					return g.vm.ToValue("")
 				}

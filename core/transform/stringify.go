@@ -192,7 +192,7 @@ func (w *jsonWalk) replace(fc goja.FunctionCall) goja.Value {
 	// A step per 8 values, or per value in a Proxy, whose traps make
 	// each value cost several times a plain one's.
 	if w.values++; w.values%8 == 0 || holder != nil && holder.ExportType() == proxyType {
-		g.p.tick(g.c)
+		g.p.tick(g.c, 1)
 	}
 	if g.stopped() {
 		panic(stringifyStopped{})
