@@ -2,9 +2,11 @@ package subscription
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -21,7 +23,7 @@ func (e *Effective) AnnotatedYAML() (string, error) {
 		return "", err
 	}
 	var n yaml.Node
-	if err := yaml.Unmarshal(j, &n); err != nil {
+	if err := yaml.Unmarshal(yamlSafe(j), &n); err != nil {
 		return "", err
 	}
 	e.annotate(&n, "")
@@ -32,6 +34,32 @@ func (e *Effective) AnnotatedYAML() (string, error) {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// yamlSafe escapes, in JSON text, the characters JSON leaves as they are
+// but YAML does not allow unescaped (DEL, the C1 controls, U+FFFE and
+// U+FFFF) or reads otherwise (NEL, a line break to YAML, folded into a
+// space inside a quoted string). JSON's syntax is ASCII, so such a character is always in a
+// string, where \uXXXX means the same in both. A label value with a DEL
+// in it made the YAML reader refuse the effective settings (FuzzCall).
+func yamlSafe(j []byte) []byte {
+	var b []byte
+	for i := 0; i < len(j); {
+		r, n := utf8.DecodeRune(j[i:])
+		if r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0xfffe || r == 0xffff {
+			if b == nil {
+				b = append(make([]byte, 0, len(j)+16), j[:i]...)
+			}
+			b = fmt.Appendf(b, "\\u%04x", r)
+		} else if b != nil {
+			b = append(b, j[i:i+n]...)
+		}
+		i += n
+	}
+	if b == nil {
+		return j
+	}
+	return b
 }
 
 // annotate walks the node of path. The depth is that of the model, not of
