@@ -68,7 +68,7 @@ type compiled struct {
 	// freeze is Object.freeze as it was before the UDF's code ran.
 	freeze goja.Callable
 	// plus is the engine's own + of two values, for Program.add, and
-	// arith its *, ** and <<, for Program.bigAssign.
+	// arith its arithmetic and bitwise operators, for Program.bigAssign.
 	plus, arith goja.Callable
 	// fn is the UDF's function, found once its top-level code ran (the
 	// service calls the function its code defined, whatever the code later
@@ -420,6 +420,22 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		keyName:  func(goja.FunctionCall) goja.Value { return c.key },
 		heldName: func(goja.FunctionCall) goja.Value { return gd.propertyKey(c.key) },
 		textName: func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
+		numName: func(fc goja.FunctionCall) goja.Value {
+			return p.number(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1))
+		},
+		eqName: func(fc goja.FunctionCall) goja.Value {
+			return p.equal(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
+		},
+		caseName: func(fc goja.FunctionCall) goja.Value {
+			v := fc.Argument(0)
+			if s, ok := v.(goja.String); ok {
+				if cl := c.call; cl != nil {
+					// A case compares its value with the switch's, as ===.
+					p.chargeText(cl, gd, s.Length(), compareChars)
+				}
+			}
+			return v
+		},
 		spreadName: func(fc goja.FunctionCall) goja.Value {
 			v := fc.Argument(0)
 			p.charge(c, gd.items(v, "a spread"), 1, "a spread")
@@ -479,9 +495,11 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	// fill's items are charged as steps (chargeBulk), far below
 	// UDFStringBytes.
 	gd.boundPatterns() // before install, which notes RegExp as it is then
+	gd.boundConversions()
 	gd.install()
 	chargeBulk(gd, p, c)
 	chargeIterators(gd, p, c)
+	gd.boundPositions() // last: around the guards above, it charges first
 	setup, err := vm.RunProgram(lockdown)
 	if err != nil {
 		panic("transform: sandbox: " + err.Error())
@@ -918,9 +936,6 @@ func chargeIterators(g *guards, p *Program, c *compiled) {
 // plusProgram makes the engine's own +, compiled once (not the user's
 // code: nothing in it is instrumented).
 var plusProgram = goja.MustCompile("plus", "(function (a, b) { return a + b })", true)
-
-// arithProgram makes the engine's own *, ** and <<, by bigOps' numbers.
-var arithProgram = goja.MustCompile("arith", "(function (a, b, op) { return op === 1 ? a * b : op === 2 ? a ** b : a << b })", true)
 
 // lockdown takes away the ways to make code from strings; compiled once,
 // run in every runtime.
@@ -1363,9 +1378,19 @@ func (p *Program) big(c *compiled, g *guards, fc goja.FunctionCall) goja.Value {
 	if h := l.object; h != nil {
 		h.value = g.toPrimitive(h.object, "number")
 		l.bits = bitsOf(h.value)
+		l.length, l.str = textLength(h.value)
 	}
 	v = g.toPrimitive(v, "number")
-	n := p.checkBig(cl, g, op, l.bits, l.seen && l.bits < 0, v)
+	p.chargeOperands(cl, g, op, l.length, l.str, v)
+	n := -1
+	switch {
+	case op <= opShiftLeft:
+		n = p.checkBig(cl, g, op, l.bits, l.seen && l.bits < 0, v)
+	case op < opLess && l.bits >= 0 && bitsOf(v) >= 0:
+		// -, /, %, the bitwise ones: no larger than the larger operand
+		// and a carry.
+		n = max(l.bits, bitsOf(v)) + 1
+	}
 	if feed != 0 {
 		cl.lefts = append(cl.lefts, leftOperand{site: feed, length: -1, bits: n})
 	}
@@ -1379,13 +1404,151 @@ func (p *Program) bigAssign(c *compiled, g *guards, op int64, x, r goja.Value) g
 	x = g.toPrimitive(x, "number")
 	r = g.toPrimitive(r, "number")
 	if cl := c.call; cl != nil && cl.stopped == "" {
-		p.checkBig(cl, g, op, bitsOf(x), bitsOf(x) < 0, r)
+		n, str := textLength(x)
+		p.chargeOperands(cl, g, op, n, str, r)
+		if op <= opShiftLeft {
+			p.checkBig(cl, g, op, bitsOf(x), bitsOf(x) < 0, r)
+		}
 	}
 	v, err := c.arith(goja.Undefined(), x, r, g.vm.ToValue(op))
 	if err != nil {
 		panic(err)
 	}
 	return v
+}
+
+// Operators by bigOps' numbers (instrument.go).
+const (
+	opShiftLeft = 3  // the last of *, **, <<, which checkBig bounds
+	opLess      = 12 // the first relational one
+	opCompare   = 16 // numName's: a comparison with a string literal
+	opCount     = 17 // numName's: x++ or x--, whose operand it only charges
+)
+
+// A string converted to a number, or compared, is gone through by one Go
+// call of the engine, with no step between: +s of 16 million digits took
+// 118 ms natively (3,000 of 4 million in one statement over 100 s), Number(s)
+// and s * 1 about 160 ms, s === t of two 16 MB strings 2.9 ms. So each is
+// charged as steps before it runs, at parseFloat's rate for a conversion
+// (numberChars, as Number.parseFloat) and indexOf's for a comparison
+// (compareChars); a string of convertFree characters or fewer costs
+// nothing, so that no ordinary operator costs more than it did.
+const (
+	numberChars  = 32
+	compareChars = 1024
+	convertFree  = literalChars
+)
+
+// chargeText charges the steps of converting (per numberChars) or
+// comparing (per compareChars) a string of n characters. Past the call's
+// or the request's steps it stops the call and throws, so that the
+// operator does not run.
+func (p *Program) chargeText(cl *call, g *guards, n, per int) {
+	if n <= convertFree || cl.stopped != "" {
+		return
+	}
+	k := (n + per - 1) / per
+	if float64(k) <= p.stepsLeft(cl.c) {
+		cl.steps += k
+		return
+	}
+	what := "converting a string of %d characters to a number"
+	if per == compareChars {
+		what = "comparing a string of %d characters"
+	}
+	whose := fmt.Sprintf("the call past its %d steps", limits.UDFCallSteps)
+	if limits.UDFCallSteps-cl.steps > limits.UDFRequestSteps-p.steps-cl.steps {
+		whose = fmt.Sprintf("the request's UDFs past their %d steps together", limits.UDFRequestSteps)
+	}
+	cl.refuse("udf-budget", fmt.Sprintf(what+" would take %s (a step per %d characters)", n, whose, per),
+		"converting or comparing a long string goes through all of it each time: do it once and keep the result")
+	panic(g.vm.NewTypeError("the call was stopped")) // the stop's finding is given
+}
+
+// chargeOperands charges what operator op (by bigOps' numbers) does to
+// its operands, converted to primitives: the left one's length and
+// whether it is a string, and the right one. A relational operator
+// compares two strings and converts anything else to numbers.
+func (p *Program) chargeOperands(cl *call, g *guards, op int64, llen int, lstr bool, r goja.Value) {
+	rlen, rstr := textLength(r)
+	if op >= opLess && lstr && rstr {
+		p.chargeText(cl, g, min(llen, rlen), compareChars)
+		return
+	}
+	if lstr {
+		p.chargeText(cl, g, llen, numberChars)
+	}
+	if rstr {
+		p.chargeText(cl, g, rlen, numberChars)
+	}
+}
+
+// number is numName: the operand of a unary +, - or ~ (op 0), or of a
+// numeric or relational operator op whose other operand is a primitive
+// already, converted to the primitive the operator would use, where the
+// operator would (nothing runs between), and charged (chargeText).
+// opCompare says the other operand is a string, so a string here is
+// compared with it, not converted; opCount that the operand is x's of x++
+// or x--, only charged (the operator converts an object itself).
+func (p *Program) number(c *compiled, g *guards, op int64, v goja.Value) goja.Value {
+	cl := c.call
+	if cl == nil || cl.stopped != "" {
+		return v
+	}
+	if op != opCount {
+		v = g.toPrimitive(v, "number")
+	}
+	if s, ok := v.(goja.String); ok {
+		per := numberChars
+		if op == opCompare {
+			per = compareChars
+		}
+		p.chargeText(cl, g, s.Length(), per)
+	}
+	return v
+}
+
+// equal is eqName: ==, !=, === or !== (num 1 to 4) of a and b, worked
+// out by the engine's own comparison once the strings it would go
+// through are charged. For ==, an object against a primitive other than
+// null and undefined is converted here, as == converts it, and the
+// comparison made with the primitive it gave.
+func (p *Program) equal(c *compiled, g *guards, num int64, a, b goja.Value) goja.Value {
+	strict := num >= 3
+	nullish := func(v goja.Value) bool { return v == nil || goja.IsNull(v) || goja.IsUndefined(v) }
+	if !strict {
+		switch {
+		case isObject(a) && !isObject(b) && !nullish(b):
+			a = g.toPrimitive(a, "default")
+		case isObject(b) && !isObject(a) && !nullish(a):
+			b = g.toPrimitive(b, "default")
+		}
+	}
+	if cl := c.call; cl != nil && cl.stopped == "" {
+		as, aok := a.(goja.String)
+		bs, bok := b.(goja.String)
+		converts := func(v goja.Value) bool {
+			_, sym := v.(*goja.Symbol)
+			return !strict && !nullish(v) && !sym && !isObject(v)
+		}
+		switch {
+		case aok && bok:
+			if as.Length() == bs.Length() {
+				p.chargeText(cl, g, as.Length(), compareChars)
+			}
+		case aok && converts(b):
+			p.chargeText(cl, g, as.Length(), numberChars)
+		case bok && converts(a):
+			p.chargeText(cl, g, bs.Length(), numberChars)
+		}
+	}
+	var r bool
+	if strict {
+		r = a.StrictEquals(b)
+	} else {
+		r = a.Equals(b)
+	}
+	return g.vm.ToValue(r != (num == 2 || num == 4))
 }
 
 // checkBig bounds a *, ** or << (op by bigOps' numbers; 0 when only the
@@ -1494,6 +1657,16 @@ const stringPieces = 512
 const bigStepBits = 256
 
 var bigOpName = map[int64]string{0: "a BigInt operation", 1: "*", 2: "**", 3: "<<"}
+
+// arithProgram makes the engine's own arithmetic and bitwise operators, by
+// bigOps' numbers, for Program.bigAssign.
+var arithProgram = goja.MustCompile("arith", `(function (a, b, op) {
+  switch (op) {
+  case 1: return a * b; case 2: return a ** b; case 3: return a << b; case 4: return a - b;
+  case 5: return a / b; case 6: return a % b; case 7: return a & b; case 8: return a | b;
+  case 9: return a ^ b; case 10: return a >> b; case 11: return a >>> b;
+  }
+})`, true)
 
 // bitsOf is the size in bits of a BigInt's magnitude, -1 for any other
 // value. goja keeps a BigInt as a math/big number, read here in place:

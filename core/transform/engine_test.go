@@ -532,13 +532,15 @@ func TestConstantLogicChains(t *testing.T) {
 
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
-// no step counts (here 300 conversions of 4 million digits, about 10 s
-// when nothing stops it).
+// no step counts (here 300 conversions of 4 million digits to a position
+// by charAt, about 10 s when nothing stops it: the strings the operators
+// and the built-ins convert are charged, not an object whose valueOf is a
+// built-in that gives such a string).
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "function f(m) { var s = '1'; for (var i = 0; i < 22; i++) s += s; return {data: String([" + strings.TrimSuffix(strings.Repeat("+s,", 300), ",") + "].length)} }"
+	code := "function f(m) { var s = '1'; for (var i = 0; i < 22; i++) s += s; var o = {valueOf: String.prototype.valueOf.bind(s)}; return {data: String([" + strings.TrimSuffix(strings.Repeat("'x'.charAt(o),", 300), ",") + "].length)} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -589,4 +591,70 @@ func TestRegionWeights(t *testing.T) {
 	check(t, arrow, x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
 	// A small body: 49,000 iterations fit, as they did.
 	check(t, "function f(m) { var y; for (var i = 0; i < 49000; i++) { y = i * 2 } return m }", x, want{outcome: Unchanged, data: "x"})
+}
+
+// The operators and built-ins whose strings are now charged give what V8
+// gives (the wanted texts are Node 20's, for each body run as a function):
+// the order in which objects' valueOf run, == of objects, the compound
+// assignments, ++ on strings, Number and RegExp called inside a
+// constructor (goja gives a function called there the constructor's
+// new.target), switch, BigInts, the built-ins with numeric arguments.
+func TestConversionsSemantics(t *testing.T) {
+	x := message.Message{Data: []byte("x")}
+	for _, tc := range []struct{ body, want string }{
+		{"var log = []; var a = {valueOf(){log.push('a'); return 1}}, b = {valueOf(){log.push('b'); return 2}}; var r = [a - b, a < b, b > a, a == 1, 1 == a, a === a, a != b, -a, +b, ~a, a * b, a / b, a % b, a & b, a | b, a ^ b, a >> b, a >>> b, a <= b, a >= b, a == b, a == null, null == a, a == undefined].join(); return r + '|' + log.join('')",
+			"-1,true,true,true,true,true,true,-1,2,-2,2,0.5,1,0,3,3,0,0,true,false,false,false,false,false|ababbaaaabaabababababababababab"},
+		{"var d = new Date(0); return [d == d.toString(), d == 0, d - 0, d < 1, +d].join()",
+			"true,false,0,true,0"},
+		{"var s = '12', t = '9'; return [s < t, s > t, s == 12, s === '12', s - t, s * t, +s, -s, ~s, s / 4, s % 5, s & 8, s | 1, s ^ 3, s >> 1, s >>> 1, s <= '12', s >= 13, '' == 0, ' 1 ' == 1, 'a' < 'b', '10' < '9', 10 < '9'].join()",
+			"true,false,true,true,3,108,12,-12,-13,3,2,8,13,15,6,6,true,false,true,true,true,true,false"},
+		{"var x = '5', y = '5'; x++; y--; var z = '7', w = '2'; z -= 1; w *= '3'; var u = 10; u /= '4'; var v = 7; v %= '4'; var q = 6; q &= '3'; var k = 1; k |= '6'; var j = 5; j ^= '1'; var h = -16; h >>= '2'; var g = -16; g >>>= '28'; return [x, y, z, w, u, v, q, k, j, h, g, typeof x].join()",
+			"6,4,6,6,2.5,3,2,7,4,-4,15,number"},
+		{"function F() { this.n = Number('5'); this.r = RegExp('a') instanceof RegExp; this.t = typeof Number(1) } var o = new F(); class G extends Number { constructor(v) { super(v); this.k = Number(2) } } var g = new G(3); return [o.n, o.r, o.t, g instanceof G, g instanceof Number, +g, typeof g.k, Number.name, Number.length, Number.MAX_SAFE_INTEGER, Number.parseFloat('1.5'), new Number(4) instanceof Number, Number(), Number(undefined), Number(null), Number('0x10'), Number(10n), Object.getPrototypeOf(1) === Number.prototype, (5).constructor === Number, RegExp.name, /a/.constructor === RegExp, [] instanceof RegExp, typeof RegExp, 1 instanceof Number].join()",
+			"5,true,number,true,true,3,number,Number,1,9007199254740991,1.5,true,0,NaN,0,16,10,true,true,RegExp,true,false,function,false"},
+		{"var out = []; function sw(v) { switch (v) { case 1: return 'one'; case '1': return 'str'; case out: return 'arr'; default: return 'none' } } return [sw(1), sw('1'), sw(out), sw(2), 1n == 1, 2n > 1, 1n < '2', '3' == 3n, 5n - 2n, -(3n), 7n % 4n, 6n & 3n, 2n ** 3n].join()",
+			"one,str,arr,none,true,true,true,true,3,-3,3,2,8"},
+		{"var s = 'x'.repeat(300), t = 'x'.repeat(300); return [s == t, s === t, s < t, s + '' == t, Math.max('3', '10'), Math.abs('-2'), isNaN('x'), isFinite('1e3'), String.fromCharCode('65', '66'), 'abc'.charAt('1'), 'abc'.slice('1', '2'), [1,2,3].at('-1'), (1.005).toFixed('2'), 'a,b,c'.split(',', '2').join(';'), 'abc'.padStart('5', '-')].join()",
+			"true,true,false,true,10,2,true,true,AB,b,b,3,1.00,a;b,--abc"},
+		{"var i = 0, n = 0; for (let k = 0; k < 5; k++) { n += k } for (var j = 0; j < 3; j++) { i = i + j } var m = 0; for (let q = 10; q > 0; q -= 3) m++; return [n, i, m, j].join()",
+			"10,3,4,3"},
+	} {
+		check(t, "function f(m) { return {data: String((function () { "+tc.body+" })())} }", x, want{outcome: Changed, data: tc.want})
+	}
+}
+
+// Converting or comparing a long string is charged before the engine does
+// it: each of these, in one statement or in a loop, is stopped by its
+// steps at once (each took seconds natively, some over 100 s).
+func TestConversionsCharged(t *testing.T) {
+	x := message.Message{Data: []byte("x")}
+	list := func(e string, n int) string { return strings.TrimSuffix(strings.Repeat(e+",", n), ",") }
+	digits := "var s = '1'.repeat(4e6), o = {valueOf: function () { return s }}, x; "
+	text := "var s = 'x'.repeat(8e6), t = 'x'.repeat(8e6); "
+	for _, tc := range []struct{ name, code, msg string }{
+		{"unary +", digits + "[" + list("+s", 300) + "]", "to a number"},
+		{"unary - of an object", digits + "[" + list("-o", 300) + "]", "to a number"},
+		{"arithmetic", digits + "[" + list("s * 1", 300) + "]", "to a number"},
+		{"arithmetic with an object", digits + "[" + list("o - x", 300) + "]", "to a number"},
+		{"bitwise", digits + "[" + list("s | 0", 300) + "]", "to a number"},
+		{"relational with a number", digits + "[" + list("s < 5", 300) + "]", "to a number"},
+		{"relational of strings", text + "[" + list("s < t", 3000) + "]", "comparing"},
+		{"loose equality with a number", digits + "[" + list("s == 5", 300) + "]", "to a number"},
+		{"loose equality of an object", digits + "[" + list("o == 5", 300) + "]", "to a number"},
+		{"equality of strings", text + "[" + list("s == t", 3000) + "]", "comparing"},
+		{"strict equality of strings", text + "[" + list("s !== t", 3000) + "]", "comparing"},
+		{"compound assignment", digits + "[" + list("(x = s, x -= 1)", 300) + "]", "to a number"},
+		{"increment", digits + "[" + list("(x = s, x++)", 300) + "]", "to a number"},
+		{"Number", digits + "[" + list("Number(s)", 300) + "]", "to a number"},
+		{"new Number", digits + "[" + list("new Number(o)", 300) + "]", "to a number"},
+		{"Math", digits + "[" + list("Math.abs(s)", 300) + "]", "to a number"},
+		{"isNaN", digits + "[" + list("isNaN(s)", 300) + "]", "to a number"},
+		{"a position", digits + "[" + list("'x'.charAt(s)", 300) + "]", "to a number"},
+		{"a loop", digits + "for (;;) +o", "to a number"},
+		{"cases", text + "switch (1) { " + strings.Repeat("case t: ", 100) + "}", "comparing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			check(t, "function f(m) { "+tc.code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: tc.msg})
+		})
+	}
 }

@@ -79,6 +79,16 @@ const (
 	heldName      = tickName + "_h"
 	textName      = tickName + "_t"
 	spreadName    = tickName + "_s"
+	// numName wraps the operand of a unary +, - or ~, and one operand of
+	// the other numeric and relational operators when the other is a
+	// literal or a number (Program.number); eqName takes the place of ==,
+	// !=, === and !== whose operands are not known to be cheap
+	// (Program.equal); caseName wraps a case's value (Program.caseValue).
+	// Each charges the steps that converting or comparing a long string
+	// costs, before the engine does it in one Go call.
+	numName  = tickName + "_u"
+	eqName   = tickName + "_e"
+	caseName = tickName + "_c"
 )
 
 // insertion is text added to the code before the byte at offset at (in the
@@ -153,6 +163,14 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	sites := 0
 	feeds := map[*ast.BinaryExpression]string{}
 	weights := map[ast.Node]int{}
+	safe := counters(prog)
+	// num is numeric, with the loop counters that always hold a number.
+	num := func(e ast.Expression) bool {
+		if id, ok := e.(*ast.Identifier); ok && safe[id] {
+			return true
+		}
+		return numeric(e)
+	}
 	if _, ok := weigh(reflect.ValueOf(prog), 0, map[uintptr]bool{}, weights); !ok {
 		return nil, false
 	}
@@ -219,6 +237,38 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		}
 		add(at, text)
 	}
+	// equal puts eqName(which, ((L)), ((R))) in the place of L op R, an
+	// equality whose operands are not both cheap: the operator's text
+	// becomes the comma between the arguments. Where an operand's extent
+	// is not sure, the equality stays as it is.
+	equal := func(n *ast.BinaryExpression, which string) {
+		strict := which == "3" || which == "4"
+		short := func(e ast.Expression) bool {
+			x, ok := e.(*ast.StringLiteral)
+			_, null := e.(*ast.NullLiteral)
+			return ok && len(x.Value) <= literalChars || null
+		}
+		if num(n.Left) && num(n.Right) || strict && (literal(n.Left) || literal(n.Right)) || !strict && (short(n.Left) || short(n.Right)) {
+			// Bounded: two primitives that convert at once, a strict
+			// comparison with a literal (as long as the literal at most),
+			// or a loose one with a short string (compared, or converted
+			// itself) or null (never converted).
+			return
+		}
+		la, lb, lok := extent(code, exprStartMemo(n.Left, starts), n.Left, off, ends)
+		ra, rb, rok := extent(code, exprStartMemo(n.Right, starts), n.Right, off, ends)
+		if !lok || !rok {
+			return
+		}
+		op := n.Operator.String()
+		j, _ := skipBlank(code, lb)
+		if j+len(op) > ra || !strings.HasPrefix(code[j:], op) {
+			return
+		}
+		add(la, eqName+"("+which+", ((")
+		ins = append(ins, insertion{at: j, text: ")), ((", skip: len(op), seq: len(ins)})
+		closeAt(rb, ")))")
+	}
 	ok := walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(n any) {
 		switch n := n.(type) {
 		case *ast.ForStatement:
@@ -251,6 +301,30 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				add(off(exprStartMemo(n.Left, starts)), "(0, ((")
 				closeAt(off(nodeEnd(code, n.Left, ends)), ")))")
 			}
+			if which := equality[n.Operator]; which != "" {
+				equal(n, which)
+				break
+			}
+			if fam := family(n.Operator); fam == 'n' && !growing(n.Operator) && (num(n.Left) || literal(n.Right)) {
+				// One operand is a primitive already (nothing runs when
+				// the operator converts it) and a literal has nothing to
+				// run when evaluated: converting the other where it is
+				// evaluated is what the operator does.
+				op := func(other ast.Expression) string {
+					if relational(n.Operator) && stringy(other) {
+						return "16" // opCompare
+					}
+					return bigOps[n.Operator]
+				}
+				switch {
+				case num(n.Left) && num(n.Right):
+				case num(n.Left):
+					around(n.Right, numName, op(n.Left))
+				default:
+					around(n.Left, numName, op(n.Right))
+				}
+				break
+			}
 			if fam := family(n.Operator); fam != 0 {
 				// A + on the left (a chain, "a + b + c") tells its own
 				// result's length to this one (feeds): wrapping it in a
@@ -258,7 +332,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// is long. Likewise a *, ** or << on the left of one of
 				// them, with its result's size in bits.
 				inner, chain := n.Left.(*ast.BinaryExpression)
-				chain = chain && family(inner.Operator) == fam
+				chain = chain && family(inner.Operator) == fam && (fam == '+' || growing(inner.Operator))
 				var la, lb int
 				lok := false
 				if !chain {
@@ -317,6 +391,24 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 					around(n.Right, bigRightName, "")
 				}
 			}
+		case *ast.UnaryExpression:
+			if !n.Postfix && (n.Operator == token.PLUS || n.Operator == token.MINUS || n.Operator == token.BITWISE_NOT) && !num(n.Operand) {
+				around(n.Operand, numName, "0")
+			}
+			if id, ok := n.Operand.(*ast.Identifier); ok && (n.Operator == token.INCREMENT || n.Operator == token.DECREMENT) && !safe[id] {
+				// x++ converts x: its value is read once more before, by
+				// its name as the code spells it, and charged if it is a
+				// string (an object's conversion stays the operator's).
+				a, b := off(id.Idx0()), off(identEnd(code, id))
+				if a >= 0 && b <= len(code) && a <= b && code[a:b] == id.Name.String() {
+					add(leadingParens(code, off(exprStart(n))), "("+numName+"(17, "+code[a:b]+"), ")
+					closeAt(off(nodeEnd(code, n, ends)), ")")
+				}
+			}
+		case *ast.CaseStatement:
+			if n.Test != nil && !literal(n.Test) {
+				around(n.Test, caseName, "")
+			}
 		case *ast.SpreadElement:
 			around(n.Expression, spreadName, "")
 		case *ast.TemplateLiteral:
@@ -364,16 +456,83 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	return &instrumented{text: b.String(), ins: ins, regexps: regexps}, true
 }
 
-// family is '+' for +, 'n' for the operators whose BigInt result can be
-// far larger than their operands (*, **, <<), 0 for others.
+// family is '+' for +, 'n' for the operators that convert both operands
+// to numbers (or compare them): those whose BigInt result can be far
+// larger than their operands (*, **, <<), the other arithmetic and
+// bitwise ones, and the relational ones; 0 for others.
 func family(op token.Token) byte {
 	switch op {
 	case token.PLUS:
 		return '+'
-	case token.MULTIPLY, token.EXPONENT, token.SHIFT_LEFT:
+	}
+	if bigOps[op] != "" {
 		return 'n'
 	}
 	return 0
+}
+
+// growing reports whether op is one whose BigInt result can be far larger
+// than its operands (*, ** and <<): both its operands are always paired,
+// for Program.checkBig.
+func growing(op token.Token) bool {
+	return op == token.MULTIPLY || op == token.EXPONENT || op == token.SHIFT_LEFT
+}
+
+// relational reports whether op compares (<, >, <=, >=).
+func relational(op token.Token) bool {
+	return op == token.LESS || op == token.GREATER || op == token.LESS_OR_EQUAL || op == token.GREATER_OR_EQUAL
+}
+
+// equality numbers ==, !=, === and !== for eqName (Program.equal).
+var equality = map[token.Token]string{token.EQUAL: "1", token.NOT_EQUAL: "2", token.STRICT_EQUAL: "3", token.STRICT_NOT_EQUAL: "4"}
+
+// literalChars is the longest string literal taken as cheap to convert or
+// compare (the same as the engine's convertFree).
+const literalChars = 256
+
+// literal reports whether e is a literal the engine converts or compares
+// in a bounded time: a number, a boolean, null, or a short string.
+func literal(e ast.Expression) bool {
+	switch x := e.(type) {
+	case *ast.NumberLiteral, *ast.BooleanLiteral, *ast.NullLiteral:
+		return true
+	case *ast.StringLiteral:
+		return len(x.Value) <= literalChars
+	case *ast.UnaryExpression:
+		// -1, +1, ~0
+		return !x.Postfix && (x.Operator == token.MINUS || x.Operator == token.PLUS || x.Operator == token.BITWISE_NOT) && literal(x.Operand)
+	}
+	return false
+}
+
+// stringy reports whether e's value is a string that numeric lets by (a
+// short literal, typeof's).
+func stringy(e ast.Expression) bool {
+	switch x := e.(type) {
+	case *ast.StringLiteral:
+		return true
+	case *ast.UnaryExpression:
+		return x.Operator == token.TYPEOF
+	}
+	return false
+}
+
+// numeric reports whether e's value is a primitive that converts to a
+// number at once: a literal, or the result of an operator that gives a
+// number, a BigInt or a boolean (all but +, the logical ones, the comma
+// and the assignments), or typeof's short string. It may have run code
+// of the UDF's to get there.
+func numeric(e ast.Expression) bool {
+	if literal(e) {
+		return true
+	}
+	switch x := e.(type) {
+	case *ast.BinaryExpression:
+		return family(x.Operator) == 'n' || equality[x.Operator] != "" || x.Operator == token.IN || x.Operator == token.INSTANCEOF
+	case *ast.UnaryExpression:
+		return true // + - ~ ! typeof void delete ++ --
+	}
+	return false
 }
 
 // logical reports whether op is &&, || or ??.
@@ -393,8 +552,15 @@ func mayBeConstant(e ast.Expression) bool {
 }
 
 // bigOps numbers the operators of family 'n' for bigName and
-// bigAssignName (Program.big).
-var bigOps = map[token.Token]string{token.MULTIPLY: "1", token.EXPONENT: "2", token.SHIFT_LEFT: "3"}
+// bigAssignName (Program.big), numName (Program.number) and the engine's
+// arithProgram; relational ones from opLess on.
+var bigOps = map[token.Token]string{
+	token.MULTIPLY: "1", token.EXPONENT: "2", token.SHIFT_LEFT: "3",
+	token.MINUS: "4", token.SLASH: "5", token.REMAINDER: "6",
+	token.AND: "7", token.OR: "8", token.EXCLUSIVE_OR: "9",
+	token.SHIFT_RIGHT: "10", token.UNSIGNED_SHIFT_RIGHT: "11",
+	token.LESS: "12", token.GREATER: "13", token.LESS_OR_EQUAL: "14", token.GREATER_OR_EQUAL: "15",
+}
 
 // readTwice plans how X = addName(k, X, R) reads a += target X once,
 // as X += R does, and sets the same variable or property: it returns the
@@ -1016,4 +1182,135 @@ func identPartLen(code string, i int) int {
 		return n
 	}
 	return 0
+}
+
+// counters finds the references to loop counters that always hold a
+// number, so that the operators on them need no check: a for loop's
+// variable declared with a number (or an operator's result) in its head,
+// given no other value anywhere in the code (by name, whatever the scope:
+// another declaration of the name without such a value, an assignment of
+// anything else, a +=, a destructuring, a for-in or for-of, a parameter,
+// a function, class or catch binding of the name each rule it out), in
+// code with no with statement. The references marked are those inside the
+// loop (let, const) or inside the function that declares it (var; a var
+// at the top level is a property of the global object, which anything can
+// set). "for (let i = 0; i < n; i++)" then costs what it did.
+func counters(prog *ast.Program) map[*ast.Identifier]bool {
+	type counter struct {
+		name     string
+		from, to file.Idx
+		isVar    bool
+	}
+	var cands []counter
+	heads := map[*ast.Binding]bool{}
+	tainted := map[string]bool{}
+	idents := map[string][]*ast.Identifier{}
+	var funcs [][2]file.Idx
+	with := false
+	taintTarget := func(t ast.Node) {
+		if id, ok := t.(*ast.Identifier); ok {
+			tainted[id.Name.String()] = true
+			return
+		}
+		if t != nil {
+			walk(reflect.ValueOf(t), 0, map[uintptr]bool{}, func(n any) {
+				if id, ok := n.(*ast.Identifier); ok {
+					tainted[id.Name.String()] = true
+				}
+			})
+		}
+	}
+	ok := walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(n any) {
+		switch x := n.(type) {
+		case *ast.WithStatement:
+			with = true
+		case *ast.FunctionLiteral:
+			if x.Body != nil {
+				funcs = append(funcs, [2]file.Idx{x.Body.Idx0(), x.Body.Idx1()})
+			}
+			if x.Name != nil {
+				taintTarget(x.Name)
+			}
+		case *ast.ArrowFunctionLiteral:
+			funcs = append(funcs, [2]file.Idx{x.Idx0(), x.Idx1()})
+		case *ast.ClassLiteral:
+			if x.Name != nil {
+				taintTarget(x.Name)
+			}
+		case *ast.ForStatement:
+			var list []*ast.Binding
+			isVar := false
+			switch in := x.Initializer.(type) {
+			case *ast.ForLoopInitializerLexicalDecl:
+				list = in.LexicalDeclaration.List
+			case *ast.ForLoopInitializerVarDeclList:
+				list, isVar = in.List, true
+			}
+			for _, b := range list {
+				if id, ok := b.Target.(*ast.Identifier); ok && b.Initializer != nil && numeric(b.Initializer) {
+					heads[b] = true
+					cands = append(cands, counter{name: id.Name.String(), from: x.Idx0(), to: x.Idx1(), isVar: isVar})
+				}
+			}
+		case *ast.Binding:
+			if _, ok := x.Target.(*ast.Identifier); ok && (heads[x] || x.Initializer != nil && numeric(x.Initializer)) {
+				break
+			}
+			taintTarget(x.Target)
+		case *ast.AssignExpression:
+			if _, ok := x.Left.(*ast.Identifier); ok && (x.Operator == token.ASSIGN && numeric(x.Right) || x.Operator != token.ASSIGN && family(x.Operator) == 'n') {
+				break
+			}
+			if _, ok := x.Left.(*ast.Identifier); ok || isPattern(x.Left) {
+				taintTarget(x.Left)
+			}
+		case *ast.ForIntoExpression:
+			taintTarget(x.Expression)
+		case *ast.ForDeclaration:
+			taintTarget(x.Target)
+		case *ast.CatchStatement:
+			taintTarget(x.Parameter)
+		case *ast.ParameterList:
+			taintTarget(x.Rest)
+		case *ast.Identifier:
+			idents[x.Name.String()] = append(idents[x.Name.String()], x)
+		}
+	})
+	if !ok || with {
+		return nil
+	}
+	safe := map[*ast.Identifier]bool{}
+	for _, c := range cands {
+		if tainted[c.name] {
+			continue
+		}
+		from, to := c.from, c.to
+		if c.isVar {
+			// The innermost function around the loop.
+			found := false
+			for _, f := range funcs {
+				if f[0] <= c.from && c.from < f[1] && (!found || f[0] >= from) {
+					from, to, found = f[0], f[1], true
+				}
+			}
+			if !found {
+				continue
+			}
+		}
+		for _, id := range idents[c.name] {
+			if from <= id.Idx0() && id.Idx0() < to {
+				safe[id] = true
+			}
+		}
+	}
+	return safe
+}
+
+// isPattern reports whether e is a destructuring pattern.
+func isPattern(e ast.Node) bool {
+	switch e.(type) {
+	case *ast.ArrayPattern, *ast.ObjectPattern:
+		return true
+	}
+	return false
 }

@@ -125,6 +125,17 @@ func init() {
 		udf("trims-in-one-statement", "function f(m) { var s = ' '.repeat(8e6) + 'x'; return {data: String(["+repeatList("s.trim()", 300)+"].length)} }", 1),
 		udf("prefixes-in-one-statement", "function f(m) { var s = 'x'.repeat(8e6), t = s.slice(0, -1); return {data: String(["+repeatList("s.startsWith(t)", 300)+"].length)} }", 1),
 		udf("parse-int-in-one-statement", "function f(m) { var s = '1'.repeat(4e6); return {data: String(["+repeatList("parseInt(s)", 300)+"].length)} }", 1),
+		// Operators and built-ins that convert or compare a whole string
+		// in one Go call (twenty-second session): 300 +s of 4 million
+		// digits in one statement ran past 100 s natively, 3,000 s == t
+		// of 8 MB 2.5 s, 30 'x'.charAt(s) 1.3 s; the object's valueOf
+		// gives the string to the operator; a loop's body of 5,000
+		// assignments ran its 50,000 steps in 4.9 s.
+		udf("conversions-in-one-statement", "function f(m) { var s = '1'.repeat(4e6); return {data: String(["+repeatList("+s", 300)+"].length)} }", 1),
+		udf("comparisons-in-one-statement", "function f(m) { var s = 'x'.repeat(8e6), t = 'x'.repeat(8e6); return {data: String(["+repeatList("s == t", 3000)+"].length)} }", 1),
+		udf("positions-in-one-statement", "function f(m) { var s = '1'.repeat(4e6); return {data: String(["+repeatList("'x'.charAt(s)", 300)+"].length)} }", 1),
+		udf("conversions-of-an-object", "function f(m) { var s = '1'.repeat(4e6), o = {valueOf: function () { return s }}; for (;;) o * 2 }", 1),
+		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A pattern made at run time: one of 8 million characters took
 		// 3.5 s and 790 MB to compile natively.
 		udf("regexp-long-pattern", "function f(m) { return {data: String(new RegExp('x'.repeat(8e6)).test(m.data))} }", 1),
