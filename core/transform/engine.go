@@ -1004,21 +1004,20 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, 
 		define(g, name, { value: W, writable: true, enumerable: false, configurable: true });
 	});
 	// BigInt converts its argument once, through bigFrom, which refuses a
-	// text too long to read in time.
+	// text too long to read in time. A proxy tells a call from a
+	// construction (see guards.go's behind: a function testing new.target
+	// made BigInt(5) inside a constructor throw "not a constructor").
 	var B = g.BigInt;
 	if (typeof B === "function") {
-		var WB = function BigInt(v) {
-			if (new.target !== undefined) {
-				return construct(B, arguments, new.target); // throws, as B does
-			}
-			return B(bigFrom(v));
+		var isProto = Object.prototype.isPrototypeOf, get = Reflect.get, has = Symbol.hasInstance;
+		var instance = function (v) {
+			return (typeof v === "object" && v !== null || typeof v === "function") && apply(isProto, this.prototype, [v]);
 		};
-		keys(B).forEach(function (k) {
-			if (k !== "length" && k !== "name") {
-				define(WB, k, describe(B, k));
-			}
+		var WB = new Proxy(B, {
+			apply: function (t, self, args) { return B(bigFrom(args[0])); },
+			construct: function (t, args, target) { return construct(B, args, target); }, // throws, as B does
+			get: function (t, k, r) { return k === has ? instance : get(t, k, r); }
 		});
-		setProto(WB, getProto(B));
 		define(B.prototype, "constructor", { value: WB, writable: true, enumerable: false, configurable: true });
 		define(g, "BigInt", { value: WB, writable: true, enumerable: false, configurable: true });
 	}

@@ -618,6 +618,8 @@ func TestConversionsSemantics(t *testing.T) {
 			"true,true,false,true,10,2,true,true,AB,b,b,3,1.00,a;b,--abc"},
 		{"var i = 0, n = 0; for (let k = 0; k < 5; k++) { n += k } for (var j = 0; j < 3; j++) { i = i + j } var m = 0; for (let q = 10; q > 0; q -= 3) m++; return [n, i, m, j].join()",
 			"10,3,4,3"},
+		{"class C { constructor() { this.v = BigInt(5); this.n = Number('7') } } var c = new C(); return [typeof c.v, c.v, typeof c.n, Object(1n) instanceof BigInt, 1n instanceof BigInt].join()",
+			"bigint,5,number,true,false"},
 	} {
 		check(t, "function f(m) { return {data: String((function () { "+tc.body+" })())} }", x, want{outcome: Changed, data: tc.want})
 	}
