@@ -532,15 +532,15 @@ func TestConstantLogicChains(t *testing.T) {
 
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
-// no step counts (here 300 conversions of 4 million digits to a position
-// by charAt, about 10 s when nothing stops it: the strings the operators
-// and the built-ins convert are charged, not an object whose valueOf is a
-// built-in that gives such a string).
+// no step counts (here 300 conversions of 4 million digits to an array's
+// length, over 10 s when nothing stops it: the strings the operators and
+// the built-ins of boundConversions and boundPositions convert are
+// charged, not those of an array length's assignment).
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "function f(m) { var s = '1'; for (var i = 0; i < 22; i++) s += s; var o = {valueOf: String.prototype.valueOf.bind(s)}; return {data: String([" + strings.TrimSuffix(strings.Repeat("'x'.charAt(o),", 300), ",") + "].length)} }"
+	code := "function f(m) { var s = '0'.repeat(4194303) + '1', a = []; return {data: String([" + strings.TrimSuffix(strings.Repeat("a.length = s,", 300), ",") + "].length)} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -618,6 +618,8 @@ func TestConversionsSemantics(t *testing.T) {
 			"true,true,false,true,10,2,true,true,AB,b,b,3,1.00,a;b,--abc"},
 		{"var i = 0, n = 0; for (let k = 0; k < 5; k++) { n += k } for (var j = 0; j < 3; j++) { i = i + j } var m = 0; for (let q = 10; q > 0; q -= 3) m++; return [n, i, m, j].join()",
 			"10,3,4,3"},
+		{"var log = []; var o = {valueOf() { log.push('o'); return 2 }}; var r = [Math.abs(1, o), Math.max(o, 1), Math.pow(o, o, o), 'abc'.charAt(o), 'abcd'.slice(o, {valueOf() { log.push('e'); return 3 }}), [1, 2, 3].at(o), (1.5).toFixed(o), 'abc'.indexOf('c', o), isNaN(o), String.fromCharCode(65, o), 'xy'.padStart(o), new Number(o) + 0].join(); return r + '|' + log.join('')",
+			"1,2,4,c,c,3,1.50,2,false,A\u0002,xy,2|oooooeooooooo"},
 		{"class C { constructor() { this.v = BigInt(5); this.n = Number('7') } } var c = new C(); return [typeof c.v, c.v, typeof c.n, Object(1n) instanceof BigInt, 1n instanceof BigInt].join()",
 			"bigint,5,number,true,false"},
 	} {
@@ -653,6 +655,8 @@ func TestConversionsCharged(t *testing.T) {
 		{"isNaN", digits + "[" + list("isNaN(s)", 300) + "]", "to a number"},
 		{"a position", digits + "[" + list("'x'.charAt(s)", 300) + "]", "to a number"},
 		{"a loop", digits + "for (;;) +o", "to a number"},
+		{"a position from an object in a loop", digits + "for (;;) 'x'.charAt(o)", "to a number"},
+		{"Math of an object in a loop", digits + "for (;;) Math.floor(o)", "to a number"},
 		{"cases", text + "switch (1) { " + strings.Repeat("case t: ", 100) + "}", "comparing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1376,18 +1376,34 @@ func (g *guards) putBehind(name string, check func(goja.Value) goja.Value) {
 // numbers (chargeText's rate), where the engine converts a long string in
 // one Go call: Number, called or constructed, converts its argument here
 // (Program.number); the functions of Math, isNaN, isFinite and
-// String.fromCharCode and fromCodePoint are charged for the strings they
-// are given (an object's conversion is theirs, not seen here).
+// String.fromCharCode and fromCodePoint convert each argument here, in
+// turn as they would, and are charged for the strings they get.
 func (g *guards) boundConversions() {
 	g.putBehind("Number", func(v goja.Value) goja.Value { return g.p.number(g.c, g, 0, v) })
+	// variadic convert every argument; the others as many as their
+	// length says (Math.abs(1, o) leaves o as it is).
+	variadic := map[string]bool{"max": true, "min": true, "hypot": true, "fromCharCode": true, "fromCodePoint": true}
 	charge := func(o *goja.Object, name string) {
-		orig, ok := goja.AssertFunction(o.Get(name))
-		if !ok {
+		f, ok := o.Get(name).(*goja.Object)
+		orig, callable := goja.AssertFunction(f)
+		if !ok || !callable {
 			return
+		}
+		n := int(f.Get("length").ToInteger())
+		if variadic[name] {
+			n = -1
 		}
 		g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
 			if cl := g.c.call; cl != nil {
-				for _, a := range fc.Arguments {
+				// Each argument converted in turn, as the built-in would.
+				for i, a := range fc.Arguments {
+					if i == n {
+						break
+					}
+					if isObject(a) {
+						a = g.toPrimitive(a, "number")
+						fc.Arguments[i] = a
+					}
 					if s, ok := a.(goja.String); ok {
 						g.p.chargeText(cl, g, s.Length(), numberChars)
 					}
@@ -1412,28 +1428,36 @@ func (g *guards) boundConversions() {
 // boundPositions charges the string arguments the built-ins below convert
 // to numbers (positions, counts, lengths, digits), at chargeText's rate,
 // before they run: 30 'x'.charAt(s) of a string of 4 million digits took
-// 1.3 s natively in one statement with no step. An object's conversion
-// (its valueOf) is the built-in's, not seen here.
+// 1.3 s natively in one statement with no step. An object there is
+// converted here, as the built-in would convert it, and the string it
+// gives charged (a loop of 'x'.charAt(o), o's valueOf giving such a
+// string, cost a step and 120 ms an iteration), where that keeps the
+// order of what runs: after this converted to a string (mode 's'), or
+// when this and the argument before are primitives (mode 'p', whose
+// first argument may be a RegExp or a splitter), or when this is an array
+// or a typed array, whose length has no getter (mode 'a'), or always (a
+// Number's methods, mode 'n'). Elsewhere only a string is charged.
 func (g *guards) boundPositions() {
 	for _, b := range []struct {
 		path  string
+		mode  byte
 		names []string
 		at    []int
 	}{
-		{"String.prototype", []string{"charAt", "charCodeAt", "codePointAt", "at", "padStart", "padEnd", "repeat"}, []int{0}},
-		{"String.prototype", []string{"slice", "substring", "substr"}, []int{0, 1}},
-		{"String.prototype", []string{"indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "split"}, []int{1}},
-		{"Array.prototype", []string{"at", "with", "flat"}, []int{0}},
-		{"Array.prototype", []string{"slice", "splice"}, []int{0, 1}},
-		{"Array.prototype", []string{"indexOf", "lastIndexOf", "includes"}, []int{1}},
-		{"Array.prototype", []string{"fill"}, []int{1, 2}},
-		{"Array.prototype", []string{"copyWithin"}, []int{0, 1, 2}},
-		{"%TypedArray%.prototype", []string{"at", "with"}, []int{0}},
-		{"%TypedArray%.prototype", []string{"slice", "subarray"}, []int{0, 1}},
-		{"%TypedArray%.prototype", []string{"indexOf", "lastIndexOf", "includes", "set"}, []int{1}},
-		{"%TypedArray%.prototype", []string{"fill"}, []int{1, 2}},
-		{"%TypedArray%.prototype", []string{"copyWithin"}, []int{0, 1, 2}},
-		{"Number.prototype", []string{"toFixed", "toPrecision", "toExponential", "toString"}, []int{0}},
+		{"String.prototype", 's', []string{"charAt", "charCodeAt", "codePointAt", "at", "padStart", "padEnd", "repeat"}, []int{0}},
+		{"String.prototype", 's', []string{"slice", "substring", "substr"}, []int{0, 1}},
+		{"String.prototype", 'p', []string{"indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "split"}, []int{1}},
+		{"Array.prototype", 'a', []string{"at", "with", "flat"}, []int{0}},
+		{"Array.prototype", 'a', []string{"slice", "splice"}, []int{0, 1}},
+		{"Array.prototype", 'a', []string{"indexOf", "lastIndexOf", "includes"}, []int{1}},
+		{"Array.prototype", 'a', []string{"fill"}, []int{1, 2}},
+		{"Array.prototype", 'a', []string{"copyWithin"}, []int{0, 1, 2}},
+		{"%TypedArray%.prototype", 'a', []string{"at", "with"}, []int{0}},
+		{"%TypedArray%.prototype", 'a', []string{"slice", "subarray"}, []int{0, 1}},
+		{"%TypedArray%.prototype", 'a', []string{"indexOf", "lastIndexOf", "includes", "set"}, []int{1}},
+		{"%TypedArray%.prototype", 'a', []string{"fill"}, []int{1, 2}},
+		{"%TypedArray%.prototype", 'a', []string{"copyWithin"}, []int{0, 1, 2}},
+		{"Number.prototype", 'n', []string{"toFixed", "toPrecision", "toExponential", "toString"}, []int{0}},
 	} {
 		o := objectAt(g.vm, b.path)
 		for _, name := range b.names {
@@ -1441,13 +1465,38 @@ func (g *guards) boundPositions() {
 			if !ok {
 				continue
 			}
-			at := b.at
+			mode, at := b.mode, b.at
 			g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
-				if cl := g.c.call; cl != nil {
-					for _, i := range at {
-						if s, ok := fc.Argument(i).(goja.String); ok {
-							g.p.chargeText(cl, g, s.Length(), numberChars)
-						}
+				cl := g.c.call
+				if cl == nil {
+					return invoke(orig, fc.This, fc.Arguments...)
+				}
+				convert := false
+				switch mode {
+				case 's':
+					if isObject(fc.This) {
+						fc.This = g.str(fc.This)
+					}
+					convert = true
+				case 'p':
+					convert = !isObject(fc.This) && !isObject(fc.Argument(0))
+				case 'a':
+					this, ok := fc.This.(*goja.Object)
+					convert = ok && (this.ClassName() == "Array" || isTypedArray(this))
+				case 'n':
+					convert = true
+				}
+				for _, i := range at {
+					if i >= len(fc.Arguments) {
+						break
+					}
+					v := fc.Arguments[i]
+					if convert && isObject(v) {
+						v = g.toPrimitive(v, "number")
+						fc.Arguments[i] = v
+					}
+					if s, ok := v.(goja.String); ok {
+						g.p.chargeText(cl, g, s.Length(), numberChars)
 					}
 				}
 				return invoke(orig, fc.This, fc.Arguments...)
