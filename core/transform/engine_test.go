@@ -620,6 +620,8 @@ func TestConversionsSemantics(t *testing.T) {
 			"10,3,4,3"},
 		{"var log = []; var o = {valueOf() { log.push('o'); return 2 }}; var r = [Math.abs(1, o), Math.max(o, 1), Math.pow(o, o, o), 'abc'.charAt(o), 'abcd'.slice(o, {valueOf() { log.push('e'); return 3 }}), [1, 2, 3].at(o), (1.5).toFixed(o), 'abc'.indexOf('c', o), isNaN(o), String.fromCharCode(65, o), 'xy'.padStart(o), new Number(o) + 0].join(); return r + '|' + log.join('')",
 			"1,2,4,c,c,3,1.50,2,false,A\u0002,xy,2|oooooeooooooo"},
+		{"var a = -0, z = 0, n = NaN, u, nl = null, s = '1', one = 1, b1 = 1n, e = '', arr = [], arr1 = [1], o = {}, os = '[object Object]', sy = Symbol.iterator, t = true; return [a === z, n == n, nl == u, nl === u, s == one, b1 == one, z == e, arr == e, arr1 == one, o == os, sy == sy, u == z, nl == z, t == one, s == t, s != one, s !== one, a !== z, b1 === 1n, b1 == s].join()",
+			"true,false,true,false,true,true,true,true,true,true,true,false,false,true,true,false,true,false,true,true"},
 		{"class C { constructor() { this.v = BigInt(5); this.n = Number('7') } } var c = new C(); return [typeof c.v, c.v, typeof c.n, Object(1n) instanceof BigInt, 1n instanceof BigInt].join()",
 			"bigint,5,number,true,false"},
 	} {
