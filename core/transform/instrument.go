@@ -83,7 +83,8 @@ const (
 	// the other numeric and relational operators when the other is a
 	// literal or a number (Program.number); eqName takes the place of ==,
 	// !=, === and !== whose operands are not known to be cheap
-	// (Program.equal); caseName wraps a case's value (Program.caseValue).
+	// (Program.equal); caseName wraps a case's value (charged as compared
+	// with the switch's).
 	// Each charges the steps that converting or comparing a long string
 	// costs, before the engine does it in one Go call.
 	numName  = tickName + "_u"
