@@ -532,15 +532,15 @@ func TestConstantLogicChains(t *testing.T) {
 
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
-// no step counts (here 300 conversions of 4 million digits to an array's
-// length, over 10 s when nothing stops it: the strings the operators and
-// the built-ins of boundConversions and boundPositions convert are
-// charged, not those of an array length's assignment).
+// no step counts (here 300 conversions of 4 million digits to a
+// DataView's index, about 10 s when nothing stops it: the strings the
+// operators and the built-ins of boundConversions and boundPositions
+// convert are charged, not those a DataView's methods convert).
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "function f(m) { var s = '0'.repeat(4194303) + '1', a = []; return {data: String([" + strings.TrimSuffix(strings.Repeat("a.length = s,", 300), ",") + "].length)} }"
+	code := "function f(m) { var s = '0'.repeat(4194303) + '1', v = new DataView(new ArrayBuffer(8)); return {data: String([" + strings.TrimSuffix(strings.Repeat("v.getInt8(s),", 300), ",") + "].length)} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -622,6 +622,8 @@ func TestConversionsSemantics(t *testing.T) {
 			"1,2,4,c,c,3,1.50,2,false,A\u0002,xy,2|oooooeooooooo"},
 		{"var a = -0, z = 0, n = NaN, u, nl = null, s = '1', one = 1, b1 = 1n, e = '', arr = [], arr1 = [1], o = {}, os = '[object Object]', sy = Symbol.iterator, t = true; return [a === z, n == n, nl == u, nl === u, s == one, b1 == one, z == e, arr == e, arr1 == one, o == os, sy == sy, u == z, nl == z, t == one, s == t, s != one, s !== one, a !== z, b1 === 1n, b1 == s].join()",
 			"true,false,true,false,true,true,true,true,true,true,true,false,false,true,true,false,true,false,true,true"},
+		{"var log = []; var o = {valueOf() { log.push('o'); return 2 }}; var d = new Date(0); var a = [1, 2, 3]; a.length = '1'; var r = [Date.UTC(2020, o), d.setUTCFullYear(2021, o), new Date(Date.UTC(2000, 0, 1)).getTime(), new Date('2020-01-02T00:00:00Z').getTime(), Date.parse('2020-01-02T00:00:00Z'), a.length, a.join(), new Date(d).getTime() === d.getTime(), new Date(2020, 0).getFullYear()].join(); return r + '|' + log.join('')",
+			"1583020800000,1614556800000,946684800000,1577923200000,1577923200000,1,1,true,2020|oo"},
 		{"class C { constructor() { this.v = BigInt(5); this.n = Number('7') } } var c = new C(); return [typeof c.v, c.v, typeof c.n, Object(1n) instanceof BigInt, 1n instanceof BigInt].join()",
 			"bigint,5,number,true,false"},
 	} {
@@ -657,6 +659,10 @@ func TestConversionsCharged(t *testing.T) {
 		{"isNaN", digits + "[" + list("isNaN(s)", 300) + "]", "to a number"},
 		{"a position", digits + "[" + list("'x'.charAt(s)", 300) + "]", "to a number"},
 		{"a loop", digits + "for (;;) +o", "to a number"},
+		{"an array's length", digits + "var a = []; [" + list("a.length = s", 300) + "]", "to a number"},
+		{"Date.UTC", digits + "[" + list("Date.UTC(s)", 300) + "]", "to a number"},
+		{"new Date", digits + "[" + list("new Date(s)", 300) + "]", "to a number"},
+		{"a Date's setter", digits + "var d = new Date(0); [" + list("d.setMonth(o)", 300) + "]", "to a number"},
 		{"a position from an object in a loop", digits + "for (;;) 'x'.charAt(o)", "to a number"},
 		{"Math of an object in a loop", digits + "for (;;) Math.floor(o)", "to a number"},
 		{"cases", text + "switch (1) { " + strings.Repeat("case t: ", 100) + "}", "comparing"},

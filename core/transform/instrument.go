@@ -364,6 +364,12 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				}
 			}
 		case *ast.AssignExpression:
+			if dot, ok := n.Left.(*ast.DotExpression); ok && n.Operator == token.ASSIGN && dot.Identifier.Name == "length" && !num(n.Right) {
+				// An array's length converts what it is given to a number
+				// (twice): a string is charged (numName only charges for
+				// op 17, the assignment converts an object itself).
+				around(n.Right, numName, "17")
+			}
 			if fam := family(n.Operator); fam != 0 {
 				// The target read once (readTwice), when its operator
 				// follows it (not a parenthesis): all of it but the = is
