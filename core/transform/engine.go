@@ -192,7 +192,7 @@ func (p *Program) compile(c *compiled) []diag.Diagnostic {
 					continue
 				}
 				seen[o] = true
-				ds = append(ds, finding(diag.Error, "udf-syntax", "JavaScript syntax: "+syntaxWords(e.Message), "", diag.SpanOf(o, o+1)))
+				ds = append(ds, finding(diag.Error, "udf-syntax", "JavaScript syntax: "+syntaxWords(e.Message), "", charSpan(code, o)))
 			}
 			return ds
 		}
@@ -1850,9 +1850,24 @@ func (p *Program) where(c *compiled, ex *goja.Exception) diag.Span {
 			continue
 		}
 		o := c.code.original(offsetOf(c.code.text, pos.Line, pos.Column))
-		return diag.SpanOf(o, o+1)
+		return charSpan(c.udf.Code, o)
 	}
 	return diag.Span{}
+}
+
+// charSpan is the span of the character of code at byte offset o (of the
+// one it falls inside): a span of one byte cut a character outside ASCII
+// ("ս is not defined" ended inside the ս, FuzzUDF).
+func charSpan(code string, o int) diag.Span {
+	o = max(0, min(o, len(code)))
+	for o > 0 && o < len(code) && !utf8.RuneStart(code[o]) {
+		o--
+	}
+	if o >= len(code) {
+		return diag.SpanOf(o, o)
+	}
+	_, n := utf8.DecodeRuneInString(code[o:])
+	return diag.SpanOf(o, o+n)
 }
 
 // offsetOf turns goja's 1-based line and byte column into a byte offset,

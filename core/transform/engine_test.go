@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/diag/diagtest"
@@ -670,5 +671,34 @@ func TestConversionsCharged(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			check(t, "function f(m) { "+tc.code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: tc.msg})
 		})
+	}
+}
+
+// A finding at a character outside ASCII spans the whole character: an
+// exception's ("ս is not defined", FuzzUDF) and a syntax error's.
+func TestFindingSpansWholeCharacters(t *testing.T) {
+	for _, code := range []string{"function f(A){ս}", "function f(m) { return ս }", "function f(m) { 1ս }", "function f(m) { x = 'é' ս }"} {
+		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds := append([]diag.Diagnostic{}, p.Diagnostics[0]...)
+		for _, st := range p.Run(message.Message{Data: []byte("x")}) {
+			ds = append(ds, st.Diagnostics...)
+		}
+		found := false
+		for _, d := range ds {
+			if !d.Span.IsValid() {
+				continue
+			}
+			found = true
+			a, b := d.Span.Start.Offset(), d.Span.End.Offset()
+			if a < 0 || b > len(code) || a > b || !utf8.ValidString(code[a:b]) || a < len(code) && !utf8.RuneStart(code[a]) || b < len(code) && !utf8.RuneStart(code[b]) {
+				t.Errorf("%q: %s spans %d-%d, cutting a character", code, d.Code, a, b)
+			}
+		}
+		if !found {
+			t.Errorf("%q: no positioned finding in %v", code, ds)
+		}
 	}
 }
