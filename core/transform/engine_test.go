@@ -625,6 +625,8 @@ func TestConversionsSemantics(t *testing.T) {
 			"true,false,true,false,true,true,true,true,true,true,true,false,false,true,true,false,true,false,true,true"},
 		{"var log = []; var o = {valueOf() { log.push('o'); return 2 }}; var d = new Date(0); var a = [1, 2, 3]; a.length = '1'; var r = [Date.UTC(2020, o), d.setUTCFullYear(2021, o), new Date(Date.UTC(2000, 0, 1)).getTime(), new Date('2020-01-02T00:00:00Z').getTime(), Date.parse('2020-01-02T00:00:00Z'), a.length, a.join(), new Date(d).getTime() === d.getTime(), new Date(2020, 0).getFullYear()].join(); return r + '|' + log.join('')",
 			"1583020800000,1614556800000,946684800000,1577923200000,1577923200000,1,1,true,2020|oo"},
+		{"var log = []; var o = {valueOf() { log.push('o'); return 1 }}; var r = [[].indexOf(1, o), [].includes(1, o), [5].indexOf(5, o), new Uint8Array(0).indexOf(1, o), (function () { try { Number.prototype.toString.call('x', o) } catch (e) { return e.name } })(), (function () { try { Date.prototype.setMonth.call({}, o) } catch (e) { return e.name } })(), (function () { try { String.fromCodePoint(-1, o) } catch (e) { return e.name } })(), Date.UTC(2020, 0, 1, 0, 0, 0, 0, o), (12).toString(o === o ? 2 : 10)].join(); return r + '|' + log.join('')",
+			"-1,false,-1,-1,TypeError,TypeError,RangeError,1577836800000,1100|o"},
 		{"class C { constructor() { this.v = BigInt(5); this.n = Number('7') } } var c = new C(); return [typeof c.v, c.v, typeof c.n, Object(1n) instanceof BigInt, 1n instanceof BigInt].join()",
 			"bigint,5,number,true,false"},
 	} {

@@ -1383,8 +1383,16 @@ func (g *guards) boundConversions() {
 	g.putBehind("Number", false, func(v goja.Value) goja.Value { return g.p.number(g.c, g, 0, v) })
 	// variadic convert every argument; the others as many as their
 	// length says (Math.abs(1, o) leaves o as it is).
-	variadic := map[string]bool{"max": true, "min": true, "hypot": true, "fromCharCode": true, "fromCodePoint": true, "UTC": true}
+	variadic := map[string]bool{"max": true, "min": true, "hypot": true, "fromCharCode": true, "fromCodePoint": true}
+	// thisIs, when not nil, says whether this is what the method reads
+	// before its arguments (a Date's setter throws first on anything but
+	// a Date: an argument's valueOf must not run before); when it is not,
+	// or for fromCodePoint (which throws at a bad code point before
+	// converting the next), only strings are charged.
+	var thisIs func(goja.Value) bool
+	chargeOnly := map[string]bool{"fromCodePoint": true}
 	charge := func(o *goja.Object, name string) {
+		is := thisIs
 		f, ok := o.Get(name).(*goja.Object)
 		if !ok || f == nil {
 			return
@@ -1397,14 +1405,16 @@ func (g *guards) boundConversions() {
 		if variadic[name] {
 			n = -1
 		}
+		only := chargeOnly[name]
 		g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
 			if cl := g.c.call; cl != nil {
+				convert := !only && (is == nil || is(fc.This))
 				// Each argument converted in turn, as the built-in would.
 				for i, a := range fc.Arguments {
 					if i == n {
 						break
 					}
-					if isObject(a) {
+					if convert && isObject(a) {
 						a = g.toPrimitive(a, "number")
 						fc.Arguments[i] = a
 					}
@@ -1431,10 +1441,12 @@ func (g *guards) boundConversions() {
 	date := objectAt(g.vm, "Date")
 	charge(date, "UTC")
 	proto := objectAt(g.vm, "Date.prototype")
+	thisIs = func(v goja.Value) bool { o, ok := v.(*goja.Object); return ok && o.ClassName() == "Date" }
 	for _, k := range []string{"setDate", "setFullYear", "setHours", "setMilliseconds", "setMinutes", "setMonth", "setSeconds", "setTime",
 		"setUTCDate", "setUTCFullYear", "setUTCHours", "setUTCMilliseconds", "setUTCMinutes", "setUTCMonth", "setUTCSeconds", "setYear"} {
 		charge(proto, k)
 	}
+	thisIs = nil
 	only := func(v goja.Value) goja.Value {
 		if s, ok := v.(goja.String); ok {
 			if cl := g.c.call; cl != nil {
@@ -1467,8 +1479,11 @@ func (g *guards) boundConversions() {
 // order of what runs: after this converted to a string (mode 's'), or
 // when this and the argument before are primitives (mode 'p', whose
 // first argument may be a RegExp or a splitter), or when this is an array
-// or a typed array, whose length has no getter (mode 'a'), or always (a
-// Number's methods, mode 'n'). Elsewhere only a string is charged.
+// or a typed array, whose length has no getter (mode 'a'; for their
+// searches, mode 'i', only when it is not empty: an empty one answers -1
+// or false before it converts its position), or when this is a number
+// (mode 'n', as a Number's methods read it first and throw on anything
+// else). Elsewhere only a string is charged.
 func (g *guards) boundPositions() {
 	for _, b := range []struct {
 		path  string
@@ -1481,12 +1496,13 @@ func (g *guards) boundPositions() {
 		{"String.prototype", 'p', []string{"indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "split"}, []int{1}},
 		{"Array.prototype", 'a', []string{"at", "with", "flat"}, []int{0}},
 		{"Array.prototype", 'a', []string{"slice", "splice"}, []int{0, 1}},
-		{"Array.prototype", 'a', []string{"indexOf", "lastIndexOf", "includes"}, []int{1}},
+		{"Array.prototype", 'i', []string{"indexOf", "lastIndexOf", "includes"}, []int{1}},
 		{"Array.prototype", 'a', []string{"fill"}, []int{1, 2}},
 		{"Array.prototype", 'a', []string{"copyWithin"}, []int{0, 1, 2}},
 		{"%TypedArray%.prototype", 'a', []string{"at", "with"}, []int{0}},
 		{"%TypedArray%.prototype", 'a', []string{"slice", "subarray"}, []int{0, 1}},
-		{"%TypedArray%.prototype", 'a', []string{"indexOf", "lastIndexOf", "includes", "set"}, []int{1}},
+		{"%TypedArray%.prototype", 'i', []string{"indexOf", "lastIndexOf", "includes"}, []int{1}},
+		{"%TypedArray%.prototype", 'a', []string{"set"}, []int{1}},
 		{"%TypedArray%.prototype", 'a', []string{"fill"}, []int{1, 2}},
 		{"%TypedArray%.prototype", 'a', []string{"copyWithin"}, []int{0, 1, 2}},
 		{"Number.prototype", 'n', []string{"toFixed", "toPrecision", "toExponential", "toString"}, []int{0}},
@@ -1512,11 +1528,17 @@ func (g *guards) boundPositions() {
 					convert = true
 				case 'p':
 					convert = !isObject(fc.This) && !isObject(fc.Argument(0))
-				case 'a':
+				case 'a', 'i':
 					this, ok := fc.This.(*goja.Object)
-					convert = ok && (this.ClassName() == "Array" || isTypedArray(this))
+					convert = ok && (this.ClassName() == "Array" || isTypedArray(this)) && (mode == 'a' || this.Get("length").ToInteger() > 0)
 				case 'n':
-					convert = true
+					if o, ok := fc.This.(*goja.Object); ok {
+						convert = o.ClassName() == "Number"
+					} else if fc.This != nil {
+						if t := fc.This.ExportType(); t != nil {
+							convert = t.Kind() == reflect.Int64 || t.Kind() == reflect.Float64
+						}
+					}
 				}
 				for _, i := range at {
 					if i >= len(fc.Arguments) {
