@@ -529,7 +529,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	copied := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
 		what := fc.Argument(2).String()
 		o, ok := fc.Argument(0).(*goja.Object)
-		if !ok || o.ClassName() == "ArrayBuffer" || o.ClassName() == "SharedArrayBuffer" {
+		if !ok || o.ExportType() == arrayBufferType { // goja names a buffer's class "Object"
 			return goja.Undefined()
 		}
 		n := gd.items(o, what)

@@ -533,15 +533,16 @@ func TestConstantLogicChains(t *testing.T) {
 
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
-// no step counts (here 300 conversions of 4 million digits to a
-// DataView's index, about 10 s when nothing stops it: the strings the
-// operators and the built-ins of boundConversions and boundPositions
-// convert are charged, not those a DataView's methods convert).
+// no step counts (here 300 conversions of 4 million digits to a typed
+// array's offset in a buffer, about 10 s when nothing stops it: the
+// strings the operators and the built-ins of boundConversions and
+// boundPositions convert are charged, not those a typed array's
+// constructor converts when it views a buffer).
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "function f(m) { var s = '0'.repeat(4194303) + '1', v = new DataView(new ArrayBuffer(8)); return {data: String([" + strings.TrimSuffix(strings.Repeat("v.getInt8(s),", 300), ",") + "].length)} }"
+	code := "function f(m) { var s = '0'.repeat(4194303) + '1', b = new ArrayBuffer(8); return {data: String([" + strings.TrimSuffix(strings.Repeat("new Uint8Array(b, s),", 300), ",") + "].length)} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -627,6 +628,8 @@ func TestConversionsSemantics(t *testing.T) {
 			"1583020800000,1614556800000,946684800000,1577923200000,1577923200000,1,1,true,2020|oo"},
 		{"var log = []; var o = {valueOf() { log.push('o'); return 1 }}; var r = [[].indexOf(1, o), [].includes(1, o), [5].indexOf(5, o), new Uint8Array(0).indexOf(1, o), (function () { try { Number.prototype.toString.call('x', o) } catch (e) { return e.name } })(), (function () { try { Date.prototype.setMonth.call({}, o) } catch (e) { return e.name } })(), (function () { try { String.fromCodePoint(-1, o) } catch (e) { return e.name } })(), Date.UTC(2020, 0, 1, 0, 0, 0, 0, o), (12).toString(o === o ? 2 : 10)].join(); return r + '|' + log.join('')",
 			"-1,false,-1,-1,TypeError,TypeError,RangeError,1577836800000,1100|o"},
+		{"var log = []; var o = {valueOf() { log.push('o'); return 1 }}; var b = new ArrayBuffer(8), v = new DataView(b); var r = [v.getInt8(o), v.setInt8(o, 5), v.getUint8(1), b.slice(o).byteLength, new DataView(b, o).byteOffset, (function () { try { DataView.prototype.getInt8.call({}, o) } catch (e) { return e.name } })(), (function () { try { ArrayBuffer.prototype.slice.call({}, o) } catch (e) { return e.name } })(), v.getInt16(o, true)].join(); return r + '|' + log.join('') + (new DataView(b) instanceof DataView)",
+			"0,,5,7,1,TypeError,TypeError,5|ooooo" + "true"},
 		{"class C { constructor() { this.v = BigInt(5); this.n = Number('7') } } var c = new C(); return [typeof c.v, c.v, typeof c.n, Object(1n) instanceof BigInt, 1n instanceof BigInt].join()",
 			"bigint,5,number,true,false"},
 	} {
@@ -662,6 +665,9 @@ func TestConversionsCharged(t *testing.T) {
 		{"isNaN", digits + "[" + list("isNaN(s)", 300) + "]", "to a number"},
 		{"a position", digits + "[" + list("'x'.charAt(s)", 300) + "]", "to a number"},
 		{"a loop", digits + "for (;;) +o", "to a number"},
+		{"a DataView's position", digits + "var v = new DataView(new ArrayBuffer(8)); [" + list("v.getInt8(s)", 300) + "]", "to a number"},
+		{"a DataView's offset", digits + "var b = new ArrayBuffer(8); [" + list("new DataView(b, s)", 300) + "]", "to a number"},
+		{"a buffer's slice", digits + "var b = new ArrayBuffer(8); [" + list("b.slice(o)", 300) + "]", "to a number"},
 		{"an array's length", digits + "var a = []; [" + list("a.length = s", 300) + "]", "to a number"},
 		{"Date.UTC", digits + "[" + list("Date.UTC(s)", 300) + "]", "to a number"},
 		{"new Date", digits + "[" + list("new Date(s)", 300) + "]", "to a number"},

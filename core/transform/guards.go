@@ -1462,6 +1462,9 @@ func (g *guards) boundConversions() {
 		})
 	}
 	g.putBehind("Date", true, only)
+	// A DataView's offset and length: charged, not converted (the
+	// constructor checks its buffer first).
+	g.putBehind("DataView", true, only)
 	charge(g.vm.GlobalObject(), "isNaN")
 	charge(g.vm.GlobalObject(), "isFinite")
 	str := objectAt(g.vm, "String")
@@ -1483,8 +1486,22 @@ func (g *guards) boundConversions() {
 // searches, mode 'i', only when it is not empty: an empty one answers -1
 // or false before it converts its position), or when this is a number
 // (mode 'n', as a Number's methods read it first and throw on anything
-// else). Elsewhere only a string is charged.
+// else), a DataView (mode 'v') or an ArrayBuffer (mode 'b'), likewise.
+// Elsewhere only a string is charged.
 func (g *guards) boundPositions() {
+	// goja names a DataView's class "Object": the byteLength getter, as it
+	// is before the UDF runs, tells one (it throws on anything else and
+	// runs nothing of the UDF's).
+	viewLength := func(goja.Value) bool { return false }
+	if v, err := g.vm.RunString("Object.getOwnPropertyDescriptor(DataView.prototype, 'byteLength').get"); err == nil {
+		if get, ok := goja.AssertFunction(v); ok {
+			viewLength = func(this goja.Value) bool {
+				_, err := get(this)
+				return err == nil
+			}
+		}
+	}
+	isView := func(v goja.Value) bool { return isObject(v) && viewLength(v) }
 	for _, b := range []struct {
 		path  string
 		mode  byte
@@ -1506,6 +1523,10 @@ func (g *guards) boundPositions() {
 		{"%TypedArray%.prototype", 'a', []string{"fill"}, []int{1, 2}},
 		{"%TypedArray%.prototype", 'a', []string{"copyWithin"}, []int{0, 1, 2}},
 		{"Number.prototype", 'n', []string{"toFixed", "toPrecision", "toExponential", "toString"}, []int{0}},
+		{"DataView.prototype", 'v', []string{"getInt8", "setInt8", "getUint8", "setUint8", "getInt16", "setInt16", "getUint16", "setUint16",
+			"getInt32", "setInt32", "getUint32", "setUint32", "getFloat32", "setFloat32", "getFloat64", "setFloat64",
+			"getBigInt64", "setBigInt64", "getBigUint64", "setBigUint64"}, []int{0}},
+		{"ArrayBuffer.prototype", 'b', []string{"slice"}, []int{0, 1}},
 	} {
 		o := objectAt(g.vm, b.path)
 		for _, name := range b.names {
@@ -1531,6 +1552,12 @@ func (g *guards) boundPositions() {
 				case 'a', 'i':
 					this, ok := fc.This.(*goja.Object)
 					convert = ok && (this.ClassName() == "Array" || isTypedArray(this)) && (mode == 'a' || this.Get("length").ToInteger() > 0)
+				case 'v':
+					// A DataView's method checks this first.
+					convert = isView(fc.This)
+				case 'b':
+					// ExportType, not Export: it reads no property.
+					convert = isObject(fc.This) && fc.This.ExportType() == arrayBufferType
 				case 'n':
 					if o, ok := fc.This.(*goja.Object); ok {
 						convert = o.ClassName() == "Number"
@@ -1558,6 +1585,8 @@ func (g *guards) boundPositions() {
 		}
 	}
 }
+
+var arrayBufferType = reflect.TypeOf(goja.ArrayBuffer{})
 
 // boundPatterns bounds the regular expressions a UDF compiles at run
 // time (patternText): through RegExp, RegExp.prototype.compile, and
