@@ -552,7 +552,19 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		}
 		return v
 	})
-	if _, err := f(goja.Undefined(), deny, g, sized, charged, copied, bigFrom, vm.NewArray(names...)); err != nil {
+	// viewed charges a typed array's offset and length in a buffer, strings
+	// the constructor converts (chargeText).
+	viewed := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		if cl := c.call; cl != nil {
+			for _, a := range fc.Arguments {
+				if s, ok := a.(goja.String); ok {
+					p.chargeText(cl, gd, s.Length(), numberChars)
+				}
+			}
+		}
+		return goja.Undefined()
+	})
+	if _, err := f(goja.Undefined(), deny, g, sized, charged, copied, viewed, bigFrom, vm.NewArray(names...)); err != nil {
 		panic("transform: sandbox: " + err.Error())
 	}
 }
@@ -952,7 +964,7 @@ var plusProgram = goja.MustCompile("plus", "(function (a, b) { return a + b })",
 // instanceof, the statics and subclasses behave as before, and each
 // prototype's constructor is the function, as the global is. (A Proxy
 // would do it in fewer lines, but goja's instanceof refuses a Proxy.)
-var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, copied, bigFrom, typedArrays) {
+var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, copied, viewed, bigFrom, typedArrays) {
 	"use strict";
 	var lock = function (o, k, v) { Object.defineProperty(o, k, { value: v, writable: false, configurable: false }); };
 	Object.defineProperty(deny, "prototype", { value: Function.prototype });
@@ -991,6 +1003,9 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, 
 				// items, as many as its length says (a buffer is viewed,
 				// not copied).
 				copied(n, per, "new " + name);
+				// A view of a buffer: its offset and length, converted to
+				// numbers by the constructor.
+				viewed(arguments[1], arguments[2]);
 			}
 			return construct(C, arguments, new.target);
 		};

@@ -533,16 +533,16 @@ func TestConstantLogicChains(t *testing.T) {
 
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
-// no step counts (here 300 conversions of 4 million digits to a typed
-// array's offset in a buffer, about 10 s when nothing stops it: the
-// strings the operators and the built-ins of boundConversions and
-// boundPositions convert are charged, not those a typed array's
-// constructor converts when it views a buffer).
+// no step counts (here 300 conversions of 4 million digits to a string
+// method's position, about 10 s when nothing stops it: the strings the
+// operators and the built-ins convert are charged, but not an object's
+// that a string method given an object for this converts itself, here
+// through a valueOf that is a built-in, which costs no step either).
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "function f(m) { var s = '0'.repeat(4194303) + '1', b = new ArrayBuffer(8); return {data: String([" + strings.TrimSuffix(strings.Repeat("new Uint8Array(b, s),", 300), ",") + "].length)} }"
+	code := "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, w = new String('x'), indexOf = String.prototype.indexOf; return {data: String([" + strings.TrimSuffix(strings.Repeat("indexOf.call(w, 'x', o),", 300), ",") + "].length)} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -667,6 +667,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"a loop", digits + "for (;;) +o", "to a number"},
 		{"a DataView's position", digits + "var v = new DataView(new ArrayBuffer(8)); [" + list("v.getInt8(s)", 300) + "]", "to a number"},
 		{"a DataView's offset", digits + "var b = new ArrayBuffer(8); [" + list("new DataView(b, s)", 300) + "]", "to a number"},
+		{"a typed array's offset in a buffer", digits + "var b = new ArrayBuffer(8); [" + list("new Uint8Array(b, s)", 300) + "]", "to a number"},
 		{"a buffer's slice", digits + "var b = new ArrayBuffer(8); [" + list("b.slice(o)", 300) + "]", "to a number"},
 		{"an array's length", digits + "var a = []; [" + list("a.length = s", 300) + "]", "to a number"},
 		{"Date.UTC", digits + "[" + list("Date.UTC(s)", 300) + "]", "to a number"},
