@@ -555,12 +555,8 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	// viewed charges a typed array's offset and length in a buffer, strings
 	// the constructor converts (chargeText).
 	viewed := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
-		if cl := c.call; cl != nil {
-			for _, a := range fc.Arguments {
-				if s, ok := a.(goja.String); ok {
-					p.chargeText(cl, gd, s.Length(), numberChars)
-				}
-			}
+		for _, a := range fc.Arguments {
+			gd.chargeNumber(a)
 		}
 		return goja.Undefined()
 	})
@@ -1431,12 +1427,36 @@ func (p *Program) bigAssign(c *compiled, g *guards, op int64, x, r goja.Value) g
 	return v
 }
 
-// Operators by bigOps' numbers (instrument.go).
+// The numbers the instrumented code gives bigName, bigAssignName and
+// numName for an operator (instrument.go's bigOps), and arithProgram's.
 const (
-	opShiftLeft = 3  // the last of *, **, <<, which checkBig bounds
-	opLess      = 12 // the first relational one
-	opCompare   = 16 // numName's: a comparison with a string literal
-	opCount     = 17 // numName's: x++ or x--, whose operand it only charges
+	opUnary       = iota // numName's: a unary +, - or ~
+	opMul                // *
+	opPow                // **
+	opShiftLeft          // <<, the last that checkBig bounds
+	opSub                // -
+	opDiv                // /
+	opRem                // %
+	opAnd                // &
+	opOr                 // |
+	opXor                // ^
+	opShiftRight         // >>
+	opUShiftRight        // >>>
+	opLess               // <, the first relational one
+	opGreater            // >
+	opLessEq             // <=
+	opGreaterEq          // >=
+	opCompare            // numName's: a comparison with a string literal
+	opCount              // numName's: x++ or x--, whose operand it only charges
+)
+
+// The numbers eqName is given for ==, !=, === and !== (instrument.go's
+// equality).
+const (
+	eqLoose = 1 + iota
+	eqLooseNot
+	eqStrict
+	eqStrictNot
 )
 
 // A string converted to a number, or compared, is gone through by one Go
@@ -1528,7 +1548,7 @@ func (p *Program) number(c *compiled, g *guards, op int64, v goja.Value) goja.Va
 // null and undefined is converted here, as == converts it, and the
 // comparison made with the primitive it gave.
 func (p *Program) equal(c *compiled, g *guards, num int64, a, b goja.Value) goja.Value {
-	strict := num >= 3
+	strict := num == eqStrict || num == eqStrictNot
 	nullish := func(v goja.Value) bool { return v == nil || goja.IsNull(v) || goja.IsUndefined(v) }
 	if !strict {
 		switch {
@@ -1562,7 +1582,7 @@ func (p *Program) equal(c *compiled, g *guards, num int64, a, b goja.Value) goja
 	} else {
 		r = a.Equals(b)
 	}
-	return g.vm.ToValue(r != (num == 2 || num == 4))
+	return g.vm.ToValue(r != (num == eqLooseNot || num == eqStrictNot))
 }
 
 // checkBig bounds a *, ** or << (op by bigOps' numbers; 0 when only the
@@ -1670,17 +1690,17 @@ const stringPieces = 512
 // a call of nothing else stops after about 80 of them, near 0.1 s.
 const bigStepBits = 256
 
-var bigOpName = map[int64]string{0: "a BigInt operation", 1: "*", 2: "**", 3: "<<"}
+var bigOpName = map[int64]string{0: "a BigInt operation", opMul: "*", opPow: "**", opShiftLeft: "<<"}
 
 // arithProgram makes the engine's own arithmetic and bitwise operators, by
 // bigOps' numbers, for Program.bigAssign.
-var arithProgram = goja.MustCompile("arith", `(function (a, b, op) {
+var arithProgram = goja.MustCompile("arith", fmt.Sprintf(`(function (a, b, op) {
   switch (op) {
-  case 1: return a * b; case 2: return a ** b; case 3: return a << b; case 4: return a - b;
-  case 5: return a / b; case 6: return a % b; case 7: return a & b; case 8: return a | b;
-  case 9: return a ^ b; case 10: return a >> b; case 11: return a >>> b;
+  case %d: return a * b; case %d: return a ** b; case %d: return a << b; case %d: return a - b;
+  case %d: return a / b; case %d: return a %% b; case %d: return a & b; case %d: return a | b;
+  case %d: return a ^ b; case %d: return a >> b; case %d: return a >>> b;
   }
-})`, true)
+})`, opMul, opPow, opShiftLeft, opSub, opDiv, opRem, opAnd, opOr, opXor, opShiftRight, opUShiftRight), true)
 
 // bitsOf is the size in bits of a BigInt's magnitude, -1 for any other
 // value. goja keeps a BigInt as a math/big number, read here in place:

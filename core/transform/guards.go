@@ -1407,20 +1407,14 @@ func (g *guards) boundConversions() {
 		}
 		only := chargeOnly[name]
 		g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
-			if cl := g.c.call; cl != nil {
+			if g.c.call != nil {
 				convert := !only && (is == nil || is(fc.This))
 				// Each argument converted in turn, as the built-in would.
-				for i, a := range fc.Arguments {
+				for i := range fc.Arguments {
 					if i == n {
 						break
 					}
-					if convert && isObject(a) {
-						a = g.toPrimitive(a, "number")
-						fc.Arguments[i] = a
-					}
-					if s, ok := a.(goja.String); ok {
-						g.p.chargeText(cl, g, s.Length(), numberChars)
-					}
+					g.numberArg(&fc, i, convert)
 				}
 			}
 			return invoke(orig, fc.This, fc.Arguments...)
@@ -1448,11 +1442,7 @@ func (g *guards) boundConversions() {
 	}
 	thisIs = nil
 	only := func(v goja.Value) goja.Value {
-		if s, ok := v.(goja.String); ok {
-			if cl := g.c.call; cl != nil {
-				g.p.chargeText(cl, g, s.Length(), numberChars)
-			}
-		}
+		g.chargeNumber(v)
 		return v
 	}
 	if parse, ok := goja.AssertFunction(date.Get("parse")); ok {
@@ -1536,8 +1526,7 @@ func (g *guards) boundPositions() {
 			}
 			mode, at := b.mode, b.at
 			g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
-				cl := g.c.call
-				if cl == nil {
+				if g.c.call == nil {
 					return invoke(orig, fc.This, fc.Arguments...)
 				}
 				convert := false
@@ -1571,17 +1560,31 @@ func (g *guards) boundPositions() {
 					if i >= len(fc.Arguments) {
 						break
 					}
-					v := fc.Arguments[i]
-					if convert && isObject(v) {
-						v = g.toPrimitive(v, "number")
-						fc.Arguments[i] = v
-					}
-					if s, ok := v.(goja.String); ok {
-						g.p.chargeText(cl, g, s.Length(), numberChars)
-					}
+					g.numberArg(&fc, i, convert)
 				}
 				return invoke(orig, fc.This, fc.Arguments...)
 			})
+		}
+	}
+}
+
+// numberArg is for a built-in about to convert argument i of fc to a
+// number: an object is converted here when convert says that keeps the
+// order of what runs (and put in its place, so the built-in does not
+// convert it again), and the string it is, or gave, charged.
+func (g *guards) numberArg(fc *goja.FunctionCall, i int, convert bool) {
+	if convert && isObject(fc.Arguments[i]) {
+		fc.Arguments[i] = g.toPrimitive(fc.Arguments[i], "number")
+	}
+	g.chargeNumber(fc.Arguments[i])
+}
+
+// chargeNumber charges v, if it is a string, as converted to a number
+// (Program.chargeText), in a call.
+func (g *guards) chargeNumber(v goja.Value) {
+	if s, ok := v.(goja.String); ok {
+		if cl := g.c.call; cl != nil {
+			g.p.chargeText(cl, g, s.Length(), numberChars)
 		}
 	}
 }

@@ -242,8 +242,8 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// equality whose operands are not both cheap: the operator's text
 	// becomes the comma between the arguments. Where an operand's extent
 	// is not sure, the equality stays as it is.
-	equal := func(n *ast.BinaryExpression, which string) {
-		strict := which == "3" || which == "4"
+	equal := func(n *ast.BinaryExpression, which int) {
+		strict := which == eqStrict || which == eqStrictNot
 		short := func(e ast.Expression) bool {
 			x, ok := e.(*ast.StringLiteral)
 			_, null := e.(*ast.NullLiteral)
@@ -266,7 +266,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		if j+len(op) > ra || !strings.HasPrefix(code[j:], op) {
 			return
 		}
-		add(la, eqName+"("+which+", ((")
+		add(la, eqName+"("+opText(which)+", ((")
 		ins = append(ins, insertion{at: j, text: ")), ((", skip: len(op), seq: len(ins)})
 		closeAt(rb, ")))")
 	}
@@ -302,7 +302,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				add(off(exprStartMemo(n.Left, starts)), "(0, ((")
 				closeAt(off(nodeEnd(code, n.Left, ends)), ")))")
 			}
-			if which := equality[n.Operator]; which != "" {
+			if which, ok := equality[n.Operator]; ok {
 				equal(n, which)
 				break
 			}
@@ -313,9 +313,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// evaluated is what the operator does.
 				op := func(other ast.Expression) string {
 					if relational(n.Operator) && stringy(other) {
-						return "16" // opCompare
+						return opText(opCompare)
 					}
-					return bigOps[n.Operator]
+					return opText(bigOps[n.Operator])
 				}
 				switch {
 				case num(n.Left) && num(n.Right):
@@ -355,7 +355,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 					if fam == '+' {
 						aroundAt(ra, rb, memName, k+", "+feed)
 					} else {
-						aroundAt(ra, rb, bigName, k+", "+feed+", "+bigOps[n.Operator])
+						aroundAt(ra, rb, bigName, k+", "+feed+", "+opText(bigOps[n.Operator]))
 					}
 				} else if fam == '+' {
 					around(n.Right, rightName, "")
@@ -368,7 +368,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// An array's length converts what it is given to a number
 				// (twice): a string is charged (numName only charges for
 				// op 17, the assignment converts an object itself).
-				around(n.Right, numName, "17")
+				around(n.Right, numName, opText(opCount))
 			}
 			if fam := family(n.Operator); fam != 0 {
 				// The target read once (readTwice), when its operator
@@ -387,7 +387,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 						if fam == '+' {
 							aroundAt(ra, rb, addName, strconv.Itoa(sites)+", "+target)
 						} else {
-							aroundAt(ra, rb, bigAssignName, bigOps[n.Operator]+", "+target)
+							aroundAt(ra, rb, bigAssignName, opText(bigOps[n.Operator])+", "+target)
 						}
 						break
 					}
@@ -400,7 +400,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		case *ast.UnaryExpression:
 			if !n.Postfix && (n.Operator == token.PLUS || n.Operator == token.MINUS || n.Operator == token.BITWISE_NOT) && !num(n.Operand) {
-				around(n.Operand, numName, "0")
+				around(n.Operand, numName, opText(opUnary))
 			}
 			if id, ok := n.Operand.(*ast.Identifier); ok && (n.Operator == token.INCREMENT || n.Operator == token.DECREMENT) && !safe[id] {
 				// x++ converts x: its value is read once more before, by
@@ -408,7 +408,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// string (an object's conversion stays the operator's).
 				a, b := off(id.Idx0()), off(identEnd(code, id))
 				if a >= 0 && b <= len(code) && a <= b && code[a:b] == id.Name.String() {
-					add(leadingParens(code, off(exprStart(n))), "("+numName+"(17, "+code[a:b]+"), ")
+					add(leadingParens(code, off(exprStart(n))), "("+numName+"("+opText(opCount)+", "+code[a:b]+"), ")
 					closeAt(off(nodeEnd(code, n, ends)), ")")
 				}
 			}
@@ -472,7 +472,7 @@ func family(op token.Token) byte {
 	case token.PLUS:
 		return '+'
 	}
-	if bigOps[op] != "" {
+	if _, ok := bigOps[op]; ok {
 		return 'n'
 	}
 	return 0
@@ -491,7 +491,7 @@ func relational(op token.Token) bool {
 }
 
 // equality numbers ==, !=, === and !== for eqName (Program.equal).
-var equality = map[token.Token]string{token.EQUAL: "1", token.NOT_EQUAL: "2", token.STRICT_EQUAL: "3", token.STRICT_NOT_EQUAL: "4"}
+var equality = map[token.Token]int{token.EQUAL: eqLoose, token.NOT_EQUAL: eqLooseNot, token.STRICT_EQUAL: eqStrict, token.STRICT_NOT_EQUAL: eqStrictNot}
 
 // literalChars is the longest string literal taken as cheap to convert or
 // compare (the same as the engine's convertFree).
@@ -535,7 +535,7 @@ func numeric(e ast.Expression) bool {
 	}
 	switch x := e.(type) {
 	case *ast.BinaryExpression:
-		return family(x.Operator) == 'n' || equality[x.Operator] != "" || x.Operator == token.IN || x.Operator == token.INSTANCEOF
+		return family(x.Operator) == 'n' || equality[x.Operator] != 0 || x.Operator == token.IN || x.Operator == token.INSTANCEOF
 	case *ast.UnaryExpression:
 		return true // + - ~ ! typeof void delete ++ --
 	}
@@ -560,14 +560,17 @@ func mayBeConstant(e ast.Expression) bool {
 
 // bigOps numbers the operators of family 'n' for bigName and
 // bigAssignName (Program.big), numName (Program.number) and the engine's
-// arithProgram; relational ones from opLess on.
-var bigOps = map[token.Token]string{
-	token.MULTIPLY: "1", token.EXPONENT: "2", token.SHIFT_LEFT: "3",
-	token.MINUS: "4", token.SLASH: "5", token.REMAINDER: "6",
-	token.AND: "7", token.OR: "8", token.EXCLUSIVE_OR: "9",
-	token.SHIFT_RIGHT: "10", token.UNSIGNED_SHIFT_RIGHT: "11",
-	token.LESS: "12", token.GREATER: "13", token.LESS_OR_EQUAL: "14", token.GREATER_OR_EQUAL: "15",
+// arithProgram (the op constants of engine.go).
+var bigOps = map[token.Token]int{
+	token.MULTIPLY: opMul, token.EXPONENT: opPow, token.SHIFT_LEFT: opShiftLeft,
+	token.MINUS: opSub, token.SLASH: opDiv, token.REMAINDER: opRem,
+	token.AND: opAnd, token.OR: opOr, token.EXCLUSIVE_OR: opXor,
+	token.SHIFT_RIGHT: opShiftRight, token.UNSIGNED_SHIFT_RIGHT: opUShiftRight,
+	token.LESS: opLess, token.GREATER: opGreater, token.LESS_OR_EQUAL: opLessEq, token.GREATER_OR_EQUAL: opGreaterEq,
 }
+
+// opText is an operator's number as the instrumented code passes it.
+func opText(op int) string { return strconv.Itoa(op) }
 
 // readTwice plans how X = addName(k, X, R) reads a += target X once,
 // as X += R does, and sets the same variable or property: it returns the
