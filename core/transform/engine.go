@@ -1116,6 +1116,12 @@ func (cl *call) watch() {
 	if runtime.GOOS == "js" {
 		return
 	}
+	// The runtime as the call starts: a stop sets c.vm to nil (the next
+	// message starts afresh) before the call's end ends the watch, and a
+	// watch firing in between read that nil (a panic in CI, the caller's
+	// context cancelled just then). Interrupting the runtime let go of is
+	// harmless.
+	vm := cl.c.vm
 	fire := func(why string) {
 		cl.mu.Lock()
 		defer cl.mu.Unlock()
@@ -1123,7 +1129,7 @@ func (cl *call) watch() {
 			return
 		}
 		cl.fired = why
-		cl.c.vm.Interrupt(why)
+		vm.Interrupt(why)
 	}
 	cl.timer = time.AfterFunc(netTime, func() { fire(fmt.Sprintf("it ran longer than %d s", limits.UDFCallSeconds)) })
 	if ctx := cl.p.opts.Ctx; ctx != nil {
