@@ -4,7 +4,9 @@ package transform
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/subplay/subplay/core/limits"
@@ -119,5 +121,33 @@ func TestHeavyStepsPause(t *testing.T) {
 	}
 	if heavy != 0 {
 		t.Errorf("a light UDF made %d heavy looks", heavy)
+	}
+}
+
+// TestContextLooksWithWeightedSteps checks that a call looks at its
+// context every stop.Every steps also when its steps count more than one
+// each: a function's step (1) and then a loop whose body counts 2 kept the
+// count odd, never a multiple of stop.Every, and such a loop never looked
+// (twenty-third session).
+func TestContextLooksWithWeightedSteps(t *testing.T) {
+	light := 0
+	stop.SetPause(func(_ context.Context, h bool) {
+		if !h {
+			light++
+		}
+	}, 1)
+	defer stop.SetPause(nil, 0)
+	body := strings.Repeat("y = 1; ", 30) // 90 nodes and more: 2 steps
+	code := fmt.Sprintf("function f(m) { var y; for (var i = 0; i < 10000; i++) { %s} return m }", body)
+	p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{Ctx: context.Background()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	light = 0
+	if st := p.Run(message.Message{Data: []byte("a")})[0]; st.Outcome != Unchanged {
+		t.Fatalf("%+v", st)
+	}
+	if want := 20000/stop.Every - 1; light < want {
+		t.Errorf("%d looks in a call of %d steps, want at least %d", light, p.steps, want)
 	}
 }

@@ -106,8 +106,12 @@ type call struct {
 	// code and hint are the finding of a stop that is not the budget's
 	// (a refused regular expression); "" for the budget's.
 	code, hint string
-	// looked is when a step last read the allocation counter (allocLook).
-	looked time.Time
+	// looked is when a step last read the allocation counter (allocLook),
+	// lookedAt the call's steps then (lookSteps), and built what the
+	// built-ins that build much announced since (overAlloc, lookBuilt).
+	looked   time.Time
+	lookedAt int
+	built    float64
 	// The watch (natively): its timer and context hook, fired says why it
 	// stopped the call ("" if it did not); mu orders it with the call's
 	// end.
@@ -1166,17 +1170,35 @@ func (p *Program) tick(c *compiled, w int) {
 	}
 	before := cl.steps
 	cl.steps += w
-	// The allocation counter is read at most every allocLook: reading it
-	// costs more than a light step (0.8 of the 1.1 µs of an empty loop's
-	// step natively, most of a js/wasm one), and work that allocates much
-	// takes time, so a step after a long one still looks (see allocLook).
+	// The allocation counter is read after the built-ins have announced
+	// lookBuilt bytes, and otherwise, natively, when the last read is
+	// allocLook old (reading it costs more than a light step: 0.8 of the
+	// 1.1 us of an empty loop's step natively; work that allocates much
+	// takes time, so a step after a long one still looks), under js/wasm
+	// every lookSteps steps (a read of the clock there is a call out to
+	// JavaScript).
 	var allocs uint64
-	looked := time.Since(cl.looked) >= allocLook
+	looked := cl.built >= lookBuilt
+	if !looked {
+		if cheapClock {
+			looked = time.Since(cl.looked) >= allocLook
+		} else {
+			looked = cl.steps-cl.lookedAt >= lookSteps
+		}
+	}
 	if looked {
-		allocs, cl.looked = allocated(), time.Now()
+		allocs, cl.lookedAt, cl.built = allocated(), cl.steps, 0
+		if cheapClock {
+			cl.looked = time.Now()
+		}
 	}
 	if ctx := p.opts.Ctx; ctx != nil {
-		err := stop.Check(ctx, cl.steps)
+		// A look every stop.Every steps: a step may count more than one
+		// (a large region), so the multiple crossed, not reached.
+		var err error
+		if cl.steps/stop.Every != before/stop.Every {
+			err = stop.Check(ctx, 0)
+		}
 		if err == nil && looked && allocs-cl.paced >= limits.WorkerPauseBytes {
 			// A few heavy steps are as much work as many light ones.
 			cl.paced = allocs
@@ -1207,8 +1229,29 @@ func (p *Program) tick(c *compiled, w int) {
 	}
 }
 
-// allocLook is the longest a call's steps go without reading the
-// allocation counter. What a call allocates between two reads is what it
+// lookSteps is, under js/wasm, how many steps a call goes between two
+// reads of the allocation counter. There the clock is JavaScript's
+// (performance.now, Date.now: a call out of the instance, and workerd's
+// stands still while code runs), and reading it at every step made a
+// loop's steps take about 1.4 times as long in Chromium
+// (BenchmarkLoopingUDF, twenty-third session). A step is at most regionNodes expression nodes,
+// each making a value at most, so 16 steps allocate some hundred KB
+// between two reads; what the built-ins build in one go they announce
+// (lookBuilt) or check themselves (guards.afford).
+const lookSteps = 16
+
+// lookBuilt is how much the built-ins may announce they build (overAlloc)
+// before the next step reads the allocation counter, whatever lookSteps
+// says: a few steps that each build a megabyte are as much work as many
+// light ones, and pause by it (limits.WorkerPauseBytes).
+const lookBuilt = limits.WorkerPauseBytes / 4
+
+// cheapClock says whether reading the clock costs little next to a step:
+// natively, not under js/wasm.
+const cheapClock = runtime.GOOS != "js"
+
+// allocLook is, natively, the longest a call's steps go without reading
+// the allocation counter. What a call allocates between two reads is what it
 // can allocate in that time (a few hundred KB at memory speed): the
 // built-ins that build much in one Go call look before they build
 // (guards.afford), as + and the template literals do; the rest allocate
@@ -1248,6 +1291,9 @@ func (cl *call) overBudget(what string) string {
 // overAlloc reports whether what the call has allocated (and counted in
 // advance, pending) and more bytes about to be built pass its budget.
 func (cl *call) overAlloc(more float64) bool {
+	if more > 0 {
+		cl.built += more
+	}
 	return float64(allocated()-cl.alloc0+cl.pending)+more > float64(cl.budget)
 }
 
