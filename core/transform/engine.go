@@ -503,7 +503,8 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	gd.install()
 	chargeBulk(gd, p, c)
 	chargeIterators(gd, p, c)
-	gd.boundPositions() // last: around the guards above, it charges first
+	gd.boundPositions() // around the guards above, it charges first
+	gd.boundThis()      // last: the string methods' this converted first
 	setup, err := vm.RunProgram(lockdown)
 	if err != nil {
 		panic("transform: sandbox: " + err.Error())

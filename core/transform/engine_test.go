@@ -533,16 +533,16 @@ func TestConstantLogicChains(t *testing.T) {
 
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
-// no step counts (here 300 conversions of 4 million digits to a string
-// method's position, about 10 s when nothing stops it: the strings the
-// operators and the built-ins convert are charged, but not an object's
-// that a string method given an object for this converts itself, here
-// through a valueOf that is a built-in, which costs no step either).
+// no step counts (here 300 conversions of 4 million digits to split's
+// limit, about 10 s when nothing stops it: the strings the operators and
+// the built-ins convert are charged, but not an object's that split,
+// given an object for its separator, converts itself, here through a
+// valueOf that is a built-in, which costs no step either).
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, w = new String('x'), indexOf = String.prototype.indexOf; return {data: String([" + strings.TrimSuffix(strings.Repeat("indexOf.call(w, 'x', o),", 300), ",") + "].length)} }"
+	code := "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, sep = {}; return {data: String([" + strings.TrimSuffix(strings.Repeat("'x'.split(sep, o),", 300), ",") + "].length)} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -632,6 +632,10 @@ func TestConversionsSemantics(t *testing.T) {
 			"0,,5,7,1,TypeError,TypeError,5|ooooo" + "true"},
 		{"class C { constructor() { this.v = BigInt(5); this.n = Number('7') } } var c = new C(); return [typeof c.v, c.v, typeof c.n, Object(1n) instanceof BigInt, 1n instanceof BigInt].join()",
 			"bigint,5,number,true,false"},
+		// The string methods given an object for this, and a search
+		// given an object with a position (boundThis, boundPositions).
+		{"var log = []; var t = {toString() { log.push('t'); return 'abcb' }}, q = {toString() { log.push('q'); return 'b' }}, p = {valueOf() { log.push('p'); return 2 }}, sym = {get [Symbol.match]() { log.push('m'); return false }, toString() { log.push('s'); return 'c' }}; var I = String.prototype; var r = [I.indexOf.call(t, q, p), I.lastIndexOf.call(t, q, p), I.includes.call(t, q, p), I.startsWith.call(t, q, p), I.endsWith.call(t, q, p), I.includes.call(t, sym, p), I.trim.call(t), I.at.call(t, p), [...I[Symbol.iterator].call(t)].length, (function () { try { 'a/b/'.includes(/b/, p) } catch (e) { return e.name } })(), (function () { try { I.trim.call(null) } catch (e) { return e.name } })(), (function () { var re = /b/; re[Symbol.match] = false; return '/b/'.includes(re, p) })(), I.split.call(t, q, p).join(';'), I.concat.call(t, q), I.padEnd.call(t, p, q), I.localeCompare.call(t, q)].join(); return r + '|' + log.join('')",
+			"3,1,true,false,true,true,abcb,c,4,TypeError,TypeError,false,a;c,abcbb,abcb,-1|tqptqptqptqptqptmspttptptpqtqtptq"},
 	} {
 		check(t, "function f(m) { return {data: String((function () { "+tc.body+" })())} }", x, want{outcome: Changed, data: tc.want})
 	}
@@ -676,6 +680,9 @@ func TestConversionsCharged(t *testing.T) {
 		{"a position from an object in a loop", digits + "for (;;) 'x'.charAt(o)", "to a number"},
 		{"Math of an object in a loop", digits + "for (;;) Math.floor(o)", "to a number"},
 		{"cases", text + "switch (1) { " + strings.Repeat("case t: ", 100) + "}", "comparing"},
+		{"a string method given an object for this", text + "var w = {toString: function () { return s }}; [" + list("String.prototype.trim.call(w)", 300) + "]", "steps"},
+		{"a search's position, this an object", digits + "var w = new String('x'); [" + list("String.prototype.indexOf.call(w, 'x', o)", 300) + "]", "to a number"},
+		{"a search's position, the text an object", digits + "var q = {toString: function () { return 'x' }}; [" + list("'x'.includes(q, o)", 300) + "]", "to a number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			check(t, "function f(m) { "+tc.code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: tc.msg})

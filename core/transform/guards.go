@@ -1537,7 +1537,21 @@ func (g *guards) boundPositions() {
 					}
 					convert = true
 				case 'p':
-					convert = !isObject(fc.This) && !isObject(fc.Argument(0))
+					// this is a string here (boundThis). The text to look
+					// for is converted next, after IsRegExp for includes,
+					// startsWith and endsWith: done here when there is a
+					// position to convert after it. split converts its
+					// limit before its separator, and looks for the
+					// separator's Symbol.split before anything.
+					convert = !isObject(fc.This)
+					if name == "split" {
+						convert = convert && !isObject(fc.Argument(0))
+					} else if convert && len(fc.Arguments) > 1 && isObject(fc.Arguments[0]) {
+						if name != "indexOf" && name != "lastIndexOf" && g.isRegExp(fc.Arguments[0]) {
+							panic(g.vm.NewTypeError(name + ": the text to look for must not be a regular expression"))
+						}
+						fc.Arguments[0] = g.str(fc.Arguments[0])
+					}
 				case 'a', 'i':
 					this, ok := fc.This.(*goja.Object)
 					convert = ok && (this.ClassName() == "Array" || isTypedArray(this)) && (mode == 'a' || this.Get("length").ToInteger() > 0)
@@ -1566,6 +1580,57 @@ func (g *guards) boundPositions() {
 			})
 		}
 	}
+}
+
+// isRegExp is JavaScript's IsRegExp: v's Symbol.match if it has one (read
+// once), else whether v is a regular expression.
+func (g *guards) isRegExp(v goja.Value) bool {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return false
+	}
+	if m := o.GetSymbol(goja.SymMatch); m != nil && !goja.IsUndefined(m) {
+		return m.ToBoolean()
+	}
+	return o.ClassName() == "RegExp"
+}
+
+// boundThis converts an object given as this to the string methods that
+// begin by converting this to a string, before anything else runs, so
+// that every check inside (the charges by the text's length, the
+// positions) sees the string: String.prototype.trim.call(o), o's toString
+// giving 8 MB, was charged as an object of no length, and 300 of it in
+// one statement ran 22 s. split, replace, replaceAll, match, matchAll and
+// search look at their argument first; toString and valueOf take only a
+// string or a String object. It goes last, around every other wrapper.
+func (g *guards) boundThis() {
+	o := g.object("String.prototype")
+	names := []string{"at", "charAt", "charCodeAt", "codePointAt", "concat", "endsWith", "includes", "indexOf",
+		"isWellFormed", "lastIndexOf", "localeCompare", "normalize", "padEnd", "padStart", "repeat", "slice",
+		"startsWith", "substr", "substring", "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase",
+		"toUpperCase", "toWellFormed", "trim", "trimEnd", "trimLeft", "trimRight", "trimStart"}
+	wrapThis := func(name string, sym *goja.Symbol) {
+		var m goja.Value
+		if sym != nil {
+			m = o.GetSymbol(sym)
+		} else {
+			m = o.Get(name)
+		}
+		orig, ok := goja.AssertFunction(m)
+		if !ok {
+			return
+		}
+		g.set(o, name, sym, func(fc goja.FunctionCall) goja.Value {
+			if isObject(fc.This) && g.c.call != nil {
+				fc.This = g.str(fc.This)
+			}
+			return invoke(orig, fc.This, fc.Arguments...)
+		})
+	}
+	for _, name := range names {
+		wrapThis(name, nil)
+	}
+	wrapThis("", goja.SymIterator)
 }
 
 // numberArg is for a built-in about to convert argument i of fc to a
