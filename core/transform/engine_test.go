@@ -533,16 +533,16 @@ func TestConstantLogicChains(t *testing.T) {
 
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
-// no step counts (here 300 conversions of 4 million digits to split's
-// limit, about 10 s when nothing stops it: the strings the operators and
-// the built-ins convert are charged, but not an object's that split,
-// given an object for its separator, converts itself, here through a
-// valueOf that is a built-in, which costs no step either).
+// no step counts (here 300 x++ of an object whose valueOf gives 4 million
+// digits, about 10 s when nothing stops it: the strings the operators and
+// the built-ins convert are charged, but not an object's that ++ converts
+// itself, here through a valueOf that is a built-in, which costs no step
+// either).
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, sep = {}; return {data: String([" + strings.TrimSuffix(strings.Repeat("'x'.split(sep, o),", 300), ",") + "].length)} }"
+	code := "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, x; return {data: String([" + strings.TrimSuffix(strings.Repeat("(x = o, x++),", 300), ",") + "].length)} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -636,6 +636,12 @@ func TestConversionsSemantics(t *testing.T) {
 		// given an object with a position (boundThis, boundPositions).
 		{"var log = []; var t = {toString() { log.push('t'); return 'abcb' }}, q = {toString() { log.push('q'); return 'b' }}, p = {valueOf() { log.push('p'); return 2 }}, sym = {get [Symbol.match]() { log.push('m'); return false }, toString() { log.push('s'); return 'c' }}; var I = String.prototype; var r = [I.indexOf.call(t, q, p), I.lastIndexOf.call(t, q, p), I.includes.call(t, q, p), I.startsWith.call(t, q, p), I.endsWith.call(t, q, p), I.includes.call(t, sym, p), I.trim.call(t), I.at.call(t, p), [...I[Symbol.iterator].call(t)].length, (function () { try { 'a/b/'.includes(/b/, p) } catch (e) { return e.name } })(), (function () { try { I.trim.call(null) } catch (e) { return e.name } })(), (function () { var re = /b/; re[Symbol.match] = false; return '/b/'.includes(re, p) })(), I.split.call(t, q, p).join(';'), I.concat.call(t, q), I.padEnd.call(t, p, q), I.localeCompare.call(t, q)].join(); return r + '|' + log.join('')",
 			"3,1,true,false,true,true,abcb,c,4,TypeError,TypeError,false,a;c,abcbb,abcb,-1|tqptqptqptqptqptmspttptptpqtqtptq"},
+		// split given an object for its separator and a limit; the
+		// positions given to Array.prototype's methods on array-likes.
+		{"var log = []; var t = {toString() { log.push('t'); return 'a,b,c' }}, sep = {toString() { log.push('s'); return ',' }}, lim = {valueOf() { log.push('l'); return 2 }}, rs = /,/; var S = String.prototype; var r = [S.split.call(t, sep, lim).join(';'), 'a,b'.split(sep, lim).join(';'), 'a,b,c'.split(rs, lim).join(';'), 'x'.split({[Symbol.split](s, l) { log.push('S' + s + l); return ['q'] }}, 7).join(), (function () { try { S.split.call(null, sep, lim) } catch (e) { return e.name } })(), (function () { try { 'a'.split({[Symbol.split]: 5}, lim) } catch (e) { return e.name } })(), 'a,b'.split(sep, undefined).length].join(); return r + '|' + log.join('')",
+			"a;b,a;b,a;b,q,TypeError,TypeError,2|tlslslSx7s"},
+		{"var log = []; var o = {valueOf() { log.push('o'); return 1 }}; var al = {length: 3, 0: 'a', 1: 'b', 2: 'c'}, e = {length: 0}, sl = {length: '2', 0: 'x', 1: 'y'}; var A = Array.prototype; var r = [A.at.call(al, o), A.slice.call(al, o).join(''), A.indexOf.call(al, 'c', o), A.indexOf.call(e, 'c', o), A.includes.call(al, 'a', o), A.at.call('xyz', o), A.slice.call(sl, o).join(''), A.indexOf.call('', 'x', o), A.fill.call({length: 2}, 9, o)[1], A.lastIndexOf.call(al, 'a', o)].join(); return r + '|' + log.join('')",
+			"b,bc,2,-1,false,y,y,-1,9,0|oooooooo"},
 	} {
 		check(t, "function f(m) { return {data: String((function () { "+tc.body+" })())} }", x, want{outcome: Changed, data: tc.want})
 	}
@@ -682,6 +688,10 @@ func TestConversionsCharged(t *testing.T) {
 		{"cases", text + "switch (1) { " + strings.Repeat("case t: ", 100) + "}", "comparing"},
 		{"a string method given an object for this", text + "var w = {toString: function () { return s }}; [" + list("String.prototype.trim.call(w)", 300) + "]", "steps"},
 		{"a search's position, this an object", digits + "var w = new String('x'); [" + list("String.prototype.indexOf.call(w, 'x', o)", 300) + "]", "to a number"},
+		{"split's limit, the separator an object", digits + "var q = {toString: function () { return 'x' }}; [" + list("'x'.split(q, o)", 300) + "]", "to a number"},
+		{"a position in an array-like", digits + "var al = {length: 1}; [" + list("Array.prototype.at.call(al, o)", 300) + "]", "to a number"},
+		{"a position in a string as an array-like", digits + "[" + list("Array.prototype.indexOf.call('x', 'y', o)", 300) + "]", "to a number"},
+		{"an array-like's length", digits + "var al = {length: s}; [" + list("Array.prototype.at.call(al, 0)", 300) + "]", "to a number"},
 		{"a search's position, the text an object", digits + "var q = {toString: function () { return 'x' }}; [" + list("'x'.includes(q, o)", 300) + "]", "to a number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

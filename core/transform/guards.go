@@ -1524,7 +1524,7 @@ func (g *guards) boundPositions() {
 			if !ok {
 				continue
 			}
-			mode, at := b.mode, b.at
+			mode, at, arrays := b.mode, b.at, b.path == "Array.prototype"
 			g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
 				if g.c.call == nil {
 					return invoke(orig, fc.This, fc.Arguments...)
@@ -1540,11 +1540,31 @@ func (g *guards) boundPositions() {
 					// this is a string here (boundThis). The text to look
 					// for is converted next, after IsRegExp for includes,
 					// startsWith and endsWith: done here when there is a
-					// position to convert after it. split converts its
-					// limit before its separator, and looks for the
-					// separator's Symbol.split before anything.
+					// position to convert after it.
 					convert = !isObject(fc.This)
 					if name == "split" {
+						if sep, ok := fc.Argument(0).(*goja.Object); ok && len(fc.Arguments) > 1 {
+							// split refuses a null or undefined this, then
+							// looks for its separator's Symbol.split (a
+							// regular expression's, or the UDF's) and calls
+							// it with this and the limit if there is one;
+							// else it converts this, the limit, then the
+							// separator: done here in that order.
+							if fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
+								panic(g.vm.NewTypeError("split: called on null or undefined"))
+							}
+							if m := sep.GetSymbol(goja.SymSplit); m != nil && !goja.IsUndefined(m) && !goja.IsNull(m) {
+								f, ok := goja.AssertFunction(m)
+								if !ok {
+									panic(g.vm.NewTypeError("split: the separator's Symbol.split is not a function"))
+								}
+								return invoke(f, sep, fc.This, fc.Arguments[1])
+							}
+							fc.This = g.str(fc.This)
+							g.numberArg(&fc, 1, true)
+							fc.Arguments[0] = g.str(sep)
+							return invoke(orig, fc.This, fc.Arguments...)
+						}
 						convert = convert && !isObject(fc.Argument(0))
 					} else if convert && len(fc.Arguments) > 1 && isObject(fc.Arguments[0]) {
 						if name != "indexOf" && name != "lastIndexOf" && g.isRegExp(fc.Arguments[0]) {
@@ -1553,8 +1573,27 @@ func (g *guards) boundPositions() {
 						fc.Arguments[0] = g.str(fc.Arguments[0])
 					}
 				case 'a', 'i':
-					this, ok := fc.This.(*goja.Object)
-					convert = ok && (this.ClassName() == "Array" || isTypedArray(this)) && (mode == 'a' || this.Get("length").ToInteger() > 0)
+					// The method reads this's length, then converts the
+					// positions (indexOf and the like: only when the
+					// length is not 0). An array's or a typed array's
+					// length runs nothing; an array-like's, given to
+					// Array.prototype's methods, neither when it is a
+					// data property holding a primitive (steady; a
+					// string there is converted, and charged), nor a
+					// string's given as this.
+					switch this := fc.This.(type) {
+					case *goja.Object:
+						if this.ClassName() == "Array" || isTypedArray(this) {
+							convert = mode == 'a' || this.Get("length").ToInteger() > 0
+						} else if arrays && g.steady(this, "length") {
+							if l := this.Get("length"); !isObject(l) {
+								g.chargeNumber(l)
+								convert = mode == 'a' || lengthOf(this) > 0
+							}
+						}
+					case goja.String:
+						convert = arrays && (mode == 'a' || this.Length() > 0)
+					}
 				case 'v':
 					// A DataView's method checks this first.
 					convert = isView(fc.This)
