@@ -136,6 +136,12 @@ func init() {
 		udf("positions-in-one-statement", "function f(m) { var s = '1'.repeat(4e6); return {data: String(["+repeatList("'x'.charAt(s)", 300)+"].length)} }", 1),
 		udf("conversions-of-an-object", "function f(m) { var s = '1'.repeat(4e6), o = {valueOf: function () { return s }}; for (;;) o * 2 }", 1),
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
+		// A string method given an object for this, and positions that
+		// split and Array.prototype's methods on an array-like convert
+		// themselves (twenty-third session): 300 trims of 8 MB through
+		// an object's toString ran 1.9 s natively uncharged.
+		udf("string-method-object-this", "function f(m) { var s = ' '.repeat(8e6) + 'x', w = {toString: function () { return s }}; return {data: String(["+repeatList("String.prototype.trim.call(w)", 300)+"].length)} }", 1),
+		udf("positions-of-array-likes", "function f(m) { var s = '1'.repeat(4e6), o = {valueOf: function () { return s }}, al = {length: 1}, q = {toString: function () { return 'x' }}; return {data: String(["+repeatList("Array.prototype.at.call(al, o), 'x'.split(q, o)", 150)+"].length)} }", 1),
 		// A pattern made at run time: one of 8 million characters took
 		// 3.5 s and 790 MB to compile natively.
 		udf("regexp-long-pattern", "function f(m) { return {data: String(new RegExp('x'.repeat(8e6)).test(m.data))} }", 1),
