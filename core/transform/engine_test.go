@@ -647,6 +647,18 @@ func TestConversionsSemantics(t *testing.T) {
 	}
 }
 
+// TestStringMethodsConvertThisFirst: each string method that begins by
+// converting this to a string does so once, before its arguments, as in
+// V8 (the wanted text is Node 20's), also where boundThis or
+// boundPositions converts it ahead of the engine; split converts its
+// limit before its separator.
+func TestStringMethodsConvertThisFirst(t *testing.T) {
+	names := []string{"'at'", "'charAt'", "'charCodeAt'", "'codePointAt'", "'concat'", "'endsWith'", "'includes'", "'indexOf'", "'lastIndexOf'", "'localeCompare'", "'normalize'", "'padEnd'", "'padStart'", "'repeat'", "'slice'", "'startsWith'", "'substr'", "'substring'", "'toLocaleLowerCase'", "'toLocaleUpperCase'", "'toLowerCase'", "'toUpperCase'", "'trim'", "'trimEnd'", "'trimLeft'", "'trimRight'", "'trimStart'", "'split'"}
+	body := "var log = [], out = []; [" + strings.Join(names, ", ") + "].forEach(function (k) { var t = {toString() { log.push('t'); return 'abc' }}, a = {valueOf() { log.push('v'); return 1 }, toString() { log.push('s'); return 'b' }}; log = []; var r; try { r = String(String.prototype[k].call(t, a, a)) } catch (e) { r = e.name } out.push(k + ':' + r + ':' + log.join('')) }); return out.join(' ')"
+	logged := "at:b:tv charAt:b:tv charCodeAt:98:tv codePointAt:98:tv concat:abcbb:tss endsWith:false:tsv includes:true:tsv indexOf:1:tsv lastIndexOf:1:tsv localeCompare:-1:ts normalize:RangeError:ts padEnd:abc:tv padStart:abc:tv repeat:abc:tv slice::tvv startsWith:true:tsv substr:b:tvv substring::tvv toLocaleLowerCase:abc:t toLocaleUpperCase:ABC:t toLowerCase:abc:t toUpperCase:ABC:t trim:abc:t trimEnd:abc:t trimLeft:abc:t trimRight:abc:t trimStart:abc:t split:a:tvs"
+	check(t, "function f(m) { return {data: String((function () { "+body+" })())} }", message.Message{Data: []byte("x")}, want{outcome: Changed, data: logged})
+}
+
 // Converting or comparing a long string is charged before the engine does
 // it: each of these, in one statement or in a loop, is stopped by its
 // steps at once (each took seconds natively, some over 100 s).
