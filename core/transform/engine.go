@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
@@ -817,12 +818,20 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 			}
 			return n
 		}},
-		// Work per character of a text in one Go call: normalize took
-		// 2.2 s on 8 million characters, localeCompare 1.4 s on two of 16
-		// million, parseFloat 2.2 s on 16 million (each about 140-280 ns
-		// a character): a step per 32 characters keeps a call of them
-		// near 0.3 s.
-		{"String.prototype", "normalize", 32, self},
+		// Work per character of a text in one Go call. normalize of a
+		// text outside ASCII (ASCII goes through at once) took about
+		// 1 us a character natively and 2.5 in js/wasm (1.5 million
+		// "\u00c5" to NFD: 1.6 s and 3.7 s, at the step per 32 characters
+		// charged until the twenty-third session): a step per character,
+		// as much as a light step costs in js/wasm. localeCompare took
+		// 0.16 us a character natively, 0.55 in js/wasm (two texts of
+		// 750,000: 0.25 and 0.83 s): a step per 4. parseFloat: below.
+		{"String.prototype", "normalize", 1, func(fc goja.FunctionCall, what string) float64 {
+			if s, ok := fc.This.(goja.String); ok && g.copiesParts(s) {
+				return float64(s.Length())
+			}
+			return 0
+		}},
 		// A search for a string (not a regular expression, whose searches
 		// are charged as they go) reads up to the whole text: fast per
 		// character, but 300 indexOf of a 16 MB text in one statement took
@@ -830,8 +839,7 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 		{"String.prototype", "indexOf", 1024, self},
 		{"String.prototype", "lastIndexOf", 1024, self},
 		{"String.prototype", "includes", 1024, self},
-		{"String.prototype", "localeCompare", 32, func(fc goja.FunctionCall, what string) float64 { return self(fc, what) + g.items(fc.Argument(0), what) }},
-		{"Number", "parseFloat", 32, arg(0)},
+		{"String.prototype", "localeCompare", 4, func(fc goja.FunctionCall, what string) float64 { return self(fc, what) + g.items(fc.Argument(0), what) }},
 		{"Number", "parseInt", 32, arg(0)},
 		// The trims read the text whole (and copy it when it is outside
 		// ASCII), about 9 ns a character of space: 300 trim() of 8 MB
@@ -879,9 +887,49 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 		}
 		wrap(vm, b.path, b.name, func(fc goja.FunctionCall) bool { return p.charge(c, count(fc, what), per, what) })
 	}
+	// parseFloat finds the number at the start of its text with a regular
+	// expression (goja's, Go's regexp), about 280 ns a character natively
+	// and 2.8 us in js/wasm: 150 parseFloat of 10,000 digits took 0.83 s
+	// and 4.2 s at the step per 32 characters charged until the
+	// twenty-third session. The characters the expression reads (after
+	// the leading white space, the run of those a number is written
+	// with) are charged a step each, the rest a step per 32; an object
+	// is converted first, as parseFloat's first step does.
+	pf := objectAt(vm, "Number")
+	parseFloat := original(pf, "parseFloat", nil)
+	g.set(pf, "parseFloat", nil, func(fc goja.FunctionCall) goja.Value {
+		if g.c.call == nil {
+			return invoke(parseFloat, fc.This, fc.Arguments...)
+		}
+		s := g.text(&fc, 0)
+		run := numberPrefix(s)
+		if !p.charge(c, float64(run)+float64(s.Length()-run)/32, 1, "parseFloat") {
+			return goja.Undefined()
+		}
+		return invoke(parseFloat, fc.This, fc.Arguments...)
+	})
 	// The global parseFloat and parseInt are Number's (one function each).
 	_ = vm.GlobalObject().Set("parseFloat", objectAt(vm, "Number").Get("parseFloat"))
 	_ = vm.GlobalObject().Set("parseInt", objectAt(vm, "Number").Get("parseInt"))
+}
+
+// numberPrefix is how much of s parseFloat's regular expression goes
+// through: after the leading white space, the run of the characters a
+// number is written with (digits, the sign, the point, the exponent's e
+// and the letters of Infinity).
+func numberPrefix(s goja.String) (run int) {
+	n, lead := s.Length(), 0
+	for lead < n {
+		c := s.CharAt(lead)
+		if c != 0xfeff && !unicode.IsSpace(rune(c)) && c != 0x2028 && c != 0x2029 {
+			break
+		}
+		lead++
+	}
+	for lead+run < n && strings.ContainsRune("0123456789+-.eEInfinity", rune(s.CharAt(lead+run))) {
+		run++
+	}
+	return run
 }
 
 // chargeIterators makes the engine's own iterators (an array's, a

@@ -636,6 +636,10 @@ func TestConversionsSemantics(t *testing.T) {
 		// given an object with a position (boundThis, boundPositions).
 		{"var log = []; var t = {toString() { log.push('t'); return 'abcb' }}, q = {toString() { log.push('q'); return 'b' }}, p = {valueOf() { log.push('p'); return 2 }}, sym = {get [Symbol.match]() { log.push('m'); return false }, toString() { log.push('s'); return 'c' }}; var I = String.prototype; var r = [I.indexOf.call(t, q, p), I.lastIndexOf.call(t, q, p), I.includes.call(t, q, p), I.startsWith.call(t, q, p), I.endsWith.call(t, q, p), I.includes.call(t, sym, p), I.trim.call(t), I.at.call(t, p), [...I[Symbol.iterator].call(t)].length, (function () { try { 'a/b/'.includes(/b/, p) } catch (e) { return e.name } })(), (function () { try { I.trim.call(null) } catch (e) { return e.name } })(), (function () { var re = /b/; re[Symbol.match] = false; return '/b/'.includes(re, p) })(), I.split.call(t, q, p).join(';'), I.concat.call(t, q), I.padEnd.call(t, p, q), I.localeCompare.call(t, q)].join(); return r + '|' + log.join('')",
 			"3,1,true,false,true,true,abcb,c,4,TypeError,TypeError,false,a;c,abcbb,abcb,-1|tqptqptqptqptqptmspttptptpqtqtptq"},
+		// parseFloat, the decodings, normalize and localeCompare, charged
+		// anew (twenty-third session).
+		{"var log = []; var o = {toString() { log.push('o'); return ' -1.5e2x' }}; var r = [parseFloat('1.5'), parseFloat(' \\n 2e3x'), parseFloat(o), parseFloat({toString() { return '-Infinityz' }}), parseFloat(''), parseFloat('.e1'), parseFloat('\\ufeff 7'), parseFloat('1e'), parseFloat('+.5'), decodeURIComponent('%41%C3%A9'), decodeURI('%41%2F'), unescape('%u0041%41'), decodeURIComponent(o), escape('\\u00e9'), 'e\\u0301'.normalize().length, '\\u00c5'.normalize('NFD').length, 'a'.localeCompare('b'), (function () { try { decodeURIComponent('%') } catch (e) { return e.name } })()].join(); return r + '|' + log.join('')",
+			"1.5,2000,-150,-Infinity,NaN,NaN,7,1,0.5,A\u00e9,A%2F,AA, -1.5e2x,%E9,1,2,-1,URIError|oo"},
 		// split given an object for its separator and a limit; the
 		// positions given to Array.prototype's methods on array-likes.
 		{"var log = []; var t = {toString() { log.push('t'); return 'a,b,c' }}, sep = {toString() { log.push('s'); return ',' }}, lim = {valueOf() { log.push('l'); return 2 }}, rs = /,/; var S = String.prototype; var r = [S.split.call(t, sep, lim).join(';'), 'a,b'.split(sep, lim).join(';'), 'a,b,c'.split(rs, lim).join(';'), 'x'.split({[Symbol.split](s, l) { log.push('S' + s + l); return ['q'] }}, 7).join(), (function () { try { S.split.call(null, sep, lim) } catch (e) { return e.name } })(), (function () { try { 'a'.split({[Symbol.split]: 5}, lim) } catch (e) { return e.name } })(), 'a,b'.split(sep, undefined).length].join(); return r + '|' + log.join('')",
@@ -700,6 +704,11 @@ func TestConversionsCharged(t *testing.T) {
 		{"cases", text + "switch (1) { " + strings.Repeat("case t: ", 100) + "}", "comparing"},
 		{"a string method given an object for this", text + "var w = {toString: function () { return s }}; [" + list("String.prototype.trim.call(w)", 300) + "]", "steps"},
 		{"a search's position, this an object", digits + "var w = new String('x'); [" + list("String.prototype.indexOf.call(w, 'x', o)", 300) + "]", "to a number"},
+		{"parseFloat", "var d = '1'.repeat(1e4); for (var i = 0; i < 150; i++) parseFloat(d)", "parseFloat"},
+		{"normalize", "var d = '\\u00c5'.repeat(1.5e6); d.normalize('NFD')", "normalize"},
+		{"localeCompare", "var d = 'a'.repeat(7.5e5), e = 'a'.repeat(7.5e5); d.localeCompare(e)", "localeCompare"},
+		{"an encoding that keeps its text", "var d = '1'.repeat(1.5e6); [" + list("encodeURIComponent(d)", 300) + "]", "encodeURIComponent"},
+		{"a decoding", "var d = '1'.repeat(1.5e6); [" + list("unescape(d)", 300) + "]", "unescape"},
 		{"split's limit, the separator an object", digits + "var q = {toString: function () { return 'x' }}; [" + list("'x'.split(q, o)", 300) + "]", "to a number"},
 		{"a position in an array-like", digits + "var al = {length: 1}; [" + list("Array.prototype.at.call(al, o)", 300) + "]", "to a number"},
 		{"a position in a string as an array-like", digits + "[" + list("Array.prototype.indexOf.call('x', 'y', o)", 300) + "]", "to a number"},

@@ -623,7 +623,7 @@ func TestWideTextCopies(t *testing.T) {
 
 // TestBuildsInOneStatement: built-ins that build a copy, called again and
 // again in one statement with no step between them, are stopped by the
-// call's allocation budget before the copy that passes it (twelve 16 MB
+// call's allocation budget before the copy that passes it, or by its steps (twelve 16 MB
 // copies were built whole before: 300 ended a js/wasm instance), and a
 // search of a long text is charged as steps.
 func TestBuildsInOneStatement(t *testing.T) {
@@ -632,18 +632,24 @@ func TestBuildsInOneStatement(t *testing.T) {
 	}
 	x := message.Message{Data: []byte("x")}
 	for what, code := range map[string]string{
-		"toUpperCase":        "var s = 'x'.repeat(16e6); [" + list("s.toUpperCase()", 12) + "]",
-		"toLocaleLowerCase":  "var s = 'X'.repeat(16e6); [" + list("s.toLocaleLowerCase()", 12) + "]",
-		"new ArrayBuffer":    "[" + list("new ArrayBuffer(16e6)", 12) + "]",
-		"new Float64Array":   "[" + list("new Float64Array(2e6)", 12) + "]",
+		"toUpperCase":       "var s = 'x'.repeat(16e6); [" + list("s.toUpperCase()", 12) + "]",
+		"toLocaleLowerCase": "var s = 'X'.repeat(16e6); [" + list("s.toLocaleLowerCase()", 12) + "]",
+		"new ArrayBuffer":   "[" + list("new ArrayBuffer(16e6)", 12) + "]",
+		"new Float64Array":  "[" + list("new Float64Array(2e6)", 12) + "]",
+		"join":              "var b = Array(16).fill('x'.repeat(1e6)); [" + list("b.join('')", 12) + "]",
+		"concat":            "var s = 'x'.repeat(8e6); [" + list("s.concat(s)", 12) + "]",
+		"String.raw":        "var s = 'x'.repeat(8e6); [" + list("String.raw({raw: ['', '']}, s)", 12) + "]",
+	} {
+		check(t, "function f(m) { "+code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: "with " + what + " it would have allocated more than 32 MiB"})
+	}
+	// The encodings go through their text, a step per 32 or 16
+	// characters (chargeCoding): the steps stop them before the budget.
+	for what, code := range map[string]string{
 		"encodeURIComponent": "var s = '\\u00e9'.repeat(1e6); [" + list("encodeURIComponent(s)", 12) + "]",
 		"encodeURI":          "var s = '\\u65e5'.repeat(1e6); [" + list("encodeURI(s)", 12) + "]",
 		"escape":             "var s = '\\u65e5'.repeat(2e6); [" + list("escape(s)", 12) + "]",
-		"join":               "var b = Array(16).fill('x'.repeat(1e6)); [" + list("b.join('')", 12) + "]",
-		"concat":             "var s = 'x'.repeat(8e6); [" + list("s.concat(s)", 12) + "]",
-		"String.raw":         "var s = 'x'.repeat(8e6); [" + list("String.raw({raw: ['', '']}, s)", 12) + "]",
 	} {
-		check(t, "function f(m) { "+code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: "with " + what + " it would have allocated more than 32 MiB"})
+		check(t, "function f(m) { "+code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: what + " over"})
 	}
 	// A search of 16 MB is 15,625 steps, the repeat that made the text
 	// 31,250: the second search passes the call's 50,000.
@@ -665,9 +671,10 @@ func TestBuildsInOneStatement(t *testing.T) {
 		check(t, "function f(m) { var s = 'x'.repeat(65536); ["+list(code, 20)+"]; return m }", x, want{outcome: Failed, code: "udf-budget"})
 	}
 	check(t, "function f(m) { var r = new RegExp('x'.repeat(65536)), c = RegExp(r); return {data: [c.source.length, c instanceof RegExp, r.constructor === RegExp].join()} }", x, want{outcome: Changed, data: "65536,true,true"})
-	// What each encoding writes, counted exactly: one more character
-	// than the bound is refused, as the other builders' are.
-	check(t, "function f(m) { return {data: String(encodeURIComponent('\\u00e9'.repeat(2796202)).length)} }", x, want{outcome: Changed, data: "16777212"})
+	// What each encoding writes, counted exactly (TestEncodedLength): one
+	// more character than the bound is refused, as the other builders'
+	// are; at the bound the steps refuse the text (87,382 of them).
+	check(t, "function f(m) { return {data: String(encodeURIComponent('\\u00e9'.repeat(2796202)).length)} }", x, want{outcome: Failed, code: "udf-budget", msg: "encodeURIComponent over 2796202 items"})
 	check(t, "function f(m) { return {data: String(encodeURIComponent('\\u00e9'.repeat(2796203)).length)} }", x, want{outcome: Failed, code: "udf-exception", msg: "encodeURIComponent would build 16777218"})
 }
 

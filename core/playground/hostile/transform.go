@@ -141,6 +141,15 @@ func init() {
 		// themselves (twenty-third session): 300 trims of 8 MB through
 		// an object's toString ran 1.9 s natively uncharged.
 		udf("string-method-object-this", "function f(m) { var s = ' '.repeat(8e6) + 'x', w = {toString: function () { return s }}; return {data: String(["+repeatList("String.prototype.trim.call(w)", 300)+"].length)} }", 1),
+		// Built-ins whose work per character was charged far below its
+		// cost (twenty-third session): 150 parseFloat of 10,000 digits
+		// ran 4.2 s in js/wasm, normalize of 1.5 million characters
+		// outside ASCII 3.7 s; the encodings and decodings of a text they
+		// keep were not charged at all.
+		udf("parse-float-in-a-loop", "var d = '1'.repeat(1e4);\nfunction f(m) { for (var i = 0; i < 150; i++) parseFloat(d); return m }", 1),
+		udf("normalize-outside-ascii", "function f(m) { var d = '\u00c5'.repeat(1.5e6); return {data: d.normalize('NFD')} }", 1),
+		udf("locale-compare-long", "function f(m) { var d = 'a'.repeat(7.5e5), e = 'a'.repeat(7.5e5); return {data: String(d.localeCompare(e))} }", 1),
+		udf("codings-in-one-statement", "function f(m) { var d = '1'.repeat(1.5e6); return {data: String(["+repeatList("encodeURIComponent(d), unescape(d)", 150)+"].length)} }", 1),
 		udf("positions-of-array-likes", "function f(m) { var s = '1'.repeat(4e6), o = {valueOf: function () { return s }}, al = {length: 1}, q = {toString: function () { return 'x' }}; return {data: String(["+repeatList("Array.prototype.at.call(al, o), 'x'.split(q, o)", 150)+"].length)} }", 1),
 		// A pattern made at run time: one of 8 million characters took
 		// 3.5 s and 790 MB to compile natively.
