@@ -709,6 +709,8 @@ func TestConversionsCharged(t *testing.T) {
 		{"localeCompare", "var d = 'a'.repeat(7.5e5), e = 'a'.repeat(7.5e5); d.localeCompare(e)", "localeCompare"},
 		{"an encoding that keeps its text", "var d = '1'.repeat(1.5e6); [" + list("encodeURIComponent(d)", 300) + "]", "encodeURIComponent"},
 		{"a decoding", "var d = '1'.repeat(1.5e6); [" + list("unescape(d)", 300) + "]", "unescape"},
+		{"toUpperCase", "var s = 'x'.repeat(16e6); s.toUpperCase()", "toUpperCase over 16000000 items"},
+		{"replace in an ASCII text", "var s = 'ab'.repeat(7e5); s.replace(/b/g, 'c')", "replace over more than"},
 		{"split's limit, the separator an object", digits + "var q = {toString: function () { return 'x' }}; [" + list("'x'.split(q, o)", 300) + "]", "to a number"},
 		{"a position in an array-like", digits + "var al = {length: 1}; [" + list("Array.prototype.at.call(al, o)", 300) + "]", "to a number"},
 		{"a position in a string as an array-like", digits + "[" + list("Array.prototype.indexOf.call('x', 'y', o)", 300) + "]", "to a number"},

@@ -632,19 +632,20 @@ func TestBuildsInOneStatement(t *testing.T) {
 	}
 	x := message.Message{Data: []byte("x")}
 	for what, code := range map[string]string{
-		"toUpperCase":       "var s = 'x'.repeat(16e6); [" + list("s.toUpperCase()", 12) + "]",
-		"toLocaleLowerCase": "var s = 'X'.repeat(16e6); [" + list("s.toLocaleLowerCase()", 12) + "]",
-		"new ArrayBuffer":   "[" + list("new ArrayBuffer(16e6)", 12) + "]",
-		"new Float64Array":  "[" + list("new Float64Array(2e6)", 12) + "]",
-		"join":              "var b = Array(16).fill('x'.repeat(1e6)); [" + list("b.join('')", 12) + "]",
-		"concat":            "var s = 'x'.repeat(8e6); [" + list("s.concat(s)", 12) + "]",
-		"String.raw":        "var s = 'x'.repeat(8e6); [" + list("String.raw({raw: ['', '']}, s)", 12) + "]",
+		"new ArrayBuffer":  "[" + list("new ArrayBuffer(16e6)", 12) + "]",
+		"new Float64Array": "[" + list("new Float64Array(2e6)", 12) + "]",
+		"join":             "var b = Array(16).fill('x'.repeat(1e6)); [" + list("b.join('')", 12) + "]",
+		"concat":           "var s = 'x'.repeat(8e6); [" + list("s.concat(s)", 12) + "]",
+		"String.raw":       "var s = 'x'.repeat(8e6); [" + list("String.raw({raw: ['', '']}, s)", 12) + "]",
 	} {
 		check(t, "function f(m) { "+code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: "with " + what + " it would have allocated more than 32 MiB"})
 	}
 	// The encodings go through their text, a step per 32 or 16
-	// characters (chargeCoding): the steps stop them before the budget.
+	// characters (chargeCoding), the case conversions a step per 64: the
+	// steps stop them before the budget.
 	for what, code := range map[string]string{
+		"toUpperCase":        "var s = 'x'.repeat(16e6); [" + list("s.toUpperCase()", 12) + "]",
+		"toLocaleLowerCase":  "var s = 'X'.repeat(16e6); [" + list("s.toLocaleLowerCase()", 12) + "]",
 		"encodeURIComponent": "var s = '\\u00e9'.repeat(1e6); [" + list("encodeURIComponent(s)", 12) + "]",
 		"encodeURI":          "var s = '\\u65e5'.repeat(1e6); [" + list("encodeURI(s)", 12) + "]",
 		"escape":             "var s = '\\u65e5'.repeat(2e6); [" + list("escape(s)", 12) + "]",
