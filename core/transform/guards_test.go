@@ -340,9 +340,10 @@ func TestCatastrophicRefused(t *testing.T) {
 					t.Fatalf("got %s %v, want refused", st[0].Outcome, st[0].Diagnostics)
 				}
 			}
-			// A handful of steps each, and the text a search went
-			// through before the refusal (matchAll's first search).
-			if most := messages * (10 + len(data)/rxScanChars + 1); p.steps > most {
+			// A handful of steps each (an exec's own among them,
+			// execSteps), and the text a search went through before the
+			// refusal (matchAll's first search).
+			if most := messages * (10 + execSteps + len(data)/rxScanChars + 1); p.steps > most {
 				t.Errorf("%d steps for %d refusals, want at most %d", p.steps, messages, most)
 			}
 		})
@@ -727,4 +728,21 @@ func TestPartLength(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestExecCostsItsResult: a call of exec is charged for the result it
+// builds, more for each group and much more for a named one (a loop of
+// 24,000 exec with a named group ran 2 s in js/wasm at a step each): each
+// iteration here is 1 + 4 + 2 + 16 steps, so 2,000 fit the call's 50,000
+// and 2,500 do not.
+func TestExecCostsItsResult(t *testing.T) {
+	x := message.Message{Data: []byte("x")}
+	loop := func(n int) string {
+		return fmt.Sprintf("function f(m) { var re = /(?<x>b)/; for (var i = 0; i < %d; i++) re.exec('ab'); return m }", n)
+	}
+	check(t, loop(2000), x, want{outcome: Unchanged, data: "x"})
+	check(t, loop(2500), x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+	// Without a group, 4 + 1 a call: 9,000 fit, 11,000 do not.
+	check(t, "function f(m) { var re = /b/; for (var i = 0; i < 9000; i++) re.exec('ab'); return m }", x, want{outcome: Unchanged, data: "x"})
+	check(t, "function f(m) { var re = /b/; for (var i = 0; i < 11000; i++) re.exec('ab'); return m }", x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
 }

@@ -66,6 +66,13 @@ type rxPattern struct {
 	// nonEmpty says that re never matches the empty string, and named
 	// that it has a named group (replaceFast takes neither case).
 	nonEmpty, named bool
+	// groups is how many groups capture, at most (each a string of exec's
+	// result; counted from the source's parentheses where RE2 cannot run
+	// the pattern).
+	groups int
+	// namedGroups is how many of them have a name (from the source's "(?<"
+	// where RE2 cannot run the pattern).
+	namedGroups int
 	// emptyRepeated says that a group that may match the empty string is
 	// repeated (by *, +, ? or {n,m}): RE2 then reports it matched empty
 	// where the spec, which refuses an empty repetition, leaves it
@@ -80,6 +87,7 @@ func analyse(src, flags string) rxPattern {
 	p := rxPattern{unicode: strings.ContainsRune(flags, 'u'), global: strings.ContainsRune(flags, 'g'), sticky: strings.ContainsRune(flags, 'y'),
 		fold: strings.ContainsRune(flags, 'i'), multiline: strings.ContainsRune(flags, 'm')}
 	p.nested, p.quantifiers, p.branches = shape(src)
+	p.groups, p.namedGroups = strings.Count(src, "("), strings.Count(src, "(?<")
 	conv := src
 	if p.unicode {
 		conv = joinSurrogateEscapes(src)
@@ -111,13 +119,17 @@ func analyse(src, flags string) rxPattern {
 		}
 		return p
 	}
-	p.re = re
+	p.re, p.groups = re, re.NumSubexp()
 	if sre, err := syntax.Parse(re2, syntax.Perl); err == nil {
 		p.nonEmpty = minLength(sre.Simplify()) > 0
 		p.emptyRepeated = emptyRepeated(sre, false)
 	}
+	p.namedGroups = 0
 	for _, name := range re.SubexpNames() {
-		p.named = p.named || name != ""
+		if name != "" {
+			p.named = true
+			p.namedGroups++
+		}
 	}
 	return p
 }

@@ -150,6 +150,10 @@ func init() {
 		udf("normalize-outside-ascii", "function f(m) { var d = '\u00c5'.repeat(1.5e6); return {data: d.normalize('NFD')} }", 1),
 		udf("locale-compare-long", "function f(m) { var d = 'a'.repeat(7.5e5), e = 'a'.repeat(7.5e5); return {data: String(d.localeCompare(e))} }", 1),
 		udf("codings-in-one-statement", "function f(m) { var d = '1'.repeat(1.5e6); return {data: String(["+repeatList("encodeURIComponent(d), unescape(d)", 150)+"].length)} }", 1),
+		// exec builds its result (an array with index, input and the
+		// groups): at a step a call, 24,000 with a named group ran 2 s
+		// in js/wasm (twenty-third session).
+		udf("exec-named-group-loop", "function f(m) { var re = /(?<x>b)/g, s = 'ab'.repeat(100); for (;;) { re.lastIndex = 0; re.exec(s) } }", 1),
 		udf("positions-of-array-likes", "function f(m) { var s = '1'.repeat(4e6), o = {valueOf: function () { return s }}, al = {length: 1}, q = {toString: function () { return 'x' }}; return {data: String(["+repeatList("Array.prototype.at.call(al, o), 'x'.split(q, o)", 150)+"].length)} }", 1),
 		// A pattern made at run time: one of 8 million characters took
 		// 3.5 s and 790 MB to compile natively.
