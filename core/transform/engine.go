@@ -113,6 +113,8 @@ type call struct {
 	looked   time.Time
 	lookedAt int
 	built    float64
+	// ticked is steps at the end of the last step (tick).
+	ticked int
 	// The watch (natively): its timer and context hook, fired says why it
 	// stopped the call ("" if it did not); mu orders it with the call's
 	// end.
@@ -390,6 +392,10 @@ func isIdent(s string) bool {
 func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	g := vm.GlobalObject()
 	gd := newGuards(vm, p, c)
+	// Counted, not looked at: the next step stops a call past its steps
+	// (the built-in's own checks come first, with their own findings).
+	wrapping.Store(vm, &wrappers{charge: func() { gd.cost(builtinSteps) }})
+	defer markCalls(vm)
 	for name, f := range map[string]func(goja.FunctionCall) goja.Value{
 		tickName: func(fc goja.FunctionCall) goja.Value {
 			w := 1
@@ -988,7 +994,9 @@ func chargeIterators(g *guards, p *Program, c *compiled) {
 		if !ok {
 			continue
 		}
-		replaceMethod(vm, proto, "next", nil, func(fc goja.FunctionCall) goja.Value {
+		// Not a call the UDF makes (for-of, a spread, a destructuring
+		// call it), and charged by its items: no builtinSteps.
+		replaceMethodUncharged(vm, proto, "next", nil, func(fc goja.FunctionCall) goja.Value {
 			if cl := c.call; cl != nil {
 				if cl.iterated++; cl.iterated%2 == 0 {
 					p.tick(c, 1)
@@ -1225,8 +1233,11 @@ func (p *Program) tick(c *compiled, w int) {
 	if cl == nil || cl.stopped != "" {
 		return
 	}
-	before := cl.steps
+	// before is the count at the last step's end: the built-ins' own
+	// charges (builtinSteps) come between.
+	before := cl.ticked
 	cl.steps += w
+	defer func() { cl.ticked = cl.steps }()
 	// The allocation counter is read after the built-ins have announced
 	// lookBuilt bytes, and otherwise, natively, when the last read is
 	// allocLook old (reading it costs more than a light step: 0.8 of the

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -508,6 +509,7 @@ func (g *guards) boundParse() {
 	parse := original(j, "parse", nil)
 	g.set(j, "parse", nil, func(fc goja.FunctionCall) goja.Value {
 		s := g.text(&fc, 0)
+		g.cost(jsonCallSteps)
 		cost, depth := jsonCost(s.String())
 		if depth > limits.UDFJSONNesting {
 			g.throwRange(fmt.Sprintf("JSON.parse: the text nests %d levels deep; subplay allows at most %d", depth, limits.UDFJSONNesting))
@@ -649,13 +651,38 @@ func (g *guards) set(o *goja.Object, name string, sym *goja.Symbol, f func(goja.
 // set) with f, which keeps the method's name and arity, as code may read
 // them.
 func replaceMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
+	putMethod(vm, o, name, sym, f, true)
+}
+
+// replaceMethodUncharged is replaceMethod for a method whose calls cost
+// no builtinSteps.
+func replaceMethodUncharged(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
+	putMethod(vm, o, name, sym, f, false)
+}
+
+func putMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value, charged bool) {
 	var old goja.Value
 	if sym != nil {
 		old = o.GetSymbol(sym)
 	} else {
 		old = o.Get(name)
 	}
-	fn := vm.ToValue(f).(*goja.Object)
+	var fn *goja.Object
+	if r, ok := wrapping.Load(vm); ok && charged {
+		// The wrapper the UDF calls (the last put in place) charges the
+		// call (markCalls); a wrapper that an outer one calls does not.
+		reg := r.(*wrappers)
+		outer := new(bool)
+		fn = vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+			if *outer {
+				reg.charge()
+			}
+			return f(fc)
+		}).(*goja.Object)
+		reg.list = append(reg.list, wrapper{o: o, name: name, sym: sym, fn: fn, outer: outer})
+	} else {
+		fn = vm.ToValue(f).(*goja.Object)
+	}
 	if m, ok := old.(*goja.Object); ok {
 		_ = fn.DefineDataProperty("name", m.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 		_ = fn.DefineDataProperty("length", m.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
@@ -665,6 +692,65 @@ func replaceMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symb
 		return
 	}
 	_ = o.Set(name, fn)
+}
+
+// jsonCallSteps is what a call of JSON.parse or JSON.stringify costs
+// besides builtinSteps: a call on a small object took 80-150 us in js/wasm
+// (the reader and writer set up for each call), and a loop of them ran its
+// 50,000 steps in 0.8-1.6 s there at builtinSteps alone (twenty-third
+// session). A long text costs its allocation (the budget), at some 33 ns
+// a character natively.
+const jsonCallSteps = 16
+
+// cost counts n steps to the current call, not looked at until its next
+// step (as builtinSteps are).
+func (g *guards) cost(n int) {
+	if cl := g.c.call; cl != nil {
+		cl.steps += n
+	}
+}
+
+// builtinSteps is what a call of a built-in the sandbox wraps costs, its
+// own step besides what it charges for its work: such a call took 20-60
+// us in js/wasm (JSON.parse of a small object, replace, repeat, Object.
+// assign, a join of five items), where a light step takes 2.5, and a loop
+// of nothing but one ran its 50,000 steps in 1.2-2.2 s there at a step an
+// iteration (twenty-third session).
+const builtinSteps = 4
+
+// wrappers are the methods a sandbox replaced (replaceMethod), while it
+// is being made (wrapping, by runtime), and what a call of one costs.
+type wrappers struct {
+	list   []wrapper
+	charge func()
+}
+
+type wrapper struct {
+	o     *goja.Object
+	name  string
+	sym   *goja.Symbol
+	fn    *goja.Object
+	outer *bool
+}
+
+var wrapping sync.Map // *goja.Runtime to *wrappers
+
+// markCalls ends the registry of vm's wrappers: the outermost of each
+// method, the one in place now, charges its calls.
+func markCalls(vm *goja.Runtime) {
+	r, ok := wrapping.LoadAndDelete(vm)
+	if !ok {
+		return
+	}
+	for _, w := range r.(*wrappers).list {
+		var now goja.Value
+		if w.sym != nil {
+			now = w.o.GetSymbol(w.sym)
+		} else {
+			now = w.o.Get(w.name)
+		}
+		*w.outer = now == goja.Value(w.fn)
+	}
 }
 
 // text converts argument i to a string once, as the built-in would, and
@@ -841,8 +927,9 @@ func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route
 			// groups, with index, input and groups): 6-17 us natively,
 			// 40 in js/wasm, where a light step takes 2.5, and about 150
 			// with a named group (a loop of 24,000 exec ran 1 s there, 2 s
-			// with a named group, twenty-third session).
-			w = execSteps + 2*p.groups + namedGroupSteps*p.namedGroups
+			// with a named group, twenty-third session). The call's own
+			// builtinSteps and these steps pay for it.
+			w = 1 + 2*p.groups + namedGroupSteps*p.namedGroups
 		}
 		g.p.tick(g.c, w)
 		if g.stopped() {
@@ -875,12 +962,9 @@ func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route
 	})
 }
 
-// execSteps is the steps of a call of exec, besides 2 for each group and
-// namedGroupSteps more for each named one.
-const (
-	execSteps       = 4
-	namedGroupSteps = 16
-)
+// namedGroupSteps is what each named group adds to a call of exec (each
+// group adds 2, besides the call's own builtinSteps and step).
+const namedGroupSteps = 16
 
 // searchFrom is where a search of exec or test (the sandbox's expression
 // p, rx on the text s) starts, and refuses one that would go through more
@@ -1395,7 +1479,7 @@ var behind = goja.MustCompile("behind", `(function (g, name, check, all) {
 	var pass = function (args) {
 		var a = [];
 		for (var i = 0; i < args.length; i++) {
-			a.push(i === 0 || all ? check(args[i]) : args[i]);
+			a.push(i === 0 || all ? check(args[i], i) : args[i]);
 		}
 		return a;
 	};
@@ -1423,7 +1507,12 @@ func (g *guards) putBehind(name string, all bool, check func(goja.Value) goja.Va
 		panic("transform: guards: " + err.Error())
 	}
 	f, _ := goja.AssertFunction(v)
-	c := vm.ToValue(func(fc goja.FunctionCall) goja.Value { return check(fc.Argument(0)) })
+	c := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		if fc.Argument(1).ToInteger() == 0 {
+			g.p.tick(g.c, builtinSteps) // the call's own cost, as a wrapped built-in's
+		}
+		return check(fc.Argument(0))
+	})
 	if _, err := f(goja.Undefined(), vm.GlobalObject(), vm.ToValue(name), c, vm.ToValue(all)); err != nil {
 		panic("transform: guards: " + err.Error())
 	}

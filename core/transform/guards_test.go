@@ -340,10 +340,11 @@ func TestCatastrophicRefused(t *testing.T) {
 					t.Fatalf("got %s %v, want refused", st[0].Outcome, st[0].Diagnostics)
 				}
 			}
-			// A handful of steps each (an exec's own among them,
-			// execSteps), and the text a search went through before the
-			// refusal (matchAll's first search).
-			if most := messages * (10 + execSteps + len(data)/rxScanChars + 1); p.steps > most {
+			// A handful of steps each (the built-ins' own among them,
+			// builtinSteps each: matchAll, the RegExp it makes, exec),
+			// and the text a search went through before the refusal
+			// (matchAll's first search).
+			if most := messages * (10 + 6*builtinSteps + len(data)/rxScanChars + 1); p.steps > most {
 				t.Errorf("%d steps for %d refusals, want at most %d", p.steps, messages, most)
 			}
 		})
@@ -733,8 +734,9 @@ func TestPartLength(t *testing.T) {
 // TestExecCostsItsResult: a call of exec is charged for the result it
 // builds, more for each group and much more for a named one (a loop of
 // 24,000 exec with a named group ran 2 s in js/wasm at a step each): each
-// iteration here is 1 + 4 + 2 + 16 steps, so 2,000 fit the call's 50,000
-// and 2,500 do not.
+// iteration here is 1 + 4 + 1 + 2 + 16 steps (the loop's, the built-in
+// call's, exec's own, the group's, its name's), so 2,000 fit the call's
+// 50,000 and 2,500 do not.
 func TestExecCostsItsResult(t *testing.T) {
 	x := message.Message{Data: []byte("x")}
 	loop := func(n int) string {
@@ -742,7 +744,28 @@ func TestExecCostsItsResult(t *testing.T) {
 	}
 	check(t, loop(2000), x, want{outcome: Unchanged, data: "x"})
 	check(t, loop(2500), x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
-	// Without a group, 4 + 1 a call: 9,000 fit, 11,000 do not.
-	check(t, "function f(m) { var re = /b/; for (var i = 0; i < 9000; i++) re.exec('ab'); return m }", x, want{outcome: Unchanged, data: "x"})
-	check(t, "function f(m) { var re = /b/; for (var i = 0; i < 11000; i++) re.exec('ab'); return m }", x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+	// Without a group, 1 + 4 + 1 an iteration: 8,000 fit, 9,000 do not.
+	check(t, "function f(m) { var re = /b/; for (var i = 0; i < 8000; i++) re.exec('ab'); return m }", x, want{outcome: Unchanged, data: "x"})
+	check(t, "function f(m) { var re = /b/; for (var i = 0; i < 9000; i++) re.exec('ab'); return m }", x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+}
+
+// TestBuiltinCallsCost: a call of a built-in the sandbox wraps costs
+// builtinSteps besides its work, once however many wrappers it goes
+// through (indexOf has three), and JSON.parse jsonCallSteps more: loops of
+// nothing but such calls ran 1.2-2.2 s in js/wasm at a step an iteration.
+func TestBuiltinCallsCost(t *testing.T) {
+	x := message.Message{Data: []byte("x")}
+	loop := func(n int, call string) string {
+		return fmt.Sprintf("function f(m) { var s = 'ab', j = '{\"a\":1}'; for (var i = 0; i < %d; i++) %s; return m }", n, call)
+	}
+	// The loop's step, the call's, and indexOf's own charge (a step per
+	// 1,024 characters, one at least).
+	per := 1 + builtinSteps + 1
+	check(t, loop(limits.UDFCallSteps/per-100, "s.indexOf('b')"), x, want{outcome: Unchanged, data: "x"})
+	check(t, loop(limits.UDFCallSteps/per+100, "s.indexOf('b')"), x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+	per = 1 + builtinSteps + jsonCallSteps
+	check(t, loop(limits.UDFCallSteps/per-100, "JSON.parse(j)"), x, want{outcome: Unchanged, data: "x"})
+	check(t, loop(limits.UDFCallSteps/per+100, "JSON.parse(j)"), x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+	// A call the engine makes (a for-of loop's next) costs what it did.
+	check(t, "function f(m) { var a = Array(15000).fill(1), n = 0; for (var v of a) n += v; return m }", x, want{outcome: Unchanged, data: "x"})
 }

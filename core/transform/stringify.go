@@ -48,6 +48,7 @@ func (g *guards) boundStringify() {
 		if g.stopped() {
 			return goja.Undefined()
 		}
+		g.cost(jsonCallSteps)
 		w := &jsonWalk{g: g, isArray: isArray, rawJSON: rawJSON, seen: map[*goja.Object]walked{}}
 		if o, ok := fc.Argument(1).(*goja.Object); ok {
 			if f, ok := goja.AssertFunction(o); ok {

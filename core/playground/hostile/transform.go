@@ -154,6 +154,10 @@ func init() {
 		// groups): at a step a call, 24,000 with a named group ran 2 s
 		// in js/wasm (twenty-third session).
 		udf("exec-named-group-loop", "function f(m) { var re = /(?<x>b)/g, s = 'ab'.repeat(100); for (;;) { re.lastIndex = 0; re.exec(s) } }", 1),
+		// A loop of nothing but a built-in's call: 20-150 us a call in
+		// js/wasm at a step each ran 1.2-2.2 s there (twenty-third
+		// session); a call now costs builtinSteps, JSON's more.
+		udf("builtin-call-loop", "function f(m) { var j = '{\"a\":1,\"b\":[1,2],\"c\":\"x\"}'; for (;;) JSON.parse(j) }", 1),
 		udf("positions-of-array-likes", "function f(m) { var s = '1'.repeat(4e6), o = {valueOf: function () { return s }}, al = {length: 1}, q = {toString: function () { return 'x' }}; return {data: String(["+repeatList("Array.prototype.at.call(al, o), 'x'.split(q, o)", 150)+"].length)} }", 1),
 		// A pattern made at run time: one of 8 million characters took
 		// 3.5 s and 790 MB to compile natively.
