@@ -627,15 +627,17 @@ func invoke(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
 	return v
 }
 
+// methodOf reads o's property name, or sym when it is set.
+func methodOf(o *goja.Object, name string, sym *goja.Symbol) goja.Value {
+	if sym != nil {
+		return o.GetSymbol(sym)
+	}
+	return o.Get(name)
+}
+
 // original returns o's own method (by name, or by symbol when sym is set).
 func original(o *goja.Object, name string, sym *goja.Symbol) goja.Callable {
-	var v goja.Value
-	if sym != nil {
-		v = o.GetSymbol(sym)
-	} else {
-		v = o.Get(name)
-	}
-	f, ok := goja.AssertFunction(v)
+	f, ok := goja.AssertFunction(methodOf(o, name, sym))
 	if !ok {
 		panic("transform: guards: no method " + name)
 	}
@@ -661,12 +663,7 @@ func replaceMethodUncharged(vm *goja.Runtime, o *goja.Object, name string, sym *
 }
 
 func putMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value, charged bool) {
-	var old goja.Value
-	if sym != nil {
-		old = o.GetSymbol(sym)
-	} else {
-		old = o.Get(name)
-	}
+	old := methodOf(o, name, sym)
 	var fn *goja.Object
 	if r, ok := wrapping.Load(vm); ok && charged {
 		// The wrapper the UDF calls (the last put in place) charges the
@@ -743,13 +740,7 @@ func markCalls(vm *goja.Runtime) {
 		return
 	}
 	for _, w := range r.(*wrappers).list {
-		var now goja.Value
-		if w.sym != nil {
-			now = w.o.GetSymbol(w.sym)
-		} else {
-			now = w.o.Get(w.name)
-		}
-		*w.outer = now == goja.Value(w.fn)
+		*w.outer = methodOf(w.o, w.name, w.sym) == goja.Value(w.fn)
 	}
 }
 
@@ -1802,13 +1793,7 @@ func (g *guards) boundThis() {
 		"toLocaleUpperCase", "toLowerCase", "toUpperCase", "toWellFormed", "trim", "trimEnd", "trimLeft",
 		"trimRight", "trimStart"}
 	wrapThis := func(name string, sym *goja.Symbol) {
-		var m goja.Value
-		if sym != nil {
-			m = o.GetSymbol(sym)
-		} else {
-			m = o.Get(name)
-		}
-		orig, ok := goja.AssertFunction(m)
+		orig, ok := goja.AssertFunction(methodOf(o, name, sym))
 		if !ok {
 			return
 		}

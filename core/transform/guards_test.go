@@ -633,26 +633,28 @@ func TestBuildsInOneStatement(t *testing.T) {
 		return strings.TrimSuffix(strings.Repeat(expr+",", n), ",")
 	}
 	x := message.Message{Data: []byte("x")}
-	for what, code := range map[string]string{
-		"new ArrayBuffer":  "[" + list("new ArrayBuffer(16e6)", 12) + "]",
-		"new Float64Array": "[" + list("new Float64Array(2e6)", 12) + "]",
-		"join":             "var b = Array(16).fill('x'.repeat(1e6)); [" + list("b.join('')", 12) + "]",
-		"concat":           "var s = 'x'.repeat(8e6); [" + list("s.concat(s)", 12) + "]",
-		"String.raw":       "var s = 'x'.repeat(8e6); [" + list("String.raw({raw: ['', '']}, s)", 12) + "]",
+	// The builders stop at the budget before the copy that passes it; the
+	// encodings go through their text, a step per 32 or 16 characters
+	// (chargeCoding), the case conversions a step per 64: the steps stop
+	// them before the budget.
+	budget := func(what string) string { return "with " + what + " it would have allocated more than 32 MiB" }
+	steps := func(what string) string { return what + " over" }
+	for _, tc := range []struct {
+		what, code string
+		msg        func(string) string
+	}{
+		{"new ArrayBuffer", "[" + list("new ArrayBuffer(16e6)", 12) + "]", budget},
+		{"new Float64Array", "[" + list("new Float64Array(2e6)", 12) + "]", budget},
+		{"join", "var b = Array(16).fill('x'.repeat(1e6)); [" + list("b.join('')", 12) + "]", budget},
+		{"concat", "var s = 'x'.repeat(8e6); [" + list("s.concat(s)", 12) + "]", budget},
+		{"String.raw", "var s = 'x'.repeat(8e6); [" + list("String.raw({raw: ['', '']}, s)", 12) + "]", budget},
+		{"toUpperCase", "var s = 'x'.repeat(16e6); [" + list("s.toUpperCase()", 12) + "]", steps},
+		{"toLocaleLowerCase", "var s = 'X'.repeat(16e6); [" + list("s.toLocaleLowerCase()", 12) + "]", steps},
+		{"encodeURIComponent", "var s = '\\u00e9'.repeat(1e6); [" + list("encodeURIComponent(s)", 12) + "]", steps},
+		{"encodeURI", "var s = '\\u65e5'.repeat(1e6); [" + list("encodeURI(s)", 12) + "]", steps},
+		{"escape", "var s = '\\u65e5'.repeat(2e6); [" + list("escape(s)", 12) + "]", steps},
 	} {
-		check(t, "function f(m) { "+code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: "with " + what + " it would have allocated more than 32 MiB"})
-	}
-	// The encodings go through their text, a step per 32 or 16
-	// characters (chargeCoding), the case conversions a step per 64: the
-	// steps stop them before the budget.
-	for what, code := range map[string]string{
-		"toUpperCase":        "var s = 'x'.repeat(16e6); [" + list("s.toUpperCase()", 12) + "]",
-		"toLocaleLowerCase":  "var s = 'X'.repeat(16e6); [" + list("s.toLocaleLowerCase()", 12) + "]",
-		"encodeURIComponent": "var s = '\\u00e9'.repeat(1e6); [" + list("encodeURIComponent(s)", 12) + "]",
-		"encodeURI":          "var s = '\\u65e5'.repeat(1e6); [" + list("encodeURI(s)", 12) + "]",
-		"escape":             "var s = '\\u65e5'.repeat(2e6); [" + list("escape(s)", 12) + "]",
-	} {
-		check(t, "function f(m) { "+code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: what + " over"})
+		check(t, "function f(m) { "+tc.code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: tc.msg(tc.what)})
 	}
 	// A search of 16 MB is 15,625 steps, the repeat that made the text
 	// 31,250: the second search passes the call's 50,000.
