@@ -392,8 +392,9 @@ func isIdent(s string) bool {
 func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	g := vm.GlobalObject()
 	gd := newGuards(vm, p, c)
-	// Counted, not looked at: the next step stops a call past its steps
-	// (the built-in's own checks come first, with their own findings).
+	// Counted and held to the steps' limits, without the step's other
+	// looks (the built-in's own checks come first, with their own
+	// findings).
 	wrapping.Store(vm, &wrappers{charge: func() { gd.cost(builtinSteps) }})
 	defer markCalls(vm)
 	for name, f := range map[string]func(goja.FunctionCall) goja.Value{
@@ -1280,10 +1281,7 @@ func (p *Program) tick(c *compiled, w int) {
 		}
 	}
 	switch {
-	case cl.steps > limits.UDFCallSteps:
-		cl.stop(fmt.Sprintf("it took more than %d steps (loop iterations and calls)", limits.UDFCallSteps))
-	case p.steps+cl.steps > limits.UDFRequestSteps:
-		cl.stop(fmt.Sprintf("the request's UDFs took more than %d steps together", limits.UDFRequestSteps))
+	case p.pastSteps(cl):
 	case looked && allocs-cl.alloc0+cl.pending > cl.budget:
 		cl.stop(cl.overBudget("it allocated"))
 	case cl.steps/1024 != before/1024 && cl.overtime():
@@ -1295,6 +1293,20 @@ func (p *Program) tick(c *compiled, w int) {
 		// decide everything else.
 		cl.stop(fmt.Sprintf("it ran longer than %d s", limits.UDFCallSeconds))
 	}
+}
+
+// pastSteps stops the call when its steps, or its request's, pass their
+// limits, and reports whether it did.
+func (p *Program) pastSteps(cl *call) bool {
+	switch {
+	case cl.steps > limits.UDFCallSteps:
+		cl.stop(fmt.Sprintf("it took more than %d steps (loop iterations and calls)", limits.UDFCallSteps))
+	case p.steps+cl.steps > limits.UDFRequestSteps:
+		cl.stop(fmt.Sprintf("the request's UDFs took more than %d steps together", limits.UDFRequestSteps))
+	default:
+		return false
+	}
+	return true
 }
 
 // lookSteps is, under js/wasm, how many steps a call goes between two

@@ -699,11 +699,13 @@ func putMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, 
 // a character natively.
 const jsonCallSteps = 16
 
-// cost counts n steps to the current call, not looked at until its next
-// step (as builtinSteps are).
+// cost counts n steps to the current call (as builtinSteps are), and
+// stops it past its steps (the built-in runs, the interrupt takes effect
+// when it returns); the allocation counter waits for the next step.
 func (g *guards) cost(n int) {
-	if cl := g.c.call; cl != nil {
+	if cl := g.c.call; cl != nil && cl.stopped == "" {
 		cl.steps += n
+		g.p.pastSteps(cl)
 	}
 }
 
