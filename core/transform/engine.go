@@ -924,8 +924,8 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 		return invoke(parseFloat, fc.This, fc.Arguments...)
 	})
 	// The global parseFloat and parseInt are Number's (one function each).
-	_ = vm.GlobalObject().Set("parseFloat", objectAt(vm, "Number").Get("parseFloat"))
-	_ = vm.GlobalObject().Set("parseInt", objectAt(vm, "Number").Get("parseInt"))
+	_ = vm.GlobalObject().Set("parseFloat", pf.Get("parseFloat"))
+	_ = vm.GlobalObject().Set("parseInt", pf.Get("parseInt"))
 }
 
 // numberPrefix is how much of s parseFloat's regular expression goes
@@ -1314,9 +1314,9 @@ func (p *Program) pastSteps(cl *call) bool {
 // (performance.now, Date.now: a call out of the instance, and workerd's
 // stands still while code runs), and reading it at every step made a
 // loop's steps take about 1.4 times as long in Chromium
-// (BenchmarkLoopingUDF, twenty-third session). A step is at most regionNodes expression nodes,
-// each making a value at most, so 16 steps allocate some hundred KB
-// between two reads; what the built-ins build in one go they announce
+// (BenchmarkLoopingUDF, twenty-third session). A step is at most
+// regionNodes expression nodes, each making a value at most, so 16 steps
+// allocate some hundred KB between two reads; what the built-ins build in one go they announce
 // (lookBuilt) or check themselves (guards.afford).
 const lookSteps = 16
 

@@ -640,6 +640,10 @@ func TestConversionsSemantics(t *testing.T) {
 		// anew (twenty-third session).
 		{"var log = []; var o = {toString() { log.push('o'); return ' -1.5e2x' }}; var r = [parseFloat('1.5'), parseFloat(' \\n 2e3x'), parseFloat(o), parseFloat({toString() { return '-Infinityz' }}), parseFloat(''), parseFloat('.e1'), parseFloat('\\ufeff 7'), parseFloat('1e'), parseFloat('+.5'), decodeURIComponent('%41%C3%A9'), decodeURI('%41%2F'), unescape('%u0041%41'), decodeURIComponent(o), escape('\\u00e9'), 'e\\u0301'.normalize().length, '\\u00c5'.normalize('NFD').length, 'a'.localeCompare('b'), (function () { try { decodeURIComponent('%') } catch (e) { return e.name } })()].join(); return r + '|' + log.join('')",
 			"1.5,2000,-150,-Infinity,NaN,NaN,7,1,0.5,A\u00e9,A%2F,AA, -1.5e2x,%E9,1,2,-1,URIError|oo"},
+		// A string method refuses a null this before it converts a
+		// position.
+		{"var log = []; var p = {valueOf() { log.push('p'); return 1 }}; var S = String.prototype; var r = ['indexOf', 'charAt', 'slice', 'includes'].map(function (k) { try { S[k].call(null, 'a', p); return 'ok' } catch (e) { return e.name } }).join(); return r + '|' + log.join('')",
+			"TypeError,TypeError,TypeError,TypeError|"},
 		// split given an object for its separator and a limit; the
 		// positions given to Array.prototype's methods on array-likes.
 		{"var log = []; var t = {toString() { log.push('t'); return 'a,b,c' }}, sep = {toString() { log.push('s'); return ',' }}, lim = {valueOf() { log.push('l'); return 2 }}, rs = /,/; var S = String.prototype; var r = [S.split.call(t, sep, lim).join(';'), 'a,b'.split(sep, lim).join(';'), 'a,b,c'.split(rs, lim).join(';'), 'x'.split({[Symbol.split](s, l) { log.push('S' + s + l); return ['q'] }}, 7).join(), (function () { try { S.split.call(null, sep, lim) } catch (e) { return e.name } })(), (function () { try { 'a'.split({[Symbol.split]: 5}, lim) } catch (e) { return e.name } })(), 'a,b'.split(sep, undefined).length].join(); return r + '|' + log.join('')",

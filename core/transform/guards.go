@@ -1234,6 +1234,8 @@ func (g *guards) boundSplit(proto *goja.Object) {
 		}
 		user := float64(math.MaxUint32)
 		if !goja.IsUndefined(fc.Arguments[1]) {
+			// Converted here (once), its string charged.
+			g.numberArg(fc, 1, true)
 			user = float64(toUint32(fc.Arguments[1].ToNumber().ToFloat()))
 		}
 		if room := g.p.stepsLeft(g.c); user > room {
@@ -1273,17 +1275,30 @@ func (g *guards) boundSplit(proto *goja.Object) {
 	})
 	sp := g.object("String.prototype")
 	split := original(sp, "split", nil)
+	// split takes the spec's steps here, in order: it refuses a null or
+	// undefined this, calls the separator's Symbol.split (a regular
+	// expression's, or the UDF's) with this and the limit if it has one
+	// (read once), else converts this, the limit (charged), then the
+	// separator.
 	g.set(sp, "split", nil, func(fc goja.FunctionCall) goja.Value {
-		if o, ok := fc.Argument(0).(*goja.Object); ok {
-			if _, ok := goja.AssertFunction(o.GetSymbol(goja.SymSplit)); ok {
-				return invoke(split, fc.This, fc.Arguments...)
-			}
-		}
 		if fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
 			return invoke(split, fc.This, fc.Arguments...)
 		}
+		sep, isObj := fc.Argument(0).(*goja.Object)
+		if isObj {
+			if m := sep.GetSymbol(goja.SymSplit); m != nil && !goja.IsUndefined(m) && !goja.IsNull(m) {
+				f, ok := goja.AssertFunction(m)
+				if !ok {
+					panic(g.vm.NewTypeError("split: the separator's Symbol.split is not a function"))
+				}
+				return invoke(f, sep, fc.This, fc.Argument(1))
+			}
+		}
 		fc.This = g.str(fc.This)
 		capped := limit(&fc)
+		if isObj {
+			fc.Arguments[0] = g.str(sep)
+		}
 		return charge(invoke(split, fc.This, fc.Arguments...), capped)
 	})
 }
@@ -1639,7 +1654,7 @@ func (g *guards) boundPositions() {
 	}{
 		{"String.prototype", 's', []string{"charAt", "charCodeAt", "codePointAt", "at", "padStart", "padEnd", "repeat"}, []int{0}},
 		{"String.prototype", 's', []string{"slice", "substring", "substr"}, []int{0, 1}},
-		{"String.prototype", 'p', []string{"indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "split"}, []int{1}},
+		{"String.prototype", 'p', []string{"indexOf", "lastIndexOf", "includes", "startsWith", "endsWith"}, []int{1}},
 		{"Array.prototype", 'a', []string{"at", "with", "flat"}, []int{0}},
 		{"Array.prototype", 'a', []string{"slice", "splice"}, []int{0, 1}},
 		{"Array.prototype", 'i', []string{"indexOf", "lastIndexOf", "includes"}, []int{1}},
@@ -1671,45 +1686,15 @@ func (g *guards) boundPositions() {
 				convert := false
 				switch mode {
 				case 's':
-					if isObject(fc.This) {
-						fc.This = g.str(fc.This)
-					}
-					convert = true
+					convert = g.thisText(&fc)
 				case 'p':
 					// this is converted first (as boundThis does for the
-					// methods not here), except by split. The text to look
-					// for is converted next, after IsRegExp for includes,
-					// startsWith and endsWith: done here when there is a
-					// position to convert after it.
-					if name != "split" && isObject(fc.This) {
-						fc.This = g.str(fc.This)
-					}
-					convert = !isObject(fc.This)
-					if name == "split" {
-						if sep, ok := fc.Argument(0).(*goja.Object); ok && len(fc.Arguments) > 1 {
-							// split refuses a null or undefined this, then
-							// looks for its separator's Symbol.split (a
-							// regular expression's, or the UDF's) and calls
-							// it with this and the limit if there is one;
-							// else it converts this, the limit, then the
-							// separator: done here in that order.
-							if fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
-								panic(g.vm.NewTypeError("split: called on null or undefined"))
-							}
-							if m := sep.GetSymbol(goja.SymSplit); m != nil && !goja.IsUndefined(m) && !goja.IsNull(m) {
-								f, ok := goja.AssertFunction(m)
-								if !ok {
-									panic(g.vm.NewTypeError("split: the separator's Symbol.split is not a function"))
-								}
-								return invoke(f, sep, fc.This, fc.Arguments[1])
-							}
-							fc.This = g.str(fc.This)
-							g.numberArg(&fc, 1, true)
-							fc.Arguments[0] = g.str(sep)
-							return invoke(orig, fc.This, fc.Arguments...)
-						}
-						convert = convert && !isObject(fc.Argument(0))
-					} else if convert && len(fc.Arguments) > 1 && isObject(fc.Arguments[0]) {
+					// methods not here; split's order is boundSplit's). The
+					// text to look for is converted next, after IsRegExp
+					// for includes, startsWith and endsWith: done here
+					// when there is a position to convert after it.
+					convert = g.thisText(&fc)
+					if convert && len(fc.Arguments) > 1 && isObject(fc.Arguments[0]) {
 						if name != "indexOf" && name != "lastIndexOf" && g.isRegExp(fc.Arguments[0]) {
 							panic(g.vm.NewTypeError(name + ": the text to look for must not be a regular expression"))
 						}
@@ -1764,6 +1749,20 @@ func (g *guards) boundPositions() {
 	}
 }
 
+// thisText converts an object given as this to a string (its toString
+// or valueOf run once), for a string method that begins so, and reports
+// whether this is a string now: null, undefined and a Symbol are left for
+// the method to refuse, before it converts anything else.
+func (g *guards) thisText(fc *goja.FunctionCall) bool {
+	switch fc.This.(type) {
+	case *goja.Object:
+		fc.This = g.str(fc.This)
+	case nil, *goja.Symbol:
+		return false
+	}
+	return !goja.IsUndefined(fc.This) && !goja.IsNull(fc.This)
+}
+
 // isRegExp is JavaScript's IsRegExp: v's Symbol.match if it has one (read
 // once), else whether v is a regular expression.
 func (g *guards) isRegExp(v goja.Value) bool {
@@ -1801,8 +1800,8 @@ func (g *guards) boundThis() {
 			return
 		}
 		g.set(o, name, sym, func(fc goja.FunctionCall) goja.Value {
-			if isObject(fc.This) && g.c.call != nil {
-				fc.This = g.str(fc.This)
+			if g.c.call != nil {
+				g.thisText(&fc)
 			}
 			return invoke(orig, fc.This, fc.Arguments...)
 		})
