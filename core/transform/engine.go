@@ -435,6 +435,12 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		numName: func(fc goja.FunctionCall) goja.Value {
 			return p.number(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1))
 		},
+		countName: func(fc goja.FunctionCall) goja.Value {
+			return p.count(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
+		},
+		lengthName: func(fc goja.FunctionCall) goja.Value {
+			return p.setLength(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
+		},
 		eqName: func(fc goja.FunctionCall) goja.Value {
 			return p.equal(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
 		},
@@ -1284,13 +1290,16 @@ func (p *Program) tick(c *compiled, w int) {
 	case p.pastSteps(cl):
 	case looked && allocs-cl.alloc0+cl.pending > cl.budget:
 		cl.stop(cl.overBudget("it allocated"))
-	case cl.steps/1024 != before/1024 && cl.overtime():
+	case (looked || cl.steps/1024 != before/1024) && cl.overtime():
 		// The net, not the budget: a call within UDFCallSteps takes about
 		// a second even in the browser, so only work the steps do not
 		// count (backtracking regular expressions, each stopped by its
 		// own time-out natively) gets here. A verdict that depended on the
 		// machine's speed would differ between the entries, so the steps
-		// decide everything else.
+		// decide everything else. Read at each look too: under js/wasm,
+		// where no watch runs, 1,024 steps of work they do not count
+		// (each converting an 8 MB string in a length's assignment) would
+		// run minutes between two reads.
 		cl.stop(fmt.Sprintf("it ran longer than %d s", limits.UDFCallSeconds))
 	}
 }
@@ -1579,7 +1588,8 @@ const (
 	opLessEq             // <=
 	opGreaterEq          // >=
 	opCompare            // numName's: a comparison with a string literal
-	opCount              // numName's: x++ or x--, whose operand it only charges
+	opCount              // numName's: a length's new value, which it only charges
+	opIncrement          // numName's: x++ or x--, whose operand it converts
 )
 
 // The numbers eqName is given for ==, !=, === and !== (instrument.go's
@@ -1654,8 +1664,10 @@ func (p *Program) chargeOperands(cl *call, g *guards, op int64, llen int, lstr b
 // already, converted to the primitive the operator would use, where the
 // operator would (nothing runs between), and charged (chargeText).
 // opCompare says the other operand is a string, so a string here is
-// compared with it, not converted; opCount that the operand is x's of x++
-// or x--, only charged (the operator converts an object itself).
+// compared with it, not converted; opCount that the operand is assigned
+// to a length, only charged (an array's length converts an object twice
+// itself); opIncrement that it is x's of x++ or x--, which the code puts
+// back in x before the operator runs.
 func (p *Program) number(c *compiled, g *guards, op int64, v goja.Value) goja.Value {
 	cl := c.call
 	if cl == nil || cl.stopped != "" {
@@ -1673,6 +1685,131 @@ func (p *Program) number(c *compiled, g *guards, op int64, v goja.Value) goja.Va
 	}
 	return v
 }
+
+// count is countName: ++ or -- (kind: countDown and the other bits) of
+// base's property key, as the engine would do it, but for what the
+// property holds being converted here, to a primitive (an object's valueOf
+// runs once), charged when it is a string, then to a number or a BigInt.
+// The engine's own ++ of a property converts with no step: a string of
+// millions of digits, or an object's valueOf giving one, each time. The
+// property is read and set through Reflect.get and Reflect.set as the
+// sandbox found them, with base as the receiver (a getter of a primitive's
+// prototype sees the primitive) and key given to each to convert, as V8
+// converts it for the read and again for the write.
+func (p *Program) count(c *compiled, g *guards, kind int64, base, key goja.Value) goja.Value {
+	vm := g.vm
+	if base == nil || goja.IsUndefined(base) || goja.IsNull(base) {
+		panic(vm.NewTypeError("Cannot read properties of %s%s", base, reading(key)))
+	}
+	obj := base.ToObject(vm)
+	v := g.toPrimitive(invoke(g.reflectGet, goja.Undefined(), obj, key, base), "number")
+	if s, ok := v.(goja.String); ok {
+		if cl := c.call; cl != nil {
+			p.chargeText(cl, g, s.Length(), numberChars)
+		}
+	}
+	step := int64(1)
+	if kind&countDown != 0 {
+		step = -1
+	}
+	var old, next goja.Value
+	if b, ok := v.Export().(*big.Int); ok && v.ExportType() == bigIntType {
+		old, next = v, vm.ToValue(new(big.Int).Add(b, big.NewInt(step)))
+	} else {
+		old = v.ToNumber()
+		next = vm.ToValue(old.ToFloat() + float64(step))
+	}
+	if !invoke(g.reflectSet, goja.Undefined(), obj, key, next, base).ToBoolean() && kind&countStrict != 0 {
+		panic(vm.NewTypeError("Cannot set the property%s of %s", reading(key), valueKind(base)))
+	}
+	if kind&countPrefix != 0 {
+		return next
+	}
+	return old
+}
+
+// setLength is lengthName: base.length = v (kind: countStrict or 0), as
+// the engine would do it, but for an array's length converting v here:
+// twice, as the spec's ArraySetLength does (an object's valueOf runs
+// twice, a string each time charged), the first to a whole length, the
+// second to compare (RangeError when they differ). An array whose length
+// cannot be written converts nothing and is left as it is, as in V8;
+// anything else (a plain object, a Proxy) is given v to set as it is. Its
+// value is v.
+func (p *Program) setLength(c *compiled, g *guards, kind int64, base, v goja.Value) goja.Value {
+	vm := g.vm
+	if base == nil || goja.IsUndefined(base) || goja.IsNull(base) {
+		panic(vm.NewTypeError("Cannot set properties of %s (setting 'length')", base))
+	}
+	obj := base.ToObject(vm)
+	set, done := v, true
+	if isObject(base) && obj.ClassName() == "Array" && obj.ExportType() != proxyType {
+		// goja's length converts v before it finds it cannot be written.
+		d, _ := invoke(g.describe, goja.Undefined(), obj, vm.ToValue("length")).(*goja.Object)
+		done = false
+		if d != nil && d.Get("writable").ToBoolean() {
+			number := func() float64 {
+				x := g.toPrimitive(v, "number")
+				if s, ok := x.(goja.String); ok {
+					if cl := c.call; cl != nil {
+						p.chargeText(cl, g, s.Length(), numberChars)
+					}
+				}
+				return x.ToFloat()
+			}
+			n := toUint32(number())
+			if float64(n) != number() {
+				g.throwRange("Invalid array length")
+			}
+			set, done = vm.ToValue(n), true
+		}
+	}
+	if done {
+		done = invoke(g.reflectSet, goja.Undefined(), obj, vm.ToValue("length"), set, base).ToBoolean()
+	}
+	if !done && kind&countStrict != 0 {
+		panic(vm.NewTypeError("Cannot set the property 'length' of %s", valueKind(base)))
+	}
+	return v
+}
+
+// valueKind names what kind of value v is, for an error's message.
+func valueKind(v goja.Value) string {
+	switch {
+	case isObject(v):
+		return "an object"
+	case v.ExportType() == symbolType:
+		return "a symbol"
+	case v.ExportType() == bigIntType:
+		return "a BigInt"
+	}
+	switch v.ExportType().Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// reading is a property key as an error's message quotes it: a short
+// primitive, or nothing (an object's would have to be converted).
+func reading(key goja.Value) string {
+	if _, sym := key.(*goja.Symbol); sym || key == nil || isObject(key) {
+		return ""
+	}
+	s := key.String() // a primitive: no code of the UDF's runs
+	if utf8.RuneCountInString(s) > limits.QuotedInput {
+		return ""
+	}
+	return " '" + s + "'"
+}
+
+// bigIntType and symbolType are the types a BigInt and a Symbol export as.
+var (
+	bigIntType = reflect.TypeOf((*big.Int)(nil))
+	symbolType = reflect.TypeOf((*goja.Symbol)(nil))
+)
 
 // equal is eqName: ==, !=, === or !== (num 1 to 4) of a and b, worked
 // out by the engine's own comparison once the strings it would go

@@ -533,16 +533,17 @@ func TestConstantLogicChains(t *testing.T) {
 
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
-// no step counts (here 300 x++ of an object whose valueOf gives 4 million
-// digits, about 10 s when nothing stops it: the strings the operators and
-// the built-ins convert are charged, but not an object's that ++ converts
-// itself, here through a valueOf that is a built-in, which costs no step
-// either).
+// no step counts (here 300 assignments of an object whose valueOf gives 4
+// million digits to the length of a Proxy of an array, about 10 s when
+// nothing stops it: the strings the operators and the built-ins convert
+// are charged, and an array's length (lengthName), but not what an
+// array's length converts behind a Proxy, here through a valueOf that is
+// a built-in, which costs no step either).
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, x; return {data: String([" + strings.TrimSuffix(strings.Repeat("(x = o, x++),", 300), ",") + "].length)} }"
+	code := "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, a = new Proxy([], {}); return {data: String([" + strings.TrimSuffix(strings.Repeat("a.length = o,", 300), ",") + "].length)} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -650,6 +651,21 @@ func TestConversionsSemantics(t *testing.T) {
 			"a;b,a;b,a;b,q,TypeError,TypeError,2|tlslslSx7s"},
 		{"var log = []; var o = {valueOf() { log.push('o'); return 1 }}; var al = {length: 3, 0: 'a', 1: 'b', 2: 'c'}, e = {length: 0}, sl = {length: '2', 0: 'x', 1: 'y'}; var A = Array.prototype; var r = [A.at.call(al, o), A.slice.call(al, o).join(''), A.indexOf.call(al, 'c', o), A.indexOf.call(e, 'c', o), A.includes.call(al, 'a', o), A.at.call('xyz', o), A.slice.call(sl, o).join(''), A.indexOf.call('', 'x', o), A.fill.call({length: 2}, 9, o)[1], A.lastIndexOf.call(al, 'a', o)].join(); return r + '|' + log.join('')",
 			"b,bc,2,-1,false,y,y,-1,9,0|oooooooo"},
+		// ++ and -- of a name and of a property, which convert what they
+		// read before the operator runs (numName, countName): a getter
+		// and a setter run once and the key converts for each, a frozen
+		// object refuses the set only in strict code, a primitive's
+		// property, BigInts, -0, a Symbol (twenty-fourth session).
+		{"var log = []; var err = function (f) { try { return String(f()) } catch (e) { return e.name } }; var k = {toString() { log.push('k'); return 'p' }}; var o = {get p() { log.push('g'); return {valueOf() { log.push('v'); return 5 }} }, set p(v) { log.push('s' + v) }}; var f = Object.freeze({p: 1}), b = {p: 10n}, q = {p: '7'}, a = [1, 2], arr = [3], n = {p: -0}, big = {p: 9007199254740992}; var r = [o[k]++, ++o.p, err(function () { return null[k]++ }), err(function () { var u; return u.p-- }), err(function () { 'use strict'; return f.p++ }), f.p++, f.p,   err(function () { 'use strict'; return 'abc'.length++ }), err(function () { 'use strict'; return (5).x++ }), (5).x++, b.p++, b.p, --b.p, err(function () { return {p: Symbol()}.p++ }),   q.p--, typeof q.p, ++q.p, a.length++, a.length, a.join(), arr[0]--, arr[ 0 ] ++, arr [0], Object.is(n.p++, -0), big.p++, big.p, (function () { var z = {c: 0}; z . c ++; ++ z.c; z['c']--; return z.c })(),   (function () { var x = {valueOf() { log.push('x'); return '3' }}; x++; ++x; return x })(), (function () { class A { constructor() { this.v = '1' } inc() { return this.v++ } } var i = new A(); i.inc(); return i.v })()].join(); return r + '|' + log.join('')",
+			"5,6,TypeError,TypeError,TypeError,1,1,TypeError,TypeError,NaN,10,11,10,TypeError,7,number,7,2,3,1,2,,3,2,3,true,9007199254740992,9007199254740992,1,5,2|kgvks6gvs6x"},
+		// An assignment to a length (lengthName): an array's converts
+		// twice, a frozen one's and a plain object's not at all.
+		{"var log=[]; var err = function (f) { try { return String(f()) } catch (e) { return e.name } }; var o = {valueOf(){log.push('v'); return 1}}; var a=[1,2,3]; var r1 = (a.length = o);  var fr = Object.freeze([1,2]); var r2 = err(function(){ fr.length = o; return fr.length }); var r3 = err(function(){ 'use strict'; fr.length = o }); var p = {length: 5}; p.length = o;  var r4 = err(function(){ [].length = -1 }); var r5 = err(function(){ [].length = {valueOf(){log.push('w'); return 1.5}} }); var pr = new Proxy([1,2,3], {}); pr.length = o; var b = [1,2,3]; b.length = '2'; var c = Object.create([1,2]); c.length = o; return ([r1 === o, a.length, r2, r3, typeof p.length, r4, r5, pr.length, b.join(), typeof c.length, Array.isArray(c)].join() + '|' + log.join(''))",
+			"true,1,2,TypeError,object,RangeError,RangeError,1,1,2,object,false|vvwwvv"},
+		// A private field's ++ and compound assignment (read once by its
+		// text: this.#x, o.#x).
+		{"var log = []; class A { #p = '5'; #q = {valueOf() { log.push('v'); return 2 }}; #n = 10n; f() { this.#p++; ++this.#p; this.#q--; var a = this; a.#p -= 1; this.#q *= 3; this.#n--; return [this.#p, this.#q, typeof this.#p, this.#n, a.#p++, --a.#n].join() } } return new A().f() + '|' + log.join('')",
+			"6,3,number,9,6,8|v"},
 	} {
 		check(t, "function f(m) { return {data: String((function () { "+tc.body+" })())} }", x, want{outcome: Changed, data: tc.want})
 	}
@@ -689,6 +705,14 @@ func TestConversionsCharged(t *testing.T) {
 		{"strict equality of strings", text + "[" + list("s !== t", 3000) + "]", "comparing"},
 		{"compound assignment", digits + "[" + list("(x = s, x -= 1)", 300) + "]", "to a number"},
 		{"increment", digits + "[" + list("(x = s, x++)", 300) + "]", "to a number"},
+		// ++ and -- of an object and of a property, an object's length
+		// (twenty-fourth session: each ran 10 s natively until the watch
+		// stopped it, under js/wasm until the loader's time-out).
+		{"increment of an object", digits + "[" + list("(x = o, x++)", 300) + "]", "to a number"},
+		{"decrement of a property", digits + "x = {}; [" + list("(x.p = s, x.p--)", 300) + "]", "to a number"},
+		{"increment of a computed property holding an object", digits + "x = [], k = {toString() { return '0' }}; [" + list("(x[0] = o, ++x[k])", 300) + "]", "to a number"},
+		{"increment of a private field", digits + "class A { #p; f() { return [" + list("(this.#p = o, this.#p++)", 300) + "] } } new A().f()", "to a number"},
+		{"an array's length given an object", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("a.length = o", 300) + "]", "to a number"},
 		{"Number", digits + "[" + list("Number(s)", 300) + "]", "to a number"},
 		{"new Number", digits + "[" + list("new Number(o)", 300) + "]", "to a number"},
 		{"Math", digits + "[" + list("Math.abs(s)", 300) + "]", "to a number"},

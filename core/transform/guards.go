@@ -44,6 +44,10 @@ type guards struct {
 	// (see steady).
 	describe    goja.Callable
 	typedLength *goja.Object
+	// reflectGet and reflectSet are Reflect.get and Reflect.set as they
+	// were before the UDF's code ran (Program.count reads and sets through
+	// them).
+	reflectGet, reflectSet goja.Callable
 	// plain is what a RegExp's split reads as the sandbox left it (see
 	// plainRegExp).
 	plain rxPlain
@@ -361,6 +365,8 @@ func newGuards(vm *goja.Runtime, p *Program, c *compiled) *guards {
 	g.rangeError, _ = vm.GlobalObject().Get("RangeError").(*goja.Object)
 	g.imported = reflect.TypeOf(vm.ToValue("\u00e9"))
 	g.describe = original(objectAt(vm, "Object"), "getOwnPropertyDescriptor", nil)
+	g.reflectGet = original(objectAt(vm, "Reflect"), "get", nil)
+	g.reflectSet = original(objectAt(vm, "Reflect"), "set", nil)
 	if d, ok := invoke(g.describe, goja.Undefined(), objectAt(vm, "%TypedArray%.prototype"), vm.ToValue("length")).(*goja.Object); ok {
 		g.typedLength, _ = d.Get("get").(*goja.Object)
 	}

@@ -90,6 +90,26 @@ const (
 	numName  = tickName + "_u"
 	eqName   = tickName + "_e"
 	caseName = tickName + "_c"
+	// countName takes the place of ++ and -- on a property, o.p++ or
+	// ++o[k] becoming countName(kind, ((o)), "p") or countName(kind,
+	// ((o)), ((k))): it reads the property, converts and charges what it
+	// holds, and sets it (Program.count). The engine's own ++ converts an
+	// object it reads with no step, and a string of millions of digits
+	// each time.
+	countName = tickName + "_i"
+	// lengthName takes the place of o.length = v, which becomes
+	// lengthName(strict, ((o)), ((v))) (Program.setLength): an array's
+	// length converts v twice, with no step.
+	lengthName = tickName + "_L"
+)
+
+// The kind countName is given: the bits of a -- (not ++), of a prefix
+// operator (its value is the new number, not the old), and of strict
+// code (a property that cannot be set throws, not ignored).
+const (
+	countDown   = 1
+	countPrefix = 2
+	countStrict = 4
 )
 
 // insertion is text added to the code before the byte at offset at (in the
@@ -165,6 +185,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	feeds := map[*ast.BinaryExpression]string{}
 	weights := map[ast.Node]int{}
 	safe := counters(prog)
+	strict := strictCode(prog, len(code))
 	// num is numeric, with the loop counters that always hold a number.
 	num := func(e ast.Expression) bool {
 		if id, ok := e.(*ast.Identifier); ok && safe[id] {
@@ -366,9 +387,18 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		case *ast.AssignExpression:
 			if dot, ok := n.Left.(*ast.DotExpression); ok && n.Operator == token.ASSIGN && dot.Identifier.Name == "length" && !num(n.Right) {
 				// An array's length converts what it is given to a number
-				// (twice): a string is charged (numName only charges for
-				// op 17, the assignment converts an object itself).
-				around(n.Right, numName, opText(opCount))
+				// (twice): lengthName sets it, converting there. Where the
+				// text cannot be taken apart so, a string is charged
+				// (numName only charges for opCount), but an object's
+				// conversion stays the engine's.
+				if list, ok := setLength(code, n, dot, strict(n.Left.Idx0()), off, starts, ends); ok {
+					for _, x := range list {
+						x.seq = len(ins)
+						ins = append(ins, x)
+					}
+				} else {
+					around(n.Right, numName, opText(opCount))
+				}
 			}
 			if fam := family(n.Operator); fam != 0 {
 				// The target read once (readTwice), when its operator
@@ -402,14 +432,35 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if !n.Postfix && (n.Operator == token.PLUS || n.Operator == token.MINUS || n.Operator == token.BITWISE_NOT) && !num(n.Operand) {
 				around(n.Operand, numName, opText(opUnary))
 			}
-			if id, ok := n.Operand.(*ast.Identifier); ok && (n.Operator == token.INCREMENT || n.Operator == token.DECREMENT) && !safe[id] {
+			if id, ok := n.Operand.(*ast.Identifier); (n.Operator == token.INCREMENT || n.Operator == token.DECREMENT) && !(ok && safe[id]) {
 				// x++ converts x: its value is read once more before, by
-				// its name as the code spells it, and charged if it is a
-				// string (an object's conversion stays the operator's).
-				a, b := off(id.Idx0()), off(identEnd(code, id))
-				if a >= 0 && b <= len(code) && a <= b && code[a:b] == id.Name.String() {
-					add(leadingParens(code, off(exprStart(n))), "("+numName+"("+opText(opCount)+", "+code[a:b]+"), ")
+				// its name as the code spells it, converted to a
+				// primitive (an object's valueOf runs there, once),
+				// charged if it is a string, and put back in x, so that
+				// the operator converts a primitive: "(x = num(x), x++)".
+				// The same for a private field of this or of a name,
+				// this.#x (a private getter and setter run twice).
+				target := ""
+				switch x := n.Operand.(type) {
+				case *ast.Identifier:
+					a, b := off(x.Idx0()), off(identEnd(code, x))
+					if a >= 0 && b <= len(code) && a <= b && code[a:b] == x.Name.String() {
+						target = code[a:b]
+					}
+				case *ast.PrivateDotExpression:
+					target = privateText(code, x, off)
+				}
+				if target != "" {
+					add(leadingParens(code, off(exprStart(n))), "("+target+" = "+numName+"("+opText(opIncrement)+", "+target+"), ")
 					closeAt(off(nodeEnd(code, n, ends)), ")")
+				}
+			}
+			if n.Operator == token.INCREMENT || n.Operator == token.DECREMENT {
+				if list, ok := countMember(code, n, strict(n.Idx), off, starts, ends); ok {
+					for _, x := range list {
+						x.seq = len(ins)
+						ins = append(ins, x)
+					}
 				}
 			}
 		case *ast.CaseStatement:
@@ -610,6 +661,9 @@ func readTwice(code string, e ast.Expression, off func(file.Idx) int, starts map
 	case *ast.Identifier:
 		n := plain(x)
 		return n, nil, n != ""
+	case *ast.PrivateDotExpression:
+		n := privateText(code, x, off)
+		return n, nil, n != ""
 	case *ast.DotExpression:
 		if !spelt(&x.Identifier) {
 			return "", nil, false
@@ -650,6 +704,193 @@ func readTwice(code string, e ast.Expression, off func(file.Idx) int, starts map
 		}, true
 	}
 	return "", nil, false
+}
+
+// countMember plans how countName takes the place of ++ or -- (n) on a
+// property, o.p or o[k]: the insertions that make n's text
+// countName(kind, ((o)), "p") or countName(kind, ((o)), ((k))), and
+// whether it can (not for a name, which numName converts, super.x, a
+// private #x, or text around the operator other than blanks on one line:
+// a parenthesis, a comment or a line break would be cut out).
+func countMember(code string, n *ast.UnaryExpression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) ([]insertion, bool) {
+	// gap says whether code[i:j] is want with blanks around it.
+	gap := func(i, j int, want string) bool {
+		return 0 <= i && i <= j && j <= len(code) && strings.Trim(code[i:j], " \t") == want
+	}
+	kind := 0
+	if n.Operator == token.DECREMENT {
+		kind |= countDown
+	}
+	if !n.Postfix {
+		kind |= countPrefix
+	}
+	if strict {
+		kind |= countStrict
+	}
+	op := off(n.Idx) // the operator, before or after its operand
+	if op < 0 || op+2 > len(code) || code[op:op+2] != n.Operator.String() {
+		return nil, false
+	}
+	var left ast.Expression
+	switch x := n.Operand.(type) {
+	case *ast.DotExpression:
+		left = x.Left
+	case *ast.BracketExpression:
+		left = x.Left
+	default:
+		return nil, false
+	}
+	if _, ok := left.(*ast.SuperExpression); ok {
+		return nil, false
+	}
+	a, b, ok := extent(code, exprStartMemo(left, starts), left, off, ends)
+	if !ok {
+		return nil, false
+	}
+	var list []insertion
+	if !n.Postfix {
+		if !gap(op+2, a, "") {
+			return nil, false
+		}
+		list = append(list, insertion{at: op, skip: 2})
+	}
+	list = append(list, insertion{at: a, text: countName + "(" + strconv.Itoa(kind) + ", (("})
+	// end is where the operand's text ends, and the text cut from there
+	// ends: after a postfix operator.
+	end := func(e int) (int, bool) {
+		if !n.Postfix {
+			return e, true
+		}
+		return op + 2, gap(e, op, "")
+	}
+	switch x := n.Operand.(type) {
+	case *ast.DotExpression:
+		id := &x.Identifier
+		i, j := off(id.Idx0()), off(identEnd(code, id))
+		e, ok := end(j)
+		if !ok || !gap(b, i, ".") || i > j || code[i:j] != id.Name.String() {
+			return nil, false
+		}
+		list = append(list, insertion{at: b, text: ")), " + strconv.Quote(id.Name.String()) + ")", skip: e - b, close: true})
+	case *ast.BracketExpression:
+		lb, rb := off(x.LeftBracket), off(x.RightBracket)
+		e, ok := end(rb + 1)
+		if !ok || b != lb || lb < 0 || rb >= len(code) || lb >= rb || code[lb] != '[' || code[rb] != ']' {
+			return nil, false
+		}
+		list = append(list,
+			insertion{at: lb, text: ")), ((", skip: 1, close: true},
+			insertion{at: rb, text: ")))", skip: e - rb, close: true})
+	}
+	return list, true
+}
+
+// setLength plans how lengthName takes the place of an assignment (n) to
+// a length (dot): the insertions that make n's text lengthName(strict,
+// ((o)), ((v))), and whether it can (not for super.length, a base whose
+// extent is not sure, or text between the base and v other than blanks on
+// one line, ".length", "=" and v's opening parentheses).
+func setLength(code string, n *ast.AssignExpression, dot *ast.DotExpression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) ([]insertion, bool) {
+	if _, ok := dot.Left.(*ast.SuperExpression); ok {
+		return nil, false
+	}
+	a, b, ok := extent(code, exprStartMemo(dot.Left, starts), dot.Left, off, ends)
+	if !ok {
+		return nil, false
+	}
+	id := &dot.Identifier
+	i, j := off(id.Idx0()), off(identEnd(code, id))
+	r, e := off(exprStartMemo(n.Right, starts)), off(nodeEnd(code, n.Right, ends))
+	if i < b || j < i || r < j || e < r || e > len(code) || strings.Trim(code[b:i], " \t") != "." || code[i:j] != "length" {
+		return nil, false
+	}
+	eq := strings.IndexByte(code[j:r], '=')
+	if eq < 0 || strings.Trim(code[j:j+eq], " \t") != "" || strings.Trim(code[j+eq+1:r], " \t(") != "" {
+		return nil, false
+	}
+	kind := 0
+	if strict {
+		kind = countStrict
+	}
+	return []insertion{
+		{at: a, text: lengthName + "(" + strconv.Itoa(kind) + ", (("},
+		{at: b, text: ")), ", skip: j + eq + 1 - b, close: true},
+		{at: r, text: "(("},
+		{at: e, text: ")))", close: true},
+	}, true
+}
+
+// strictCode says of an offset in the program's code (a file.Idx) whether
+// the code there is strict: under a "use strict" directive of the program
+// or of a function around it, or in a class. n is the code's length.
+func strictCode(prog *ast.Program, n int) func(file.Idx) bool {
+	directive := func(list []ast.Statement) bool {
+		for _, st := range list {
+			es, ok := st.(*ast.ExpressionStatement)
+			if !ok {
+				return false
+			}
+			lit, ok := es.Expression.(*ast.StringLiteral)
+			if !ok {
+				return false
+			}
+			if lit.Literal == `"use strict"` || lit.Literal == `'use strict'` {
+				return true
+			}
+		}
+		return false
+	}
+	if directive(prog.Body) {
+		return func(file.Idx) bool { return true }
+	}
+	// depth[i] counts the strict spans that have begun at offset i or
+	// before, less those that have ended (a running sum of their ends).
+	depth := make([]int32, n+2)
+	span := func(a, b file.Idx) {
+		if 0 < a && a < b && int(b) <= n+1 {
+			depth[a]++
+			depth[b]--
+		}
+	}
+	walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(v any) {
+		switch x := v.(type) {
+		case *ast.FunctionLiteral:
+			if x.Body != nil && directive(x.Body.List) {
+				span(x.Idx0(), x.Idx1())
+			}
+		case *ast.ArrowFunctionLiteral:
+			if body, ok := x.Body.(*ast.BlockStatement); ok && directive(body.List) {
+				span(x.Idx0(), x.Idx1())
+			}
+		case *ast.ClassLiteral:
+			span(x.Idx0(), x.Idx1())
+		}
+	})
+	for i := 1; i < len(depth); i++ {
+		depth[i] += depth[i-1]
+	}
+	return func(at file.Idx) bool { return 0 < at && int(at) < len(depth) && depth[at] > 0 }
+}
+
+// privateText is the text of a private field of this or of a name as the
+// code spells it, "this.#x" or "o.#x", and "" for any other base or
+// spelling (a name looked up again, or this, runs none of the UDF's code).
+func privateText(code string, x *ast.PrivateDotExpression, off func(file.Idx) int) string {
+	base := ""
+	switch b := x.Left.(type) {
+	case *ast.ThisExpression:
+		base = "this"
+	case *ast.Identifier:
+		base = b.Name.String()
+	default:
+		return ""
+	}
+	a, e := off(x.Left.Idx0()), off(identEnd(code, &x.Identifier.Identifier))
+	want := base + ".#" + x.Identifier.Name.String()
+	if a < 0 || e > len(code) || a > e || code[a:e] != want {
+		return ""
+	}
+	return want
 }
 
 // exprStart is where an expression begins in the code. goja's Idx0 of a

@@ -135,6 +135,13 @@ func init() {
 		udf("comparisons-in-one-statement", "function f(m) { var s = 'x'.repeat(8e6), t = 'x'.repeat(8e6); return {data: String(["+repeatList("s == t", 3000)+"].length)} }", 1),
 		udf("positions-in-one-statement", "function f(m) { var s = '1'.repeat(4e6); return {data: String(["+repeatList("'x'.charAt(s)", 300)+"].length)} }", 1),
 		udf("conversions-of-an-object", "function f(m) { var s = '1'.repeat(4e6), o = {valueOf: function () { return s }}; for (;;) o * 2 }", 1),
+		// ++ of an object and of a property, and an array's length given
+		// an object, converted by the engine with no step (twenty-fourth
+		// session): each ran until the native watch stopped it at 10 s,
+		// under js/wasm until the page's loader gave up.
+		udf("increment-of-an-object", "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, x; return {data: String(["+repeatList("(x = o, x++)", 300)+"].length)} }", 1),
+		udf("property-increment-loop", "function f(m) { var s = '0'.repeat(4194303) + '1', x = {}; for (;;) { x.p = s; x.p++ } }", 1),
+		udf("length-of-an-object", "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, a = []; return {data: String(["+repeatList("a.length = o", 300)+"].length)} }", 1),
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A string method given an object for this, and positions that
 		// split and Array.prototype's methods on an array-like convert
