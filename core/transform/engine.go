@@ -81,6 +81,9 @@ type compiled struct {
 	// being worked out, held by holdName for the reads after it (see
 	// readTwice).
 	base, key goja.Value
+	// converted is the primitive numName made of an object for x++, read
+	// by convertedName right after (nothing runs between).
+	converted goja.Value
 	// topSteps are the steps the top-level code took when it last ran, and
 	// stopped says whether a budget stopped it: only a result no budget
 	// cut short is the same every time, and may be cached.
@@ -428,10 +431,11 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			c.base, c.key = fc.Argument(0), fc.Argument(1)
 			return c.base
 		},
-		baseName: func(goja.FunctionCall) goja.Value { return c.base },
-		keyName:  func(goja.FunctionCall) goja.Value { return c.key },
-		heldName: func(goja.FunctionCall) goja.Value { return gd.propertyKey(c.key) },
-		textName: func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
+		baseName:      func(goja.FunctionCall) goja.Value { return c.base },
+		convertedName: func(goja.FunctionCall) goja.Value { return c.converted },
+		keyName:       func(goja.FunctionCall) goja.Value { return c.key },
+		heldName:      func(goja.FunctionCall) goja.Value { return gd.propertyKey(c.key) },
+		textName:      func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
 		numName: func(fc goja.FunctionCall) goja.Value {
 			return p.number(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1))
 		},
@@ -1666,10 +1670,23 @@ func (p *Program) chargeOperands(cl *call, g *guards, op int64, llen int, lstr b
 // opCompare says the other operand is a string, so a string here is
 // compared with it, not converted; opCount that the operand is assigned
 // to a length, only charged (an array's length converts an object twice
-// itself); opIncrement that it is x's of x++ or x--, which the code puts
-// back in x before the operator runs.
+// itself); opIncrement that it is x's of x++ or x--: an object is
+// converted and the primitive held for convertedName, which the code puts
+// back in x before the operator runs, and the answer is whether x was
+// left as it was (true) or not.
 func (p *Program) number(c *compiled, g *guards, op int64, v goja.Value) goja.Value {
 	cl := c.call
+	if op == opIncrement {
+		kept := !isObject(v)
+		if !kept {
+			c.converted = g.toPrimitive(v, "number")
+			v = c.converted
+		}
+		if s, ok := v.(goja.String); ok && cl != nil && cl.stopped == "" {
+			p.chargeText(cl, g, s.Length(), numberChars)
+		}
+		return g.vm.ToValue(kept)
+	}
 	if cl == nil || cl.stopped != "" {
 		return v
 	}

@@ -75,6 +75,7 @@ const (
 	bigRightName  = tickName + "_R"
 	holdName      = tickName + "_o"
 	baseName      = tickName + "_b"
+	convertedName = tickName + "_v"
 	keyName       = tickName + "_k"
 	heldName      = tickName + "_h"
 	textName      = tickName + "_t"
@@ -434,12 +435,13 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 			if id, ok := n.Operand.(*ast.Identifier); (n.Operator == token.INCREMENT || n.Operator == token.DECREMENT) && !(ok && safe[id]) {
 				// x++ converts x: its value is read once more before, by
-				// its name as the code spells it, converted to a
-				// primitive (an object's valueOf runs there, once),
-				// charged if it is a string, and put back in x, so that
-				// the operator converts a primitive: "(x = num(x), x++)".
-				// The same for a private field of this or of a name,
-				// this.#x (a private getter and setter run twice).
+				// its name as the code spells it, charged if it is a
+				// string, and if it is an object converted to a primitive
+				// (its valueOf runs there, once) and put back in x, so
+				// that the operator converts a primitive:
+				// "(num(x) || (x = converted()), x++)". The same for a
+				// private field of this or of a name, this.#x (a private
+				// getter and setter of an object run twice).
 				target := ""
 				switch x := n.Operand.(type) {
 				case *ast.Identifier:
@@ -451,7 +453,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 					target = privateText(code, x, off)
 				}
 				if target != "" {
-					add(leadingParens(code, off(exprStart(n))), "("+target+" = "+numName+"("+opText(opIncrement)+", "+target+"), ")
+					add(leadingParens(code, off(exprStart(n))), "("+numName+"("+opText(opIncrement)+", "+target+") || ("+target+" = "+convertedName+"()), ")
 					closeAt(off(nodeEnd(code, n, ends)), ")")
 				}
 			}
