@@ -81,6 +81,11 @@ const UDFCallStack = 500
 // kept 1 MiB strings from a one-character message until its budget
 // stopped it grew the extra worker's Go instance to 86 MB, and kept that
 // worker's process over 300 MB under scripts/load-edge.
+//
+// The calls of one request together may allocate what one call on all
+// their inputs together may (the same formula on the sum of the inputs):
+// with a fresh budget each, five one-byte messages each given a loop that
+// allocated 31 MB took 3 s in js/wasm.
 const UDFCallAllocBytes = 64 << 20
 
 // UDFCallAllocBase is the allocation budget of a call on an empty

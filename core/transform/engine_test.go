@@ -499,6 +499,42 @@ func TestBudgetGrowsWithInput(t *testing.T) {
 	check(t, keep, roomy, want{outcome: Failed, code: "udf-budget", msg: "allocated more than 64 MiB"})
 }
 
+// TestRequestAllocBudget: the calls of one request together get what one call
+// on all their inputs gets. A UDF that keeps 20 MiB runs on the first
+// message, is stopped on the second by what the request has left, and on
+// the messages after it is stopped by what little is left, or not run once
+// nothing is.
+func TestRequestAllocBudget(t *testing.T) {
+	code := "function f(m) { var a = []; for (var i = 0; i < 10; i++) a.push('x'.repeat(1024).repeat(1024) + i); return m }"
+	p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{})
+	if err != nil || len(p.Diagnostics[0]) > 0 {
+		t.Fatalf("compile: %v %v", err, p.Diagnostics)
+	}
+	for i, w := range []want{
+		{outcome: Unchanged, data: "x"},
+		{outcome: Failed, code: "udf-budget", msg: "what the request's UDFs had left of their budget together"},
+		{outcome: Failed, code: "udf-budget", msg: "what the request's UDFs had left of their budget together"},
+		{outcome: Failed, code: "udf-budget", msg: "what the request's UDFs had left of their budget together"},
+	} {
+		st := p.Run(message.Message{Data: []byte("x")})[0]
+		last := ""
+		if len(st.Diagnostics) > 0 {
+			last = st.Diagnostics[len(st.Diagnostics)-1].Code + ": " + st.Diagnostics[len(st.Diagnostics)-1].Message
+		}
+		if i >= 2 && st.Outcome == NotRun && strings.HasPrefix(last, "udf-request-budget: not run: the request's UDFs already allocated") {
+			continue
+		}
+		if st.Outcome != w.outcome || !strings.Contains(last, w.code) || !strings.Contains(last, w.msg) {
+			t.Errorf("message %d: %v %q, want %v %s: ...%s...", i+1, st.Outcome, last, w.outcome, w.code, w.msg)
+		}
+	}
+	// A new request starts afresh.
+	p2, _ := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{})
+	if st := p2.Run(message.Message{Data: []byte("x")})[0]; st.Outcome != Unchanged {
+		t.Errorf("a new request: %v %v, want unchanged", st.Outcome, st.Diagnostics)
+	}
+}
+
 // goja's compiler folded a chain of &&, || or ?? on constants in 2^n
 // steps (26 links compiled in 7.8 s): the engine writes each left operand
 // that may be constant as a comma expression, which it never folds. Each

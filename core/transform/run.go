@@ -49,6 +49,16 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 			fmt.Sprintf("not run: the request's UDFs already took %d steps together", limits.UDFRequestSteps),
 			"send fewer messages at a time", diag.Span{})}}
 	}
+	input := len(m.Data)
+	for k, v := range m.Attributes {
+		input += len(k) + len(v)
+	}
+	if b := budgetFor(p.input + input); p.allocated >= b {
+		return Step{Outcome: NotRun, Diagnostics: []diag.Diagnostic{finding(diag.Warning, "udf-request-budget",
+			fmt.Sprintf("not run: the request's UDFs already allocated %s together, their budget with this message (%d MiB and %d bytes for each byte of their inputs, at most %d MiB)",
+				mib(b), limits.UDFCallAllocBase>>20, limits.UDFCallAllocPerByte, limits.UDFCallAllocBytes>>20),
+			"send fewer messages at a time, or keep less in each call", diag.Span{})}}
+	}
 	if p.late {
 		return Step{Outcome: NotRun, Diagnostics: []diag.Diagnostic{finding(diag.Warning, "udf-request-time",
 			fmt.Sprintf("not run: an earlier call in this request ran longer than %d s", limits.UDFCallSeconds),
@@ -88,10 +98,6 @@ func (p *Program) runOne(c *compiled, m message.Message) (st Step) {
 			"the UDF contract passes data as a string; binary payloads do not survive a round trip", diag.Span{}))
 	}
 	fn := c.fn
-	input := len(m.Data)
-	for k, v := range m.Attributes {
-		input += len(k) + len(v)
-	}
 	cl := p.begin(c, input)
 	defer p.end(cl)
 	var ds []diag.Diagnostic

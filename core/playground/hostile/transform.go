@@ -142,6 +142,7 @@ func init() {
 		udf("increment-of-an-object", "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, x; return {data: String(["+repeatList("(x = o, x++)", 300)+"].length)} }", 1),
 		udf("property-increment-loop", "function f(m) { var s = '0'.repeat(4194303) + '1', x = {}; for (;;) { x.p = s; x.p++ } }", 1),
 		udf("length-of-an-object", "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, a = []; return {data: String(["+repeatList("a.length = o", 300)+"].length)} }", 1),
+		udf("nesting-per-message", "function f(m) { var a = []; for (var i = 0; i < 45000; i++) a = [a]; return m }", 5),
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A string method given an object for this, and positions that
 		// split and Array.prototype's methods on an array-like convert
