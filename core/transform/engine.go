@@ -1742,7 +1742,11 @@ func (p *Program) count(c *compiled, g *guards, kind int64, base, key goja.Value
 		panic(vm.NewTypeError("Cannot read properties of %s%s", base, reading(key)))
 	}
 	obj := base.ToObject(vm)
-	v := g.toPrimitive(invoke(g.reflectGet, goja.Undefined(), obj, key, base), "number")
+	v := invoke(g.reflectGet, goja.Undefined(), obj, key, base)
+	if v == nil {
+		v = goja.Undefined() // goja's Reflect.get gives nil for a property a primitive's object lacks
+	}
+	v = g.toPrimitive(v, "number")
 	if s, ok := v.(goja.String); ok {
 		if cl := c.call; cl != nil {
 			p.chargeText(cl, g, s.Length(), numberChars)
@@ -1759,7 +1763,7 @@ func (p *Program) count(c *compiled, g *guards, kind int64, base, key goja.Value
 		old = v.ToNumber()
 		next = vm.ToValue(old.ToFloat() + float64(step))
 	}
-	if !invoke(g.reflectSet, goja.Undefined(), obj, key, next, base).ToBoolean() && kind&countStrict != 0 {
+	if !g.reflectSetOn(obj, key, next, base) && kind&countStrict != 0 {
 		panic(vm.NewTypeError("Cannot set the property%s of %s", reading(key), valueKind(base)))
 	}
 	if kind&countPrefix != 0 {
@@ -1805,7 +1809,7 @@ func (p *Program) setLength(c *compiled, g *guards, kind int64, base, v goja.Val
 		}
 	}
 	if done {
-		done = invoke(g.reflectSet, goja.Undefined(), obj, vm.ToValue("length"), set, base).ToBoolean()
+		done = g.reflectSetOn(obj, vm.ToValue("length"), set, base)
 	}
 	if !done && kind&countStrict != 0 {
 		panic(vm.NewTypeError("Cannot set the property 'length' of %s", valueKind(base)))

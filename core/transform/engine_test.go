@@ -384,6 +384,11 @@ func FuzzUDF(f *testing.F) {
 		"function f(m) { var o = {s: [m.data]}, g = () => (o.s)[0] += 'a', h = () => ({a: 1}); do (g()); while (0); return {data: o.s[0] + h().a} }",
 		"function f(m) { var o = {p: {s: 'x'}}; for (;;) o.p['s'] += o.p.s; }",
 		"function f(m) { var o = {s: 'x', m() { super.s += this.s; return this } }; return {data: o.m().s + (o)[`s`]} }",
+		// ++, -- and a length's assignment, rewritten (countName,
+		// lengthName), with parentheses where goja's positions leave them
+		// out.
+		"function f(m) { var x = {q: {p: '1'}}, a = [1, 2], k = 'p'; x.q.p++; --x.q[k]; return {data: `${(x).q.p++}` + ((x.q).p)++ + ++((x).q[k]) + ((a)).length = x.q + (a).length-- + [a.length = {valueOf() { return 1 }}]} }",
+		"class A { #n = 0; static s = 1; m() { 'use strict'; this.#n++; --A.s; return this.#n-- } }\nfunction f(m) { var o = Object.freeze({p: 1}); o.p++; return {data: String(new A().m() + o.p)} }",
 	} {
 		f.Add(s, []byte(`{"a":1}`))
 	}
@@ -702,6 +707,11 @@ func TestConversionsSemantics(t *testing.T) {
 		// text: this.#x, o.#x).
 		{"var log = []; class A { #p = '5'; #q = {valueOf() { log.push('v'); return 2 }}; #n = 10n; f() { this.#p++; ++this.#p; this.#q--; var a = this; a.#p -= 1; this.#q *= 3; this.#n--; return [this.#p, this.#q, typeof this.#p, this.#n, a.#p++, --a.#n].join() } } return new A().f() + '|' + log.join('')",
 			"6,3,number,9,6,8|v"},
+		// The same with parentheses around the base, the operand or
+		// both, inside the checks' own wrappers (a template, a +, a
+		// comparison, a case).
+		{"var x = {q: {p: 1}}, a = [1, 2, 3, 4], o = {valueOf() { return 3 }}, r = [], k = 'p'; r.push(`${(x).q.p++}`, 's' + (x).q.p++, 5 < (x).q.p++, 'z' == (x).q['p']--, ((x).q)[k]++, ((x.q).p)++, ++((x).q.p), -- ( (x) . q ) [ 'p' ]); switch (1) { case (x).q.p++: r.push('one'); default: r.push('d') } r.push(((a)).length = o, (a).length = '2', a.join(), `${(a).length = o}`, a.length, 1 + ((a).length = '1'), a.join(), x.q.p); var f = function () { return x }; r.push((f)().q.p++, (0, x).q.p++, x.q.p); return r.join()",
+			"1,s2,false,false,3,4,6,5,d,[object Object],2,1,2,[object Object],3,11,1,6,6,7,8"},
 	} {
 		check(t, "function f(m) { return {data: String((function () { "+tc.body+" })())} }", x, want{outcome: Changed, data: tc.want})
 	}

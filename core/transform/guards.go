@@ -634,6 +634,13 @@ func invoke(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
 	return v
 }
 
+// reflectSetOn is Reflect.set(o, key, v, receiver) as the sandbox found
+// it: whether the property was set.
+func (g *guards) reflectSetOn(o *goja.Object, key, v, receiver goja.Value) bool {
+	r := invoke(g.reflectSet, goja.Undefined(), o, key, v, receiver)
+	return r != nil && r.ToBoolean()
+}
+
 // methodOf reads o's property name, or sym when it is set.
 func methodOf(o *goja.Object, name string, sym *goja.Symbol) goja.Value {
 	if sym != nil {

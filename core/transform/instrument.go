@@ -174,9 +174,16 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		add(a, name+"((")
 		closeAt(b, ")))")
 	}
+	// rewrites are the plans of countMember and setLength, made before
+	// the walk: a wrapper around one opens where it does (see countMember).
+	rewrites := map[ast.Node]rewrite{}
 	around := func(e ast.Expression, name, more string) {
 		if e != nil {
-			aroundAt(off(exprStartMemo(e, starts)), off(nodeEnd(code, e, ends)), name, more)
+			start := off(exprStartMemo(e, starts))
+			if r, ok := rewrites[e]; ok {
+				start = r.start
+			}
+			aroundAt(start, off(nodeEnd(code, e, ends)), name, more)
 		}
 	}
 	// sites numbers the + and += of the code, for Program.concat to pair
@@ -196,6 +203,31 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	}
 	if _, ok := weigh(reflect.ValueOf(prog), 0, map[uintptr]bool{}, weights); !ok {
 		return nil, false
+	}
+	walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(v any) {
+		switch n := v.(type) {
+		case *ast.UnaryExpression:
+			if n.Operator == token.INCREMENT || n.Operator == token.DECREMENT {
+				if r, ok := countMember(code, n, strict(n.Idx), off, starts, ends); ok {
+					rewrites[n] = r
+				}
+			}
+		case *ast.AssignExpression:
+			if dot, ok := n.Left.(*ast.DotExpression); ok && n.Operator == token.ASSIGN && dot.Identifier.Name == "length" && !num(n.Right) {
+				if r, ok := setLength(code, n, dot, strict(n.Left.Idx0()), off, starts, ends); ok {
+					rewrites[n] = r
+				}
+			}
+		}
+	})
+	// take adds a rewrite's insertions.
+	take := func(n ast.Node) bool {
+		r, ok := rewrites[n]
+		for _, x := range r.list {
+			x.seq = len(ins)
+			ins = append(ins, x)
+		}
+		return ok
 	}
 	bad := false
 	// stepAround puts a step before an expression, (step(), E), opened
@@ -392,12 +424,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// text cannot be taken apart so, a string is charged
 				// (numName only charges for opCount), but an object's
 				// conversion stays the engine's.
-				if list, ok := setLength(code, n, dot, strict(n.Left.Idx0()), off, starts, ends); ok {
-					for _, x := range list {
-						x.seq = len(ins)
-						ins = append(ins, x)
-					}
-				} else {
+				if !take(n) {
 					around(n.Right, numName, opText(opCount))
 				}
 			}
@@ -457,14 +484,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 					closeAt(off(nodeEnd(code, n, ends)), ")")
 				}
 			}
-			if n.Operator == token.INCREMENT || n.Operator == token.DECREMENT {
-				if list, ok := countMember(code, n, strict(n.Idx), off, starts, ends); ok {
-					for _, x := range list {
-						x.seq = len(ins)
-						ins = append(ins, x)
-					}
-				}
-			}
+			take(n)
 		case *ast.CaseStatement:
 			if n.Test != nil && !literal(n.Test) {
 				around(n.Test, caseName, "")
@@ -708,17 +728,27 @@ func readTwice(code string, e ast.Expression, off func(file.Idx) int, starts map
 	return "", nil, false
 }
 
+// rewrite is how countMember or setLength rewrites an expression: its
+// insertions, and where its text starts (where a wrapper around it opens).
+type rewrite struct {
+	start int
+	list  []insertion
+}
+
 // countMember plans how countName takes the place of ++ or -- (n) on a
 // property, o.p or o[k]: the insertions that make n's text
 // countName(kind, ((o)), "p") or countName(kind, ((o)), ((k))), and
 // whether it can (not for a name, which numName converts, super.x, a
-// private #x, or text around the operator other than blanks on one line:
-// a parenthesis, a comment or a line break would be cut out).
-func countMember(code string, n *ast.UnaryExpression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) ([]insertion, bool) {
-	// gap says whether code[i:j] is want with blanks around it.
-	gap := func(i, j int, want string) bool {
-		return 0 <= i && i <= j && j <= len(code) && strings.Trim(code[i:j], " \t") == want
-	}
+// private #x, or text around the base, the key and the operator other than
+// blanks on one line and parentheses).
+//
+// The base's text is its extent (parentheses it needs included), opened
+// at its start: a wrapper around n (around) opens there too, so that it
+// holds the call whole (goja's start of "(a).b.p++" is inside the
+// parenthesis). Parentheses around the base alone, "(o).p++", are taken
+// out with what lies between the base and the name; those around the
+// whole operand, "((o).p)++", stay around the call.
+func countMember(code string, n *ast.UnaryExpression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
 	kind := 0
 	if n.Operator == token.DECREMENT {
 		kind |= countDown
@@ -731,7 +761,7 @@ func countMember(code string, n *ast.UnaryExpression, strict bool, off func(file
 	}
 	op := off(n.Idx) // the operator, before or after its operand
 	if op < 0 || op+2 > len(code) || code[op:op+2] != n.Operator.String() {
-		return nil, false
+		return rewrite{}, false
 	}
 	var left ast.Expression
 	switch x := n.Operand.(type) {
@@ -740,86 +770,162 @@ func countMember(code string, n *ast.UnaryExpression, strict bool, off func(file
 	case *ast.BracketExpression:
 		left = x.Left
 	default:
-		return nil, false
+		return rewrite{}, false
 	}
 	if _, ok := left.(*ast.SuperExpression); ok {
-		return nil, false
+		return rewrite{}, false
 	}
 	a, b, ok := extent(code, exprStartMemo(left, starts), left, off, ends)
 	if !ok {
-		return nil, false
+		return rewrite{}, false
 	}
-	var list []insertion
-	if !n.Postfix {
-		if !gap(op+2, a, "") {
-			return nil, false
-		}
-		list = append(list, insertion{at: op, skip: 2})
-	}
-	list = append(list, insertion{at: a, text: countName + "(" + strconv.Itoa(kind) + ", (("})
-	// end is where the operand's text ends, and the text cut from there
-	// ends: after a postfix operator.
-	end := func(e int) (int, bool) {
-		if !n.Postfix {
-			return e, true
-		}
-		return op + 2, gap(e, op, "")
-	}
+	// sep is the operand's . or [, and end where its text ends.
+	var sep, end int
+	var closing []insertion
 	switch x := n.Operand.(type) {
 	case *ast.DotExpression:
 		id := &x.Identifier
 		i, j := off(id.Idx0()), off(identEnd(code, id))
-		e, ok := end(j)
-		if !ok || !gap(b, i, ".") || i > j || code[i:j] != id.Name.String() {
-			return nil, false
+		sep = i - 1
+		for sep >= 0 && (code[sep] == ' ' || code[sep] == '\t') {
+			sep--
 		}
-		list = append(list, insertion{at: b, text: ")), " + strconv.Quote(id.Name.String()) + ")", skip: e - b, close: true})
+		if i < 0 || j > len(code) || i > j || code[i:j] != id.Name.String() || sep < b || code[sep] != '.' {
+			return rewrite{}, false
+		}
+		end = j
+		closing = []insertion{{at: b, text: ")), " + strconv.Quote(id.Name.String()) + ")", skip: end - b, close: true}}
 	case *ast.BracketExpression:
-		lb, rb := off(x.LeftBracket), off(x.RightBracket)
-		e, ok := end(rb + 1)
-		if !ok || b != lb || lb < 0 || rb >= len(code) || lb >= rb || code[lb] != '[' || code[rb] != ']' {
-			return nil, false
+		sep, end = off(x.LeftBracket), off(x.RightBracket)+1
+		if sep < b || sep >= end-1 || end > len(code) || code[sep] != '[' || code[end-1] != ']' {
+			return rewrite{}, false
 		}
-		list = append(list,
-			insertion{at: lb, text: ")), ((", skip: 1, close: true},
-			insertion{at: rb, text: ")))", skip: e - rb, close: true})
+		closing = []insertion{
+			{at: b, text: ")), ((", skip: sep + 1 - b, close: true},
+			{at: end - 1, text: ")))", skip: 1, close: true},
+		}
 	}
-	return list, true
+	// The parentheses closed between the base and sep are around the base
+	// alone: they and as many opened just before it are taken out.
+	closers, ok := only(code, b, sep, ')')
+	if !ok {
+		return rewrite{}, false
+	}
+	var list []insertion
+	at := a
+	for k := 0; k < closers; k++ {
+		at--
+		for at >= 0 && (code[at] == ' ' || code[at] == '\t') {
+			at--
+		}
+		if at < 0 || code[at] != '(' {
+			return rewrite{}, false
+		}
+		list = append(list, insertion{at: at, skip: 1})
+	}
+	start := a
+	if n.Postfix {
+		if _, ok := only(code, end, op, ')'); !ok {
+			return rewrite{}, false
+		}
+	} else {
+		if _, ok := only(code, op+2, a, '('); !ok {
+			return rewrite{}, false
+		}
+		start = op
+		list = append(list, insertion{at: op, skip: 2})
+	}
+	list = append(list, insertion{at: a, text: countName + "(" + strconv.Itoa(kind) + ", (("})
+	list = append(list, closing...)
+	if n.Postfix {
+		list = append(list, insertion{at: op, skip: 2})
+	}
+	return rewrite{start: start, list: list}, true
+}
+
+// only counts the bytes c in code[i:j] and says whether the others there
+// are all blanks on one line (spaces and tabs).
+func only(code string, i, j int, c byte) (int, bool) {
+	if i < 0 || j > len(code) || i > j {
+		return 0, false
+	}
+	k := 0
+	for _, x := range []byte(code[i:j]) {
+		switch x {
+		case c:
+			k++
+		case ' ', '\t':
+		default:
+			return 0, false
+		}
+	}
+	return k, true
 }
 
 // setLength plans how lengthName takes the place of an assignment (n) to
 // a length (dot): the insertions that make n's text lengthName(strict,
 // ((o)), ((v))), and whether it can (not for super.length, a base whose
 // extent is not sure, or text between the base and v other than blanks on
-// one line, ".length", "=" and v's opening parentheses).
-func setLength(code string, n *ast.AssignExpression, dot *ast.DotExpression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) ([]insertion, bool) {
+// one line, parentheses, ".length" and "="). Parentheses are as for
+// countMember: "(a).length = v" loses those around a.
+func setLength(code string, n *ast.AssignExpression, dot *ast.DotExpression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
 	if _, ok := dot.Left.(*ast.SuperExpression); ok {
-		return nil, false
+		return rewrite{}, false
 	}
 	a, b, ok := extent(code, exprStartMemo(dot.Left, starts), dot.Left, off, ends)
 	if !ok {
-		return nil, false
+		return rewrite{}, false
 	}
 	id := &dot.Identifier
 	i, j := off(id.Idx0()), off(identEnd(code, id))
 	r, e := off(exprStartMemo(n.Right, starts)), off(nodeEnd(code, n.Right, ends))
-	if i < b || j < i || r < j || e < r || e > len(code) || strings.Trim(code[b:i], " \t") != "." || code[i:j] != "length" {
-		return nil, false
+	if i < b || j < i || r < j || e < r || e > len(code) || code[i:j] != "length" {
+		return rewrite{}, false
+	}
+	sep := i - 1
+	for sep >= b && (code[sep] == ' ' || code[sep] == '\t') {
+		sep--
+	}
+	if sep < b || code[sep] != '.' {
+		return rewrite{}, false
+	}
+	closers, ok := only(code, b, sep, ')')
+	if !ok {
+		return rewrite{}, false
 	}
 	eq := strings.IndexByte(code[j:r], '=')
-	if eq < 0 || strings.Trim(code[j:j+eq], " \t") != "" || strings.Trim(code[j+eq+1:r], " \t(") != "" {
-		return nil, false
+	if eq < 0 {
+		return rewrite{}, false
+	}
+	eq += j
+	if _, ok := only(code, j, eq, ' '); !ok {
+		return rewrite{}, false
+	}
+	if _, ok := only(code, eq+1, r, '('); !ok {
+		return rewrite{}, false
+	}
+	var list []insertion
+	at := a
+	for k := 0; k < closers; k++ {
+		at--
+		for at >= 0 && (code[at] == ' ' || code[at] == '\t') {
+			at--
+		}
+		if at < 0 || code[at] != '(' {
+			return rewrite{}, false
+		}
+		list = append(list, insertion{at: at, skip: 1})
 	}
 	kind := 0
 	if strict {
 		kind = countStrict
 	}
-	return []insertion{
-		{at: a, text: lengthName + "(" + strconv.Itoa(kind) + ", (("},
-		{at: b, text: ")), ", skip: j + eq + 1 - b, close: true},
-		{at: r, text: "(("},
-		{at: e, text: ")))", close: true},
-	}, true
+	return rewrite{start: a, list: append(list,
+		insertion{at: a, text: lengthName + "(" + strconv.Itoa(kind) + ", (("},
+		insertion{at: b, text: ")), ", skip: eq + 1 - b, close: true},
+		insertion{at: r, text: "(("},
+		insertion{at: e, text: ")))", close: true},
+	)}, true
 }
 
 // strictCode says of an offset in the program's code (a file.Idx) whether
