@@ -712,6 +712,10 @@ func TestConversionsSemantics(t *testing.T) {
 		// comparison, a case).
 		{"var x = {q: {p: 1}}, a = [1, 2, 3, 4], o = {valueOf() { return 3 }}, r = [], k = 'p'; r.push(`${(x).q.p++}`, 's' + (x).q.p++, 5 < (x).q.p++, 'z' == (x).q['p']--, ((x).q)[k]++, ((x.q).p)++, ++((x).q.p), -- ( (x) . q ) [ 'p' ]); switch (1) { case (x).q.p++: r.push('one'); default: r.push('d') } r.push(((a)).length = o, (a).length = '2', a.join(), `${(a).length = o}`, a.length, 1 + ((a).length = '1'), a.join(), x.q.p); var f = function () { return x }; r.push((f)().q.p++, (0, x).q.p++, x.q.p); return r.join()",
 			"1,s2,false,false,3,4,6,5,d,[object Object],2,1,2,[object Object],3,11,1,6,6,7,8"},
+		// Blanks, line breaks, comments and a no-break space around the
+		// base, the name and the operator.
+		{"var x = {q: {p: 1}}, a = [1, 2, 3, 4], o = {valueOf() { return 2 }}, r = [];\nr.push(x\n  .q.p++, ( /* c */ x\n  ).q /* d */ . p ++, x\u00a0. q [ 'p' /* e */ ] --, ++ /* f */ ( x ) . q . p, (x)\n.q.p, `${(/**/x).q.p++}`);\n(a) /* g */ .length /* h */ = /* i */ (o);\nr.push(a.join(), x.q.p);\nreturn r.join()",
+			"1,2,3,3,3,3,1,2,4"},
 	} {
 		check(t, "function f(m) { return {data: String((function () { "+tc.body+" })())} }", x, want{outcome: Changed, data: tc.want})
 	}
@@ -757,8 +761,10 @@ func TestConversionsCharged(t *testing.T) {
 		{"increment of an object", digits + "[" + list("(x = o, x++)", 300) + "]", "to a number"},
 		{"decrement of a property", digits + "x = {}; [" + list("(x.p = s, x.p--)", 300) + "]", "to a number"},
 		{"increment of a computed property holding an object", digits + "x = [], k = {toString() { return '0' }}; [" + list("(x[0] = o, ++x[k])", 300) + "]", "to a number"},
+		{"increment of a property in parentheses", digits + "x = {}; [" + list("(x.p = s, ((x).p)++)", 300) + "]", "to a number"},
 		{"increment of a private field", digits + "class A { #p; f() { return [" + list("(this.#p = o, this.#p++)", 300) + "] } } new A().f()", "to a number"},
 		{"an array's length given an object", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("a.length = o", 300) + "]", "to a number"},
+		{"an array's length in parentheses", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("(a).length = o", 300) + "]", "to a number"},
 		{"Number", digits + "[" + list("Number(s)", 300) + "]", "to a number"},
 		{"new Number", digits + "[" + list("new Number(o)", 300) + "]", "to a number"},
 		{"Math", digits + "[" + list("Math.abs(s)", 300) + "]", "to a number"},

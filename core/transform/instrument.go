@@ -786,14 +786,14 @@ func countMember(code string, n *ast.UnaryExpression, strict bool, off func(file
 	case *ast.DotExpression:
 		id := &x.Identifier
 		i, j := off(id.Idx0()), off(identEnd(code, id))
-		sep = i - 1
-		for sep >= 0 && (code[sep] == ' ' || code[sep] == '\t') {
-			sep--
-		}
-		if i < 0 || j > len(code) || i > j || code[i:j] != id.Name.String() || sep < b || code[sep] != '.' {
+		if i < 0 || j > len(code) || i > j || code[i:j] != id.Name.String() {
 			return rewrite{}, false
 		}
-		end = j
+		p, at, ok := gap(code, b, i)
+		if !ok || !strings.HasSuffix(p, ".") {
+			return rewrite{}, false
+		}
+		sep, end = at[len(at)-1], j
 		closing = []insertion{{at: b, text: ")), " + strconv.Quote(id.Name.String()) + ")", skip: end - b, close: true}}
 	case *ast.BracketExpression:
 		sep, end = off(x.LeftBracket), off(x.RightBracket)+1
@@ -807,29 +807,17 @@ func countMember(code string, n *ast.UnaryExpression, strict bool, off func(file
 	}
 	// The parentheses closed between the base and sep are around the base
 	// alone: they and as many opened just before it are taken out.
-	closers, ok := only(code, b, sep, ')')
+	list, ok := unwrap(code, a, b, sep)
 	if !ok {
 		return rewrite{}, false
 	}
-	var list []insertion
-	at := a
-	for k := 0; k < closers; k++ {
-		at--
-		for at >= 0 && (code[at] == ' ' || code[at] == '\t') {
-			at--
-		}
-		if at < 0 || code[at] != '(' {
-			return rewrite{}, false
-		}
-		list = append(list, insertion{at: at, skip: 1})
-	}
 	start := a
 	if n.Postfix {
-		if _, ok := only(code, end, op, ')'); !ok {
+		if p, _, ok := gap(code, end, op); !ok || strings.Trim(p, ")") != "" {
 			return rewrite{}, false
 		}
 	} else {
-		if _, ok := only(code, op+2, a, '('); !ok {
+		if p, _, ok := gap(code, op+2, a); !ok || strings.Trim(p, "(") != "" {
 			return rewrite{}, false
 		}
 		start = op
@@ -843,23 +831,101 @@ func countMember(code string, n *ast.UnaryExpression, strict bool, off func(file
 	return rewrite{start: start, list: list}, true
 }
 
-// only counts the bytes c in code[i:j] and says whether the others there
-// are all blanks on one line (spaces and tabs).
-func only(code string, i, j int, c byte) (int, bool) {
-	if i < 0 || j > len(code) || i > j {
-		return 0, false
+// unwrap plans taking out the parentheses around a base alone (its text
+// code[a:b], its member's . or [ at sep): those closed between b and sep,
+// and as many opened just before a (see openers).
+func unwrap(code string, a, b, sep int) ([]insertion, bool) {
+	p, _, ok := gap(code, b, sep)
+	if !ok || strings.Trim(p, ")") != "" {
+		return nil, false
 	}
-	k := 0
-	for _, x := range []byte(code[i:j]) {
-		switch x {
-		case c:
-			k++
-		case ' ', '\t':
+	at, ok := openers(code, a, len(p))
+	if !ok {
+		return nil, false
+	}
+	list := make([]insertion, 0, len(at))
+	for _, i := range at {
+		list = append(list, insertion{at: i, skip: 1})
+	}
+	return list, true
+}
+
+// gap reads code[i:j], text between tokens: its punctuation (the bytes
+// other than blanks and comments) and their offsets, and whether it is
+// only that, blanks (white space and line breaks, ASCII or not) and
+// comments.
+func gap(code string, i, j int) (string, []int, bool) {
+	if i < 0 || j > len(code) || i > j {
+		return "", nil, false
+	}
+	var punct []byte
+	var at []int
+	for i < j {
+		switch c := code[i]; {
+		case c == '(' || c == ')' || c == '.' || c == '[' || c == '=':
+			punct = append(punct, c)
+			at = append(at, i)
+			i++
+		case strings.HasPrefix(code[i:j], "/*"):
+			k := strings.Index(code[i+2:j], "*/")
+			if k < 0 {
+				return "", nil, false
+			}
+			i += k + 4
+		case strings.HasPrefix(code[i:j], "//"):
+			k := strings.IndexAny(code[i:j], "\n\r\u2028\u2029")
+			if k < 0 {
+				return "", nil, false
+			}
+			i += k
 		default:
-			return 0, false
+			r, n := utf8.DecodeRuneInString(code[i:j])
+			if !blank(r) {
+				return "", nil, false
+			}
+			i += n
 		}
 	}
-	return k, true
+	return string(punct), at, true
+}
+
+// blank says whether r is white space or a line break to JavaScript.
+func blank(r rune) bool { return r != utf8.RuneError && (unicode.IsSpace(r) || r == '\ufeff') }
+
+// openers finds the k opening parentheses just before offset a, with only
+// blanks and block comments between (a line comment cannot be told apart
+// going back: a line with // before them gives up), and says whether it
+// found them.
+func openers(code string, a, k int) ([]int, bool) {
+	var at []int
+	i := a
+	for len(at) < k {
+		if i <= 0 {
+			return nil, false
+		}
+		switch r, n := utf8.DecodeLastRuneInString(code[:i]); {
+		case r == '(':
+			i--
+			at = append(at, i)
+		case r == '/' && strings.HasSuffix(code[:i], "*/"):
+			j := strings.LastIndex(code[:i-2], "/*")
+			if j < 0 {
+				return nil, false
+			}
+			i = j
+		case r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029':
+			i -= n
+			line := strings.LastIndexAny(code[:i], "\n\r\u2028\u2029") + 1
+			if strings.Contains(code[line:i], "//") {
+				return nil, false
+			}
+		case blank(r):
+			i -= n
+		default:
+			return nil, false
+		}
+	}
+	return at, true
 }
 
 // setLength plans how lengthName takes the place of an assignment (n) to
@@ -882,40 +948,20 @@ func setLength(code string, n *ast.AssignExpression, dot *ast.DotExpression, str
 	if i < b || j < i || r < j || e < r || e > len(code) || code[i:j] != "length" {
 		return rewrite{}, false
 	}
-	sep := i - 1
-	for sep >= b && (code[sep] == ' ' || code[sep] == '\t') {
-		sep--
-	}
-	if sep < b || code[sep] != '.' {
+	p, at, ok := gap(code, b, i)
+	if !ok || !strings.HasSuffix(p, ".") {
 		return rewrite{}, false
 	}
-	closers, ok := only(code, b, sep, ')')
+	list, ok := unwrap(code, a, b, at[len(at)-1])
 	if !ok {
 		return rewrite{}, false
 	}
-	eq := strings.IndexByte(code[j:r], '=')
-	if eq < 0 {
+	// The = comes first between the name and v, then v's parentheses.
+	p, at, ok = gap(code, j, r)
+	if !ok || !strings.HasPrefix(p, "=") || strings.Trim(p[1:], "(") != "" {
 		return rewrite{}, false
 	}
-	eq += j
-	if _, ok := only(code, j, eq, ' '); !ok {
-		return rewrite{}, false
-	}
-	if _, ok := only(code, eq+1, r, '('); !ok {
-		return rewrite{}, false
-	}
-	var list []insertion
-	at := a
-	for k := 0; k < closers; k++ {
-		at--
-		for at >= 0 && (code[at] == ' ' || code[at] == '\t') {
-			at--
-		}
-		if at < 0 || code[at] != '(' {
-			return rewrite{}, false
-		}
-		list = append(list, insertion{at: at, skip: 1})
-	}
+	eq := at[0]
 	kind := 0
 	if strict {
 		kind = countStrict
@@ -1075,8 +1121,9 @@ func exprStartFrom(e ast.Expression, memo map[ast.Expression]file.Idx, path *[]a
 // and not closed from just after the end. It skips strings and comments; a
 // regular expression, a division or a template with a placeholder makes
 // it answer false (never wrong, only less precise: the caller then uses a
-// check that needs no extent), as does anything but white space between
-// the text and a parenthesis it takes in.
+// check that needs no extent), as does anything but blanks between the
+// text and a parenthesis it takes in (block comments before one, see
+// openers).
 func extent(code string, start file.Idx, e ast.Expression, off func(file.Idx) int, ends map[ast.Node]file.Idx) (int, int, bool) {
 	a, b := off(start), off(nodeEnd(code, e, ends))
 	if a < 0 || b > len(code) || a > b || b-a > extentBytes {
@@ -1108,14 +1155,12 @@ func extent(code string, start file.Idx, e ast.Expression, off func(file.Idx) in
 			return 0, 0, false
 		}
 	}
-	for open := -least; open > 0; open-- {
-		a--
-		for a >= 0 && (code[a] == ' ' || code[a] == '\t' || code[a] == '\n' || code[a] == '\r') {
-			a--
-		}
-		if a < 0 || code[a] != '(' {
+	if least < 0 {
+		at, ok := openers(code, a, -least)
+		if !ok {
 			return 0, 0, false
 		}
+		a = at[len(at)-1]
 	}
 	for closing := depth - least; closing > 0; closing-- {
 		b, _ = skipBlank(code, b)
