@@ -388,6 +388,7 @@ func FuzzUDF(f *testing.F) {
 		// lengthName), with parentheses where goja's positions leave them
 		// out.
 		"function f(m) { var x = {q: {p: '1'}}, a = [1, 2], k = 'p'; x.q.p++; --x.q[k]; return {data: `${(x).q.p++}` + ((x.q).p)++ + ++((x).q[k]) + ((a)).length = x.q + (a).length-- + [a.length = {valueOf() { return 1 }}]} }",
+		"function f(m) { var x = {q: {p: '1'}}, a = [m]; x\n.q /*c*/ .p++; ( /**/ x).q['p']--; -- /*d*/ (x\n).q.p; (a) // e\n.length = {valueOf() { return 0 }}; return {data: String(x.q.p) + a.length} }",
 		"class A { #n = 0; static s = 1; m() { 'use strict'; this.#n++; --A.s; return this.#n-- } }\nfunction f(m) { var o = Object.freeze({p: 1}); o.p++; return {data: String(new A().m() + o.p)} }",
 	} {
 		f.Add(s, []byte(`{"a":1}`))
