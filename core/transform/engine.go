@@ -1182,7 +1182,7 @@ func (p *Program) begin(c *compiled, input int) *call {
 	now := time.Now()
 	cl := &call{p: p, c: c, start: now, alloc0: a, paced: a, budget: budgetFor(input), looked: now}
 	p.input += input
-	if rest := p.requestBudget() - min(p.allocated, p.requestBudget()); rest < cl.budget {
+	if rest := p.requestBudget() - min(p.allocated, p.requestBudget()); rest+requestSlack < cl.budget {
 		cl.budget, cl.byRequest = rest, true
 	}
 	c.call = cl
@@ -1255,6 +1255,13 @@ func (p *Program) end(cl *call) {
 // that allocates 31 MB each, within each call's budget, took 3 s in js/wasm
 // (twenty-fourth session).
 func (p *Program) requestBudget() uint64 { return budgetFor(p.input) }
+
+// requestSlack is how much less than its own budget a call may have left
+// of the request's and still get its own: the top-level code runs before
+// the first message, and what it allocates (a few KB for a function's
+// declaration, and whatever else runs in the process meanwhile) would
+// otherwise leave the first call a budget a few KB short of its own.
+const requestSlack = 1 << 20
 
 // tick is called by the instrumented code at every step, with the
 // weight of the region it starts (its expression nodes per regionNodes).
