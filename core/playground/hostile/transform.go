@@ -6,11 +6,22 @@ import (
 
 // transformRequest builds a "transform" request: one UDF named f with the
 // given code, run on n messages.
-func transformRequest(code string, n int) []byte {
+func transformRequest(code string, n int) []byte { return transformsRequest([]string{code}, n) }
+
+// transformsRequest is transformRequest with a transform for each code,
+// in order.
+func transformsRequest(codes []string, n int) []byte {
 	var b strings.Builder
-	b.WriteString(`{"config":{"name":"projects/p/subscriptions/s","topic":"projects/p/topics/t","messageTransforms":[{"javascriptUdf":{"functionName":"f","code":`)
-	writeJSONString(&b, code)
-	b.WriteString(`}}]},"messages":[`)
+	b.WriteString(`{"config":{"name":"projects/p/subscriptions/s","topic":"projects/p/topics/t","messageTransforms":[`)
+	for i, code := range codes {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"javascriptUdf":{"functionName":"f","code":`)
+		writeJSONString(&b, code)
+		b.WriteString(`}}`)
+	}
+	b.WriteString(`]},"messages":[`)
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			b.WriteByte(',')
@@ -143,6 +154,12 @@ func init() {
 		udf("property-increment-loop", "function f(m) { var s = '0'.repeat(4194303) + '1', x = {}; for (;;) { x.p = s; x.p++ } }", 1),
 		udf("length-of-an-object", "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, a = []; return {data: String(["+repeatList("a.length = o", 300)+"].length)} }", 1),
 		udf("nesting-per-message", "function f(m) { var a = []; for (var i = 0; i < 45000; i++) a = [a]; return m }", 5),
+		// The same in the top-level code of five transforms: each of
+		// their first runs counts toward the request's budget too.
+		Case{Name: "transform/nesting-per-transform", Op: "transform", Body: func() []byte {
+			code := "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return m }"
+			return transformsRequest([]string{code, code, code, code, code}, 1)
+		}},
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A string method given an object for this, and positions that
 		// split and Array.prototype's methods on an array-like convert
