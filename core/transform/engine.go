@@ -1749,7 +1749,14 @@ func (p *Program) count(c *compiled, g *guards, kind int64, base, key goja.Value
 		panic(vm.NewTypeError("Cannot read properties of %s%s", base, reading(key)))
 	}
 	obj := base.ToObject(vm)
-	v := invoke(g.reflectGet, goja.Undefined(), obj, key, base)
+	var v goja.Value
+	if k := asciiKey(key); k != "" && isObject(base) && obj.ExportType() != proxyType {
+		// The object's [[Get]] with itself as the receiver, as Reflect.get
+		// does it, without a call out to it.
+		v = obj.Get(k)
+	} else {
+		v = invoke(g.reflectGet, goja.Undefined(), obj, key, base)
+	}
 	if v == nil {
 		v = goja.Undefined() // goja's Reflect.get gives nil for a property a primitive's object lacks
 	}
@@ -1777,6 +1784,26 @@ func (p *Program) count(c *compiled, g *guards, kind int64, base, key goja.Value
 		return next
 	}
 	return old
+}
+
+// asciiKey is a property key that is a string of ASCII characters as Go
+// reads it, and "" for any other (a Go string of other text may not say the
+// same key: a lone surrogate).
+func asciiKey(key goja.Value) string {
+	k, ok := key.(goja.String)
+	if !ok {
+		return ""
+	}
+	s := k.String()
+	if len(s) != k.Length() {
+		return ""
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return ""
+		}
+	}
+	return s
 }
 
 // setLength is lengthName: base.length = v (kind: countStrict or 0), as
