@@ -447,10 +447,10 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			return p.number(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1))
 		},
 		countName: func(fc goja.FunctionCall) goja.Value {
-			return p.count(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
+			return gd.count(fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
 		},
 		lengthName: func(fc goja.FunctionCall) goja.Value {
-			return p.setLength(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
+			return gd.setLength(fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
 		},
 		eqName: func(fc goja.FunctionCall) goja.Value {
 			return p.equal(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2))
@@ -1712,9 +1712,7 @@ func (p *Program) number(c *compiled, g *guards, op int64, v goja.Value) goja.Va
 			c.converted = g.toPrimitive(v, "number")
 			v = c.converted
 		}
-		if s, ok := v.(goja.String); ok && cl != nil && cl.stopped == "" {
-			p.chargeText(cl, g, s.Length(), numberChars)
-		}
+		g.chargeNumber(v)
 		return g.vm.ToValue(kept)
 	}
 	if cl == nil || cl.stopped != "" {
@@ -1743,7 +1741,7 @@ func (p *Program) number(c *compiled, g *guards, op int64, v goja.Value) goja.Va
 // sandbox found them, with base as the receiver (a getter of a primitive's
 // prototype sees the primitive) and key given to each to convert, as V8
 // converts it for the read and again for the write.
-func (p *Program) count(c *compiled, g *guards, kind int64, base, key goja.Value) goja.Value {
+func (g *guards) count(kind int64, base, key goja.Value) goja.Value {
 	vm := g.vm
 	if base == nil || goja.IsUndefined(base) || goja.IsNull(base) {
 		panic(vm.NewTypeError("Cannot read properties of %s%s", base, reading(key)))
@@ -1761,11 +1759,7 @@ func (p *Program) count(c *compiled, g *guards, kind int64, base, key goja.Value
 		v = goja.Undefined() // goja's Reflect.get gives nil for a property a primitive's object lacks
 	}
 	v = g.toPrimitive(v, "number")
-	if s, ok := v.(goja.String); ok {
-		if cl := c.call; cl != nil {
-			p.chargeText(cl, g, s.Length(), numberChars)
-		}
-	}
+	g.chargeNumber(v)
 	step := int64(1)
 	if kind&countDown != 0 {
 		step = -1
@@ -1790,20 +1784,10 @@ func (p *Program) count(c *compiled, g *guards, kind int64, base, key goja.Value
 // reads it, and "" for any other (a Go string of other text may not say the
 // same key: a lone surrogate).
 func asciiKey(key goja.Value) string {
-	k, ok := key.(goja.String)
-	if !ok {
-		return ""
+	if k, ok := key.(goja.String); ok && asciiString(k) {
+		return k.String()
 	}
-	s := k.String()
-	if len(s) != k.Length() {
-		return ""
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return ""
-		}
-	}
-	return s
+	return ""
 }
 
 // setLength is lengthName: base.length = v (kind: countStrict or 0), as
@@ -1814,7 +1798,7 @@ func asciiKey(key goja.Value) string {
 // cannot be written converts nothing and is left as it is, as in V8;
 // anything else (a plain object, a Proxy) is given v to set as it is. Its
 // value is v.
-func (p *Program) setLength(c *compiled, g *guards, kind int64, base, v goja.Value) goja.Value {
+func (g *guards) setLength(kind int64, base, v goja.Value) goja.Value {
 	vm := g.vm
 	if base == nil || goja.IsUndefined(base) || goja.IsNull(base) {
 		panic(vm.NewTypeError("Cannot set properties of %s (setting 'length')", base))
@@ -1828,11 +1812,7 @@ func (p *Program) setLength(c *compiled, g *guards, kind int64, base, v goja.Val
 		if d != nil && d.Get("writable").ToBoolean() {
 			number := func() float64 {
 				x := g.toPrimitive(v, "number")
-				if s, ok := x.(goja.String); ok {
-					if cl := c.call; cl != nil {
-						p.chargeText(cl, g, s.Length(), numberChars)
-					}
-				}
+				g.chargeNumber(x)
 				return x.ToFloat()
 			}
 			n := toUint32(number())

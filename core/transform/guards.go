@@ -45,7 +45,7 @@ type guards struct {
 	describe    goja.Callable
 	typedLength *goja.Object
 	// reflectGet and reflectSet are Reflect.get and Reflect.set as they
-	// were before the UDF's code ran (Program.count reads and sets through
+	// were before the UDF's code ran (guards.count reads and sets through
 	// them).
 	reflectGet, reflectSet goja.Callable
 	// plain is what a RegExp's split reads as the sandbox left it (see

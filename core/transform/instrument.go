@@ -94,12 +94,12 @@ const (
 	// countName takes the place of ++ and -- on a property, o.p++ or
 	// ++o[k] becoming countName(kind, ((o)), "p") or countName(kind,
 	// ((o)), ((k))): it reads the property, converts and charges what it
-	// holds, and sets it (Program.count). The engine's own ++ converts an
+	// holds, and sets it (guards.count). The engine's own ++ converts an
 	// object it reads with no step, and a string of millions of digits
 	// each time.
 	countName = tickName + "_i"
 	// lengthName takes the place of o.length = v, which becomes
-	// lengthName(strict, ((o)), ((v))) (Program.setLength): an array's
+	// lengthName(strict, ((o)), ((v))) (guards.setLength): an array's
 	// length converts v twice, with no step.
 	lengthName = tickName + "_L"
 )
@@ -193,7 +193,6 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	feeds := map[*ast.BinaryExpression]string{}
 	weights := map[ast.Node]int{}
 	safe := counters(prog)
-	strict := strictCode(prog, len(code))
 	// num is numeric, with the loop counters that always hold a number.
 	num := func(e ast.Expression) bool {
 		if id, ok := e.(*ast.Identifier); ok && safe[id] {
@@ -204,22 +203,39 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	if _, ok := weigh(reflect.ValueOf(prog), 0, map[uintptr]bool{}, weights); !ok {
 		return nil, false
 	}
+	// The updates of a property and the assignments to a length, then
+	// their plans (which need to know whether the code around is strict:
+	// a walk of its own, made only when there is one).
+	var updates []*ast.UnaryExpression
+	var lengths []*ast.AssignExpression
 	walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(v any) {
 		switch n := v.(type) {
 		case *ast.UnaryExpression:
 			if n.Operator == token.INCREMENT || n.Operator == token.DECREMENT {
-				if r, ok := countMember(code, n, strict(n.Idx), off, starts, ends); ok {
-					rewrites[n] = r
+				switch n.Operand.(type) {
+				case *ast.DotExpression, *ast.BracketExpression:
+					updates = append(updates, n)
 				}
 			}
 		case *ast.AssignExpression:
 			if dot, ok := n.Left.(*ast.DotExpression); ok && n.Operator == token.ASSIGN && dot.Identifier.Name == "length" && !num(n.Right) {
-				if r, ok := setLength(code, n, dot, strict(n.Left.Idx0()), off, starts, ends); ok {
-					rewrites[n] = r
-				}
+				lengths = append(lengths, n)
 			}
 		}
 	})
+	if len(updates)+len(lengths) > 0 {
+		strict := strictCode(prog, len(code))
+		for _, n := range updates {
+			if r, ok := countMember(code, n, strict(n.Idx), off, starts, ends); ok {
+				rewrites[n] = r
+			}
+		}
+		for _, n := range lengths {
+			if r, ok := setLength(code, n, n.Left.(*ast.DotExpression), strict(n.Left.Idx0()), off, starts, ends); ok {
+				rewrites[n] = r
+			}
+		}
+	}
 	// take adds a rewrite's insertions.
 	take := func(n ast.Node) bool {
 		r, ok := rewrites[n]
@@ -784,17 +800,10 @@ func countMember(code string, n *ast.UnaryExpression, strict bool, off func(file
 	var closing []insertion
 	switch x := n.Operand.(type) {
 	case *ast.DotExpression:
-		id := &x.Identifier
-		i, j := off(id.Idx0()), off(identEnd(code, id))
-		if i < 0 || j > len(code) || i > j || code[i:j] != id.Name.String() {
+		if sep, end, ok = dotName(code, &x.Identifier, b, off); !ok {
 			return rewrite{}, false
 		}
-		p, at, ok := gap(code, b, i)
-		if !ok || !strings.HasSuffix(p, ".") {
-			return rewrite{}, false
-		}
-		sep, end = at[len(at)-1], j
-		closing = []insertion{{at: b, text: ")), " + strconv.Quote(id.Name.String()) + ")", skip: end - b, close: true}}
+		closing = []insertion{{at: b, text: ")), " + strconv.Quote(x.Identifier.Name.String()) + ")", skip: end - b, close: true}}
 	case *ast.BracketExpression:
 		sep, end = off(x.LeftBracket), off(x.RightBracket)+1
 		if sep < b || sep >= end-1 || end > len(code) || code[sep] != '[' || code[end-1] != ']' {
@@ -829,6 +838,22 @@ func countMember(code string, n *ast.UnaryExpression, strict bool, off func(file
 		list = append(list, insertion{at: op, skip: 2})
 	}
 	return rewrite{start: start, list: list}, true
+}
+
+// dotName finds the member name id after a base whose text ends at b:
+// the offset of its dot and where the name ends, and whether the name is
+// spelt as it reads with only blanks, comments and closing parentheses
+// between the base and the dot (gap).
+func dotName(code string, id *ast.Identifier, b int, off func(file.Idx) int) (int, int, bool) {
+	i, j := off(id.Idx0()), off(identEnd(code, id))
+	if i < b || j > len(code) || i > j || code[i:j] != id.Name.String() {
+		return 0, 0, false
+	}
+	p, at, ok := gap(code, b, i)
+	if !ok || !strings.HasSuffix(p, ".") {
+		return 0, 0, false
+	}
+	return at[len(at)-1], j, true
 }
 
 // unwrap plans taking out the parentheses around a base alone (its text
@@ -942,22 +967,17 @@ func setLength(code string, n *ast.AssignExpression, dot *ast.DotExpression, str
 	if !ok {
 		return rewrite{}, false
 	}
-	id := &dot.Identifier
-	i, j := off(id.Idx0()), off(identEnd(code, id))
+	sep, j, ok := dotName(code, &dot.Identifier, b, off)
 	r, e := off(exprStartMemo(n.Right, starts)), off(nodeEnd(code, n.Right, ends))
-	if i < b || j < i || r < j || e < r || e > len(code) || code[i:j] != "length" {
+	if !ok || r < j || e < r || e > len(code) {
 		return rewrite{}, false
 	}
-	p, at, ok := gap(code, b, i)
-	if !ok || !strings.HasSuffix(p, ".") {
-		return rewrite{}, false
-	}
-	list, ok := unwrap(code, a, b, at[len(at)-1])
+	list, ok := unwrap(code, a, b, sep)
 	if !ok {
 		return rewrite{}, false
 	}
 	// The = comes first between the name and v, then v's parentheses.
-	p, at, ok = gap(code, j, r)
+	p, at, ok := gap(code, j, r)
 	if !ok || !strings.HasPrefix(p, "=") || strings.Trim(p[1:], "(") != "" {
 		return rewrite{}, false
 	}
