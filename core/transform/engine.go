@@ -394,6 +394,16 @@ func isIdent(s string) bool {
 	return true
 }
 
+// engineName defines one of the names the instrumented code calls, as a
+// global the code can neither change nor delete; two functions given one
+// name (a constant spelt twice) panic here rather than one calling the
+// other.
+func engineName(vm *goja.Runtime, name string, f goja.Value) {
+	if err := vm.GlobalObject().DefineDataProperty(name, f, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		panic("transform: sandbox: " + name + ": " + err.Error())
+	}
+}
+
 // sandbox takes out what could reach past the message: code made from
 // strings (eval, the Function constructors) would run uninstrumented, so
 // it is refused like V8 refuses it under a content security policy. It
@@ -441,8 +451,12 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		baseName:      func(goja.FunctionCall) goja.Value { return c.base },
 		convertedName: func(goja.FunctionCall) goja.Value { return c.converted },
 		keyName:       func(goja.FunctionCall) goja.Value { return c.key },
-		heldName:      func(goja.FunctionCall) goja.Value { return gd.propertyKey(c.key) },
-		textName:      func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
+		heldName: func(goja.FunctionCall) goja.Value {
+			k := gd.propertyKey(c.key)
+			gd.chargeKey(k)
+			return k
+		},
+		textName: func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
 		numName: func(fc goja.FunctionCall) goja.Value {
 			return p.number(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1))
 		},
@@ -471,7 +485,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			return v
 		},
 	} {
-		_ = g.DefineDataProperty(name, vm.ToValue(f), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+		engineName(vm, name, vm.ToValue(f))
 	}
 	deny := vm.ToValue(func(goja.FunctionCall) goja.Value {
 		panic(vm.NewTypeError("code made from strings (eval, new Function) cannot run in a transform"))
@@ -525,6 +539,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	// UDFStringBytes.
 	gd.boundPatterns() // before install, which notes RegExp as it is then
 	gd.boundConversions()
+	gd.boundElements()
 	gd.install()
 	chargeBulk(gd, p, c)
 	chargeIterators(gd, p, c)
@@ -570,6 +585,14 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		}
 		gd.tooLong(what, n*fc.Argument(1).ToFloat())
 		gd.afford(what, n*fc.Argument(1).ToFloat())
+		if c.call == nil || isTypedArray(o) {
+			return goja.Undefined()
+		}
+		// The items, converted here (guards.elements), as the typed
+		// array would convert them.
+		if items := gd.elements(o, int(fc.Argument(3).ToInteger())); items != nil {
+			return items
+		}
 		return goja.Undefined()
 	})
 	// bigFrom converts BigInt's argument as BigInt would, and refuses a
@@ -699,11 +722,7 @@ func lengthOf(o *goja.Object) float64 {
 	if v == nil {
 		return 0
 	}
-	n := v.ToFloat()
-	if math.IsNaN(n) || n <= 0 {
-		return 0
-	}
-	return math.Min(math.Floor(n), 1<<53-1)
+	return toLength(v.ToFloat())
 }
 
 // chargeBulk makes the built-ins that go through many items in one call
@@ -1066,6 +1085,7 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, 
 			return;
 		}
 		var per = C.BYTES_PER_ELEMENT || 1, collection = name.slice(-3) === "Map" || name.slice(-3) === "Set";
+		var kind = name.slice(0, 3) === "Big" ? 2 : 1; // what a typed array holds (guards.element)
 		var W = function (n) {
 			if (new.target === undefined) {
 				return apply(C, this, arguments); // throws, as C does
@@ -1085,7 +1105,10 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, 
 				// An array, a typed array or an array-like to copy: its
 				// items, as many as its length says (a buffer is viewed,
 				// not copied).
-				copied(n, per, "new " + name);
+				var items = copied(n, per, "new " + name, kind);
+				if (items !== undefined) {
+					arguments[0] = items;
+				}
 				// A view of a buffer: its offset and length, converted to
 				// numbers by the constructor.
 				viewed(arguments[1], arguments[2]);
@@ -1646,33 +1669,44 @@ const (
 const (
 	numberChars  = 32
 	compareChars = 1024
+	keyChars     = -compareChars // compareChars' rate, with a key's words
 	convertFree  = literalChars
 )
 
-// chargeText charges the steps of converting (per numberChars) or
-// comparing (per compareChars) a string of n characters. Past the call's
+// chargeText charges the steps of converting (per numberChars),
+// comparing (per compareChars) or using as a key (keyChars: compareChars'
+// rate) a string of n characters. Past the call's
 // or the request's steps it stops the call and throws, so that the
 // operator does not run.
 func (p *Program) chargeText(cl *call, g *guards, n, per int) {
 	if n <= convertFree || cl.stopped != "" {
 		return
 	}
-	k := (n + per - 1) / per
+	chars := max(per, -per)
+	k := (n + chars - 1) / chars
 	if float64(k) <= p.stepsLeft(cl.c) {
 		cl.steps += k
 		return
 	}
 	what := "converting a string of %d characters to a number"
-	if per == compareChars {
+	switch per {
+	case compareChars:
 		what = "comparing a string of %d characters"
+	case keyChars:
+		what = "using a string of %d characters as a property's or a collection's key"
 	}
-	whose := fmt.Sprintf("the call past its %d steps", limits.UDFCallSteps)
-	if limits.UDFCallSteps-cl.steps > limits.UDFRequestSteps-p.steps-cl.steps {
-		whose = fmt.Sprintf("the request's UDFs past their %d steps together", limits.UDFRequestSteps)
-	}
-	cl.refuse("udf-budget", fmt.Sprintf(what+" would take %s (a step per %d characters)", n, whose, per),
+	cl.refuse("udf-budget", fmt.Sprintf(what+" would take %s (a step per %d characters)", n, p.whose(cl), chars),
 		"converting or comparing a long string goes through all of it each time: do it once and keep the result")
 	panic(g.vm.NewTypeError("the call was stopped")) // the stop's finding is given
+}
+
+// whose names the budget a charge past the steps left would pass: the
+// call's, or the request's when less of it is left.
+func (p *Program) whose(cl *call) string {
+	if limits.UDFCallSteps-cl.steps > limits.UDFRequestSteps-p.steps-cl.steps {
+		return fmt.Sprintf("the request's UDFs past their %d steps together", limits.UDFRequestSteps)
+	}
+	return fmt.Sprintf("the call past its %d steps", limits.UDFCallSteps)
 }
 
 // chargeOperands charges what operator op (by bigOps' numbers) does to
@@ -1747,6 +1781,7 @@ func (g *guards) count(kind int64, base, key goja.Value) goja.Value {
 		panic(vm.NewTypeError("Cannot read properties of %s%s", base, reading(key)))
 	}
 	obj := base.ToObject(vm)
+	g.chargeKey(key) // an object's string is the engine's to make, twice
 	var v goja.Value
 	if k := asciiKey(key); k != "" && isObject(base) && obj.ExportType() != proxyType {
 		// The object's [[Get]] with itself as the receiver, as Reflect.get
@@ -1791,44 +1826,152 @@ func asciiKey(key goja.Value) string {
 }
 
 // setLength is lengthName: base.length = v (kind: countStrict or 0), as
-// the engine would do it, but for an array's length converting v here:
-// twice, as the spec's ArraySetLength does (an object's valueOf runs
-// twice, a string each time charged), the first to a whole length, the
-// second to compare (RangeError when they differ). An array whose length
-// cannot be written converts nothing and is left as it is, as in V8;
+// put does it: an array's length converts v here (arrayLength), and one
+// that cannot be written converts nothing and is left as it is, as in V8;
 // anything else (a plain object, a Proxy) is given v to set as it is. Its
 // value is v.
 func (g *guards) setLength(kind int64, base, v goja.Value) goja.Value {
-	vm := g.vm
-	if base == nil || goja.IsUndefined(base) || goja.IsNull(base) {
-		panic(vm.NewTypeError("Cannot set properties of %s (setting 'length')", base))
-	}
-	obj := base.ToObject(vm)
-	set, done := v, true
-	if isObject(base) && obj.ClassName() == "Array" && obj.ExportType() != proxyType {
-		// goja's length converts v before it finds it cannot be written.
-		d, _ := invoke(g.describe, goja.Undefined(), obj, vm.ToValue("length")).(*goja.Object)
-		done = false
-		if d != nil && d.Get("writable").ToBoolean() {
-			number := func() float64 {
-				x := g.toPrimitive(v, "number")
-				g.chargeNumber(x)
-				return x.ToFloat()
-			}
-			n := toUint32(number())
-			if float64(n) != number() {
-				g.throwRange("Invalid array length")
-			}
-			set, done = vm.ToValue(n), true
+	return g.put(kind, base, g.vm.ToValue("length"), v)
+}
+
+// arrayLength converts v as an array's length (obj's) is given it: twice,
+// as the spec's ArraySetLength does (an object's valueOf runs twice, a
+// string each time charged), the first to a whole length, the second to
+// compare (RangeError when they differ). Set (an assignment, not a
+// definition) converts nothing when the length cannot be written, as in
+// V8; it reports whether it converted.
+func (g *guards) arrayLength(obj *goja.Object, v goja.Value, define bool) (goja.Value, bool) {
+	if !define {
+		d, _ := invoke(g.describe, goja.Undefined(), obj, g.vm.ToValue("length")).(*goja.Object)
+		if d == nil || !d.Get("writable").ToBoolean() {
+			return v, false
 		}
 	}
-	if done {
-		done = g.reflectSetOn(obj, vm.ToValue("length"), set, base)
+	number := func() float64 {
+		x := g.toPrimitive(v, "number")
+		g.chargeNumber(x)
+		return x.ToFloat()
 	}
-	if !done && kind&countStrict != 0 {
-		panic(vm.NewTypeError("Cannot set the property 'length' of %s", valueKind(base)))
+	n := toUint32(number())
+	if float64(n) != number() {
+		g.throwRange("Invalid array length")
+	}
+	return g.vm.ToValue(n), true
+}
+
+// put is putName: base[key] = v (kind: countStrict or 0), as the engine
+// would do it, in V8's order (the key converted once, after v is made),
+// but where the engine would convert v with no step, converting it here:
+// a typed array's element (key a canonical numeric string, whether or not
+// it is in range, as the spec's TypedArraySetElement) gets v as a number
+// or a BigInt (element), and an array's length as arrayLength converts
+// it (written). Anything else gets v as it is. The set is Reflect.set's as
+// the sandbox found it, with base as the receiver. Its value is v.
+func (g *guards) put(kind int64, base, key, v goja.Value) goja.Value {
+	vm := g.vm
+	if base == nil || goja.IsUndefined(base) || goja.IsNull(base) {
+		panic(vm.NewTypeError("Cannot set properties of %s%s", base, setting(key)))
+	}
+	k := g.key(key)
+	g.chargeKey(k)
+	obj := base.ToObject(vm)
+	set, ok := v, true
+	if o := converting(base); o != nil {
+		set, ok = g.written(o, k, v)
+	}
+	if !(ok && g.reflectSetOn(obj, k, set, base)) && kind&countStrict != 0 {
+		panic(vm.NewTypeError("Cannot set the property%s of %s", reading(k), valueKind(base)))
 	}
 	return v
+}
+
+// key is the spec's ToPropertyKey: a Symbol, or a string (an object's
+// toString run once).
+func (g *guards) key(v goja.Value) goja.Value {
+	k := g.propertyKey(v)
+	switch k.(type) {
+	case goja.String, *goja.Symbol:
+		return k
+	}
+	return g.vm.ToValue(k.String()) // a number's, a boolean's, null's: ASCII text
+}
+
+// chargeKey charges a property key that is a long string, as compared
+// (compareChars), for a set or a collection's lookup: the engine goes
+// through all of it each time (a property's set with a key of 8 million
+// characters took 0.6 ms natively and 6 ms in js/wasm, a Map's or Set's
+// lookup 1 and 13-15 ms; twenty-fifth session).
+func (g *guards) chargeKey(k goja.Value) {
+	if s, ok := k.(goja.String); ok {
+		if cl := g.c.call; cl != nil {
+			g.p.chargeText(cl, g, s.Length(), keyChars)
+		}
+	}
+}
+
+// setting is a key as the message of a set on null or undefined quotes it
+// (as reading, but "(setting 'k')").
+func setting(key goja.Value) string {
+	if r := reading(key); r != "" {
+		return " (setting" + r + ")"
+	}
+	return ""
+}
+
+// Typed arrays' contents: numbers, or BigInts (BigInt64Array,
+// BigUint64Array).
+const (
+	numberElements = 1 + iota
+	bigElements
+)
+
+// typedElement says what a typed array holds (0 for anything else): a
+// BigInt array exports to a slice of 64-bit integers, the others to
+// slices of smaller integers or floats.
+func typedElement(o *goja.Object) int {
+	if o == nil || !isTypedArray(o) {
+		return 0
+	}
+	switch o.ExportType().Elem().Kind() {
+	case reflect.Int64, reflect.Uint64:
+		return bigElements
+	}
+	return numberElements
+}
+
+// canonicalNumeric says whether s is a canonical numeric string (the
+// spec's CanonicalNumericIndexString): "-0", or what a number converts
+// to. A typed array converts what it is given for such a key, whether or
+// not it is an index in range, and sets nothing for any other. No
+// number's text is longer than 24 characters, so a longer key is not
+// converted here.
+func canonicalNumeric(s goja.String) bool {
+	if s.Length() > 24 {
+		return false
+	}
+	t := s.String()
+	return t == "-0" || s.ToNumber().String() == t
+}
+
+// element converts v as a typed array holding t converts what it is
+// given, here (an object's valueOf once, a string charged), and returns
+// what the array converts with no cost of its own: a number, or for a
+// BigInt array the primitive (a string past UDFBigIntBits/3 characters
+// refused, as BigInt refuses it: math/big reads one in quadratic time).
+func (g *guards) element(t int, v goja.Value) goja.Value {
+	p := g.toPrimitive(v, "number")
+	s, ok := p.(goja.String)
+	if !ok {
+		return p
+	}
+	g.chargeNumber(s)
+	if t == bigElements {
+		if s.Length() > limits.UDFBigIntBits/3 {
+			g.throwRange(fmt.Sprintf("BigInt would read a text of %d characters; subplay allows at most %d", s.Length(), limits.UDFBigIntBits/3))
+		}
+		return p
+	}
+	return s.ToNumber()
 }
 
 // valueKind names what kind of value v is, for an error's message.

@@ -675,6 +675,30 @@ func TestConversionsSemantics(t *testing.T) {
 			"0,,5,7,1,TypeError,TypeError,5|ooooo" + "true"},
 		{"class C { constructor() { this.v = BigInt(5); this.n = Number('7') } } var c = new C(); return [typeof c.v, c.v, typeof c.n, Object(1n) instanceof BigInt, 1n instanceof BigInt].join()",
 			"bigint,5,number,true,false"},
+		// An assignment to a computed member (putName): a typed array's
+		// element converted here, an array's length, anything else set as
+		// it is, in V8's order (the key converted after the value is made).
+		{"var log = []; var k = {toString() { log.push('k'); return '0' }}, o = {valueOf() { log.push('v'); return 5 }}; var ta = new Float64Array(2), bt = new BigInt64Array(1), a = [1, 2, 3], obj = {}, fr = Object.freeze({p: 1}); function X() { log.push('X'); return ta } function V() { log.push('V'); return o } X()[k] = V(); ta['1.5'] = o; ta['5'] = o; ta['-0'] = o; ta.foo = o; var kl = {toString() { log.push('k'); return 'length' }}; a[kl] = {valueOf() { log.push('l'); return 1 }}; bt[0] = '12'; var b12 = bt[0]; bt[0] = {valueOf() { log.push('b'); return 7n }}; ta[1] = '2.5'; var r1 = (ta[0] = o); obj[k] = 3; fr['p'] = 2; var s = 'abc'; s[0] = 'z'; var e1 = (function () { try { null[k] = V() } catch (e) { return e.name + ':' + e.message } })(); var e2 = (function () { 'use strict'; try { fr['p'] = 2 } catch (e) { return e.name } })(); var e3 = (function () { try { bt[0] = 1.5 } catch (e) { return e.name } })(); var e4 = (function () { try { ta[0] = Symbol() } catch (e) { return e.name } })(); var e5 = (function () { try { a['length'] = -1 } catch (e) { return e.name } })(); var e6 = (function () { 'use strict'; try { 'abc'[0] = 'z' } catch (e) { return e.name } })(); var e7 = (function () { try { var kx = 'x'; undefined[kx] = o } catch (e) { return e.message } })(); var sym = Symbol('q'); obj[sym] = 4; var p = new Proxy(new Float64Array(1), {}); p[0] = '3'; var g = {set x(v) { log.push('s' + v) }}; g['x'] = 9; var fa = Object.freeze([1, 2]); fa['length'] = 0; var arr2 = []; arr2[2] = 'q'; arr2[true] = 1; var u8 = new Uint8Array(1); u8[0] = '300'; var c8 = new Uint8ClampedArray(1); c8[0] = ' 300 '; return [ta[0], ta[1], ta['1.5'], ta.foo === o, a.length, a.join(), b12, bt[0], r1 === o, obj['0'], fr.p, s, e1, e2, e3, e4, e5, e6, e7, obj[sym], p[0], Object.keys(ta).join(':'), fa.length, arr2.length, arr2['true'], u8[0], c8[0]].join() + '|' + log.join('')",
+			"5,2.5,,true,1,1,12,7,true,3,1,abc,TypeError:Cannot set properties of null,TypeError,TypeError,TypeError,RangeError,TypeError,Cannot set properties of undefined (setting 'x'),4,3,0:1:foo,2,3,1,44,255|XVkvvvvkllbvkVs9"},
+		// A typed array's elements made from a list, an array-like, an
+		// iterable, from, of, set, fill, with and map, a DataView's values
+		// and a sort's comparator (boundElements), converted here.
+		{"var log = []; var o = function (n) { return {valueOf() { log.push('v' + n); return n }} }; var a1 = new Float64Array([o(1), '2', o(3)]); var al = {length: 2, get 0() { log.push('g0'); return o(4) }, get 1() { log.push('g1'); return '5' }}; var a2 = new Int8Array(al); var it = {[Symbol.iterator]() { var i = 0; return {next() { log.push('n' + i); i++; return i > 2 ? {done: true} : {value: o(i * 10), done: false} }} }}; var a3 = new Uint16Array(it); var a4 = Float32Array.from([o(6), '7']); var a5 = Float64Array.from({length: 2, 0: 'x', 1: '8'}, function (v, k) { log.push('m' + k); return k ? o(9) : '1.5' }); var a6 = Int32Array.of(o(11), '12'); class Sub extends Float64Array {} var a7 = Sub.of('13', o(14)); var a8 = new Float64Array(3); a8.set([o(15), '16'], 1); var e1 = (function () { try { a8.set({length: 5, get 0() { log.push('bad'); return 1 }}, 0) } catch (e) { return e.name } })(); var e2 = (function () { try { a8.set([1], -1) } catch (e) { return e.name } })(); var a9 = new Float64Array(2).fill(o(17), {valueOf() { log.push('s'); return 1 }}); var a10 = new Float64Array(2).with(1, o(18)); var a11 = new Float64Array([1, 2]).map(function (v) { return v === 1 ? '19' : o(20) }); var b1 = new BigInt64Array(['21', {valueOf() { log.push('b'); return 22n }}]); var b2 = BigInt64Array.from(['23']); var e3 = (function () { try { new BigInt64Array([1]) } catch (e) { return e.name } })(); var e4 = (function () { try { Float64Array.from([1], 5) } catch (e) { return e.name } })(); var dv = new DataView(new ArrayBuffer(16)); dv.setFloat64({valueOf() { log.push('p'); return 0 }}, o(24)); dv.setBigInt64(8, '25'); var e5 = (function () { try { dv.setInt8(-1, o(99)) } catch (e) { return e.name } })(); var s1 = [3, 1, 2].sort(function (x, y) { return String(x - y) }).join(':'); var s2 = new Int8Array([3, 1, 2]).sort(function (x, y) { return {valueOf() { return x - y }} }).join(':'); var s3 = [3, 1, 2].toSorted(function (x, y) { return y - x }).join(':'); var e6 = (function () { try { [1, 2].sort(function () { return 1n }) } catch (e) { return e.name } })(); var e7 = (function () { try { [1, 2].sort(5) } catch (e) { return e.name } })(); var u8 = new Uint8Array([o(300), '-1', ' 7 ', 'x']); return [a1.join(':'), a2.join(':'), a3.join(':'), a4.join(':'), a5.join(':'), a6.join(':'), a7.join(':'), a7 instanceof Sub, a8.join(':'), e1, e2, a9.join(':'), a10.join(':'), a11.join(':'), b1.join(':'), b2.join(':'), e3, e4, dv.getFloat64(0), dv.getBigInt64(8), e5, s1, s2, s3, e6, e7, u8.join(':')].join() + '|' + log.join('')",
+			"1:2:3,4:5,10:20,6:7,1.5:9,11:12,13:14,true,0:15:16,RangeError,RangeError,0:17,0:18,19:20,21:22,23,TypeError,TypeError,24,25,RangeError,1:2:3,1:2:3,3:2:1,TypeError,TypeError,44:255:7:0|v1v3g0v4g1n0n1n2v10v20v6m0m1v9v11v14v15v17sv18v20bpv24v300"},
+		// Reflect.set, Object.defineProperty, Reflect.defineProperty,
+		// Object.defineProperties and Object.assign given an array's length
+		// or a typed array's element (boundElements).
+		{"var log = []; var o = function (n) { return {valueOf() { log.push('v' + n); return n }} }; var k = function (s) { return {toString() { log.push('k' + s); return s }} }; var ta = new Float64Array(3), a = [1, 2, 3, 4, 5], fa = Object.freeze([1, 2]), plain = {}; var r1 = Reflect.set(ta, k('0'), o(1)); var r2 = Reflect.set(a, k('length'), o(4)); var r3 = Reflect.set(fa, 'length', o(99)); var r4 = Reflect.set(ta, '1', '2', {}); var r5 = Reflect.set(ta, '7', o(3)); var e1 = (function () { try { Reflect.set(a, 'length', o(1.5)) } catch (e) { return e.name } })(); var r6 = Reflect.set(plain, 'x', o(5)); Object.defineProperty(ta, k('1'), {get value() { log.push('gv'); return o(6) }, get writable() { log.push('gw'); return true }}); var e2 = (function () { try { Object.defineProperty(ta, '2', {value: o(7), configurable: false}) } catch (e) { return e.name } })(); var r7 = Reflect.defineProperty(ta, '9', {value: o(8)}); var r8 = Reflect.defineProperty(ta, '-0', {value: o(9)}); Object.defineProperty(a, 'length', {value: o(3)}); var e3 = (function () { try { Object.defineProperty(fa, 'length', {value: o(2)}) } catch (e) { return e.name } })(); var e4 = (function () { try { Object.defineProperty(a, 'length', {value: 1, get: function () {}}) } catch (e) { return e.name } })(); var e5 = (function () { try { Object.defineProperty(ta, 0, 5) } catch (e) { return e.name } })(); var e6 = (function () { try { Object.defineProperty(a, 'x', {get: 5}) } catch (e) { return e.name } })(); Object.defineProperties(ta, {0: {value: o(10)}, 2: {value: '11'}}); var b = [1, 2, 3]; Object.defineProperties(b, {length: {value: o(2)}, x: {value: 1, enumerable: true}}); var e7 = (function () { try { Object.defineProperties(ta, {0: {value: o(12)}, 1: 5}) } catch (e) { return e.name } })(); var t2 = Object.assign(new Int8Array(3), [o(13), '14'], null, {2: o(15)}); var c = Object.assign([1, 2, 3], {length: o(1)}); var e8 = (function () { try { Object.assign(fa, {0: 5}) } catch (e) { return e.name } })(); var big = new BigInt64Array(1); Reflect.set(big, 0, '16'); Object.defineProperty(big, 0, {value: {valueOf() { log.push('bv'); return 17n }}}); var p2 = Object.assign({}, {a: o(18)}); return [r1, r2, r3, r4, r5, e1, r6, plain.x === undefined, ta.join(':'), e2, r7, r8, a.length, fa.length, e3, e4, e5, e6, b.length, b.x, e7, t2.join(':'), c.length, e8, big[0], typeof p2.a, ta[1]].join() + '|' + log.join('')",
+			"true,true,false,true,true,RangeError,true,false,10:6:11,TypeError,false,false,3,2,,TypeError,TypeError,TypeError,2,1,TypeError,13:14:15,1,TypeError,17,object,6|k0v1klengthv4v4v3v1.5v1.5k1gvgwv6v3v3v2v2v10v2v2v13v15v1v1bv"},
+		// An array's sort with no comparator (byText), a Map's and a Set's
+		// keys, a property's key made from an object (chargeKey).
+		{"var log = []; var t = function (s) { return {toString() { log.push(s); return s }} }; var a = [10, 9, 1, undefined, 'b', , 'a', null, [2, 1], true, {toString() { return 'c' }}, -0, 0]; a.sort(); var b = [3, 20, 100].toSorted(); var c = ['\\u00e9', 'e', 'z', 'E', '\\ud83d\\ude00', '\\uffff'].sort(); var e1 = (function () { try { [Symbol(), 1].sort() } catch (e) { return e.name } })(); var d = [5, 1, 4].sort(undefined); var e2 = (function () { try { [1, 2].sort(null) } catch (e) { return e.name } })(); var m = new Map([['k', 1], [t('o'), 2]]); m.set('x', 3); var s = new Set(['a', 'a', 'b']); s.add('c'); s.delete('a'); var o = {}, k2 = {toString() { log.push('K'); return 'kk' }}; o[k2] = 5; o['q' + 1] = 6; var big = 'y'.repeat(300); o[big] = 7; var w = new WeakMap(); var wk = {}; w.set(wk, 1); return [a.length, a.join(':'), 5 in a, b.join(':'), c.join(':'), e1, d.join(':'), e2, m.get('k'), m.get('x'), m.size, m.has('o'), [...s].join(':'), s.has('a'), o.kk, o.q1, o[big], w.get(wk), Object.keys(o).length].join() + '|' + log.join('')",
+			"13,0:0:1:10:2,1:9:a:b:c::true::,true,100:20:3,E:e:z:é:😀:￿,TypeError,1:4:5,TypeError,1,3,3,false,b:c,false,5,6,7,1,3|K"},
+		// A computed member or a length that a pattern, a loop's head or a
+		// logical assignment writes (refName): set as putName sets it, the
+		// key converted at each read and write, as V8 does.
+		{"var log = []; var o = function (n) { return {valueOf() { log.push('v' + n); return n }} }; var k = function (s) { return {toString() { log.push('k' + s); return s }} }; var ta = new Float64Array(4), a = [1, 2, 3], p = {}; [ta[k('0')], , ta[1] = o(2), ...p[k('rest')]] = [o(1), 9, undefined, 4, 5]; ({x: ta[k('2')], y: a[k('length')] = o(1), ...p[k('more')]} = {get x() { log.push('gx'); return o(3) }, z: 6}); for (ta[3] of [o(4), '5']) { log.push('b' + ta[3]); } for (p[k('key')] in {m: 1, n: 2}) { log.push('i' + p.key); } ta[0] &&= o(6); ta[1] ||= o(7); p.u = null; p[k('u')] ??= o(8); var q = {w: 0}; q[k('w')] ||= '11'; var e1 = (function () { try { [null[k('x')]] = [1] } catch (e) { return e.name } })(); var e2 = (function () { 'use strict'; var f = Object.freeze({z: 1}); try { [f['z']] = [2] } catch (e) { return e.name } })(); var e3 = (function () { var f = Object.freeze({z: 1}); [f['z']] = [2]; return f.z })(); var e4 = (function () { try { null[k('y')] &&= 1 } catch (e) { return e.name } })(); var big = new BigInt64Array(1); [big[0]] = ['12']; var b2 = [1, 2, 3, 4]; [b2.length] = [o(3)]; b2.length &&= o(2); for (b2.length of [o(1)]); return [ta.join(':'), a.length, p.rest.join(':'), JSON.stringify(p.more), p.key, p.u === undefined, typeof p.u, q.w, e1, e2, e3, e4, big[0], b2.length].join() + '|' + log.join('')",
+			"6:2:3:5,1,4:5,{\"z\":6},n,false,object,11,TypeError,TypeError,1,TypeError,12,1|k0v1v2krestgxk2v3klengthv1v1kmorev4b4b5kkeyimkkeyinv6kukukwkwv3v3v2v2v1v1"},
 		// The string methods given an object for this, and a search
 		// given an object with a position (boundThis, boundPositions).
 		{"var log = []; var t = {toString() { log.push('t'); return 'abcb' }}, q = {toString() { log.push('q'); return 'b' }}, p = {valueOf() { log.push('p'); return 2 }}, sym = {get [Symbol.match]() { log.push('m'); return false }, toString() { log.push('s'); return 'c' }}; var I = String.prototype; var r = [I.indexOf.call(t, q, p), I.lastIndexOf.call(t, q, p), I.includes.call(t, q, p), I.startsWith.call(t, q, p), I.endsWith.call(t, q, p), I.includes.call(t, sym, p), I.trim.call(t), I.at.call(t, p), [...I[Symbol.iterator].call(t)].length, (function () { try { 'a/b/'.includes(/b/, p) } catch (e) { return e.name } })(), (function () { try { I.trim.call(null) } catch (e) { return e.name } })(), (function () { var re = /b/; re[Symbol.match] = false; return '/b/'.includes(re, p) })(), I.split.call(t, q, p).join(';'), I.concat.call(t, q), I.padEnd.call(t, p, q), I.localeCompare.call(t, q)].join(); return r + '|' + log.join('')",
@@ -766,6 +790,35 @@ func TestConversionsCharged(t *testing.T) {
 		{"increment of a private field", digits + "class A { #p; f() { return [" + list("(this.#p = o, this.#p++)", 300) + "] } } new A().f()", "to a number"},
 		{"an array's length given an object", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("a.length = o", 300) + "]", "to a number"},
 		{"an array's length in parentheses", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("(a).length = o", 300) + "]", "to a number"},
+		// What typed arrays, DataViews, arrays' lengths, sorts and keys
+		// convert or go through with no step (twenty-fifth session: 300 of
+		// each ran 6-10 s natively, the loops until the watch at 10 s).
+		{"a typed array's element", digits + "var ta = new Float64Array(1); [" + list("ta[0] = s", 300) + "]", "to a number"},
+		{"a typed array's element given an object", digits + "var ta = new Float64Array(1), k = 0; [" + list("ta[k] = o", 300) + "]", "to a number"},
+		{"an array's length by a computed key", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = [], k = 'length'; [" + list("a[k] = o", 300) + "]", "to a number"},
+		{"a typed array made from an array", digits + "new Float64Array(Array(300).fill(s))", "to a number"},
+		{"a typed array made from an iterable", digits + "new Int32Array(new Set([s, o]))", "to a number"},
+		{"a typed array's from", digits + "Float64Array.from(Array(300).fill(1), function () { return o })", "to a number"},
+		{"a typed array's of", digits + "Uint8Array.of(" + list("s", 300) + ")", "to a number"},
+		{"a typed array's set", digits + "new Float64Array(300).set(Array(300).fill(s))", "to a number"},
+		{"a typed array's fill", digits + "var ta = new Float64Array(1); [" + list("ta.fill(o)", 300) + "]", "to a number"},
+		{"a typed array's map", digits + "new Float64Array(3000).map(function () { return s })", "to a number"},
+		{"a typed array's with", digits + "var ta = new Float64Array(1); [" + list("ta.with(0, s)", 300) + "]", "to a number"},
+		{"a DataView's value", digits + "var v = new DataView(new ArrayBuffer(8)); [" + list("v.setFloat64(0, s)", 300) + "]", "to a number"},
+		{"a sort's comparator", digits + "Array(300).fill(1).sort(function () { return s })", "to a number"},
+		{"Reflect.set of an element", digits + "var ta = new Float64Array(1); [" + list("Reflect.set(ta, 0, s)", 300) + "]", "to a number"},
+		{"defineProperty of a length", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("Object.defineProperty(a, 'length', {value: o})", 300) + "]", "to a number"},
+		{"defineProperties of an element", digits + "var ta = new Float64Array(1); [" + list("Object.defineProperties(ta, {0: {value: s}})", 300) + "]", "to a number"},
+		{"Object.assign to a typed array", digits + "Object.assign(new Float64Array(300), Array(300).fill(s))", "to a number"},
+		{"a typed array's element destructured", digits + "var ta = new Float64Array(1); [" + list("[ta[0]] = [s]", 300) + "]", "to a number"},
+		{"a typed array's element in an object pattern", digits + "var ta = new Float64Array(1); [" + list("({a: ta[0]} = {a: o})", 300) + "]", "to a number"},
+		{"a typed array's element as a loop's target", digits + "var ta = new Float64Array(1); for (ta[0] of Array(300).fill(s));", "to a number"},
+		{"a typed array's element by &&=", digits + "var ta = new Float64Array(1); ta[0] = 1; [" + list("ta[0] &&= s", 300) + "]", "to a number"},
+		{"an array's length destructured", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("[a.length] = [o]", 300) + "]", "to a number"},
+		{"a long key set", text + "var m = {}; for (;;) m[t] = 1", "as a property's or a collection's key"},
+		{"a Map's long key", text + "var m = new Map(); for (;;) m.get(t)", "as a property's or a collection's key"},
+		{"a Set of long strings", text + "new Set(Array(3000).fill(t))", "as a property's or a collection's key"},
+		{"a sort of long strings", text + "var u = []; for (var i = 0; i < 3000; i++) u.push(i % 2 ? s : t); u.sort()", "sorting 3000 items"},
 		{"Number", digits + "[" + list("Number(s)", 300) + "]", "to a number"},
 		{"new Number", digits + "[" + list("new Number(o)", 300) + "]", "to a number"},
 		{"Math", digits + "[" + list("Math.abs(s)", 300) + "]", "to a number"},
@@ -801,6 +854,26 @@ func TestConversionsCharged(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			check(t, "function f(m) { "+tc.code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: tc.msg})
 		})
+	}
+}
+
+// A BigInt array's element or a DataView's BigInt given a text too long to
+// read in time (math/big reads one in quadratic time: a million digits took
+// 2.4 s) is refused as BigInt refuses it (guards.element), however it
+// gets there.
+func TestBigIntElementsRefused(t *testing.T) {
+	for _, code := range []string{
+		"new BigInt64Array(1).fill(s)",
+		"var ta = new BigUint64Array(1); ta[0] = s",
+		"new BigInt64Array([s])",
+		"BigInt64Array.of(s)",
+		"new DataView(new ArrayBuffer(8)).setBigInt64(0, s)",
+		"Reflect.set(new BigInt64Array(1), 0, {valueOf() { return s }})",
+	} {
+		got := runUDF(t, "function f(m) { var s = '1'.repeat(1e6); try { "+code+" } catch (e) { return {data: e.name + ': ' + e.message} } return m }")
+		if !strings.HasPrefix(got, "RangeError: BigInt would read a text of 1000000 characters") {
+			t.Errorf("%s: got %.200s", code, got)
+		}
 	}
 }
 

@@ -48,6 +48,13 @@ type guards struct {
 	// were before the UDF's code ran (guards.count reads and sets through
 	// them).
 	reflectGet, reflectSet goja.Callable
+	// mapper, compare, listed and like are elementHelpers', and kinds the
+	// typed arrays' prototypes with what their arrays hold (boundElements).
+	mapper, compare, listed, like goja.Callable
+	kinds                         map[*goja.Object]int
+	// dataViewLength is DataView.prototype's byteLength getter as the
+	// sandbox found it (isView).
+	dataViewLength goja.Callable
 	// plain is what a RegExp's split reads as the sandbox left it (see
 	// plainRegExp).
 	plain rxPlain
@@ -369,6 +376,11 @@ func newGuards(vm *goja.Runtime, p *Program, c *compiled) *guards {
 	g.reflectSet = original(objectAt(vm, "Reflect"), "set", nil)
 	if d, ok := invoke(g.describe, goja.Undefined(), objectAt(vm, "%TypedArray%.prototype"), vm.ToValue("length")).(*goja.Object); ok {
 		g.typedLength, _ = d.Get("get").(*goja.Object)
+	}
+	// goja names a DataView's class "Object": the byteLength getter tells
+	// one (it throws on anything else and runs nothing of the UDF's).
+	if d, ok := invoke(g.describe, goja.Undefined(), objectAt(vm, "DataView.prototype"), vm.ToValue("byteLength")).(*goja.Object); ok {
+		g.dataViewLength, _ = goja.AssertFunction(d.Get("get"))
 	}
 	return g
 }
@@ -1646,19 +1658,6 @@ func (g *guards) boundConversions() {
 // else), a DataView (mode 'v') or an ArrayBuffer (mode 'b'), likewise.
 // Elsewhere only a string is charged.
 func (g *guards) boundPositions() {
-	// goja names a DataView's class "Object": the byteLength getter, as it
-	// is before the UDF runs, tells one (it throws on anything else and
-	// runs nothing of the UDF's).
-	viewLength := func(goja.Value) bool { return false }
-	if v, err := g.vm.RunString("Object.getOwnPropertyDescriptor(DataView.prototype, 'byteLength').get"); err == nil {
-		if get, ok := goja.AssertFunction(v); ok {
-			viewLength = func(this goja.Value) bool {
-				_, err := get(this)
-				return err == nil
-			}
-		}
-	}
-	isView := func(v goja.Value) bool { return isObject(v) && viewLength(v) }
 	for _, b := range []struct {
 		path  string
 		mode  byte
@@ -1692,6 +1691,7 @@ func (g *guards) boundPositions() {
 				continue
 			}
 			mode, at, arrays := b.mode, b.at, b.path == "Array.prototype"
+			typedFill := b.path == "%TypedArray%.prototype" && name == "fill"
 			g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
 				if g.c.call == nil {
 					return invoke(orig, fc.This, fc.Arguments...)
@@ -1737,7 +1737,7 @@ func (g *guards) boundPositions() {
 					}
 				case 'v':
 					// A DataView's method checks this first.
-					convert = isView(fc.This)
+					convert = g.isView(fc.This)
 				case 'b':
 					// ExportType, not Export: it reads no property.
 					convert = isObject(fc.This) && fc.This.ExportType() == arrayBufferType
@@ -1750,6 +1750,11 @@ func (g *guards) boundPositions() {
 						}
 					}
 				}
+				if typedFill && convert && len(fc.Arguments) > 0 {
+					// A typed array's fill converts its value first
+					// (guards.element), then the positions.
+					fc.Arguments[0] = g.element(typedElement(asObject(fc.This)), fc.Arguments[0])
+				}
 				for _, i := range at {
 					if i >= len(fc.Arguments) {
 						break
@@ -1760,6 +1765,15 @@ func (g *guards) boundPositions() {
 			})
 		}
 	}
+}
+
+// isView reports whether v is a DataView.
+func (g *guards) isView(v goja.Value) bool {
+	if !isObject(v) || g.dataViewLength == nil {
+		return false
+	}
+	_, err := g.dataViewLength(v)
+	return err == nil
 }
 
 // thisText converts an object given as this to a string (its toString

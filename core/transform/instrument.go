@@ -4,6 +4,7 @@ package transform
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -102,6 +103,16 @@ const (
 	// lengthName(strict, ((o)), ((v))) (guards.setLength): an array's
 	// length converts v twice, with no step.
 	lengthName = tickName + "_L"
+	// putName takes the place of o[k] = v, which becomes putName(strict,
+	// ((o)), ((k)), ((v))) (putHelper, guards.put): a typed array's element
+	// converts v to a number, and an array's length twice, with no step,
+	// and a long key costs its length.
+	putName = tickName + "_P"
+	// refName takes the place of a computed member that a destructuring,
+	// a for-in or for-of or a logical assignment (&&=, ||=, ??=) writes:
+	// o[k] becomes refName(strict, ((o)), ((k))).value, whose setter sets
+	// it as putName does (and whose getter reads it, for &&= and the like).
+	refName = tickName + "_T"
 )
 
 // The kind countName is given: the bits of a -- (not ++), of a prefix
@@ -207,7 +218,43 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// their plans (which need to know whether the code around is strict:
 	// a walk of its own, made only when there is one).
 	var updates []*ast.UnaryExpression
-	var lengths []*ast.AssignExpression
+	var lengths, puts []*ast.AssignExpression
+	var refs []ast.Expression
+	// defaults are the initializers in patterns ([o[k] = 1] = a), which
+	// are not assignments to rewrite as such.
+	defaults := map[*ast.AssignExpression]bool{}
+	// targets adds the computed members, and the lengths, that a pattern
+	// or a loop's head writes.
+	var targets func(e ast.Expression)
+	targets = func(e ast.Expression) {
+		switch x := e.(type) {
+		case *ast.BracketExpression:
+			if _, sup := x.Left.(*ast.SuperExpression); !sup {
+				refs = append(refs, x)
+			}
+		case *ast.DotExpression:
+			if _, sup := x.Left.(*ast.SuperExpression); !sup && x.Identifier.Name == "length" {
+				refs = append(refs, x)
+			}
+		case *ast.AssignExpression:
+			if x.Operator == token.ASSIGN {
+				defaults[x] = true
+				targets(x.Left)
+			}
+		case *ast.ArrayPattern:
+			for _, el := range x.Elements {
+				targets(el)
+			}
+			targets(x.Rest)
+		case *ast.ObjectPattern:
+			for _, p := range x.Properties {
+				if k, ok := p.(*ast.PropertyKeyed); ok {
+					targets(k.Value)
+				}
+			}
+			targets(x.Rest)
+		}
+	}
 	walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(v any) {
 		switch n := v.(type) {
 		case *ast.UnaryExpression:
@@ -221,9 +268,30 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if dot, ok := n.Left.(*ast.DotExpression); ok && n.Operator == token.ASSIGN && dot.Identifier.Name == "length" && !num(n.Right) {
 				lengths = append(lengths, n)
 			}
+			if br, ok := n.Left.(*ast.BracketExpression); ok && n.Operator == token.ASSIGN && !plainKey(br.Member) && (!num(n.Right) || !num(br.Member)) {
+				puts = append(puts, n)
+			}
+			switch n.Left.(type) {
+			case *ast.ArrayPattern, *ast.ObjectPattern:
+				targets(n.Left)
+			case *ast.BracketExpression, *ast.DotExpression:
+				if logical(n.Operator) {
+					targets(n.Left)
+				}
+			}
+		case *ast.ForInStatement:
+			if into, ok := n.Into.(*ast.ForIntoExpression); ok {
+				targets(into.Expression)
+			}
+		case *ast.ForOfStatement:
+			if into, ok := n.Into.(*ast.ForIntoExpression); ok {
+				targets(into.Expression)
+			}
 		}
 	})
-	if len(updates)+len(lengths) > 0 {
+	lengths = slices.DeleteFunc(lengths, func(n *ast.AssignExpression) bool { return defaults[n] })
+	puts = slices.DeleteFunc(puts, func(n *ast.AssignExpression) bool { return defaults[n] })
+	if len(updates)+len(lengths)+len(puts)+len(refs) > 0 {
 		strict := strictCode(prog, len(code))
 		for _, n := range updates {
 			if r, ok := countMember(code, n, strict(n.Idx), off, starts, ends); ok {
@@ -232,6 +300,16 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		}
 		for _, n := range lengths {
 			if r, ok := setLength(code, n, n.Left.(*ast.DotExpression), strict(n.Left.Idx0()), off, starts, ends); ok {
+				rewrites[n] = r
+			}
+		}
+		for _, n := range puts {
+			if r, ok := setMember(code, n, n.Left.(*ast.BracketExpression), strict(n.Left.Idx0()), off, starts, ends); ok {
+				rewrites[n] = r
+			}
+		}
+		for _, n := range refs {
+			if r, ok := refMember(code, n, strict(n.Idx0()), off, starts, ends); ok {
 				rewrites[n] = r
 			}
 		}
@@ -444,6 +522,13 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 					around(n.Right, numName, opText(opCount))
 				}
 			}
+			if _, ok := n.Left.(*ast.BracketExpression); ok && n.Operator == token.ASSIGN {
+				// o[k] = v: a typed array's element converts v to a
+				// number, an array's length twice (putName). Where the
+				// text cannot be taken apart so, the engine's assignment
+				// stays, unchecked.
+				take(n)
+			}
 			if fam := family(n.Operator); fam != 0 {
 				// The target read once (readTwice), when its operator
 				// follows it (not a parenthesis): all of it but the = is
@@ -501,6 +586,10 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				}
 			}
 			take(n)
+		case *ast.BracketExpression:
+			take(n) // a target refMember planned
+		case *ast.DotExpression:
+			take(n) // likewise
 		case *ast.CaseStatement:
 			if n.Test != nil && !literal(n.Test) {
 				around(n.Test, caseName, "")
@@ -599,6 +688,23 @@ func literal(e ast.Expression) bool {
 		return !x.Postfix && (x.Operator == token.MINUS || x.Operator == token.PLUS || x.Operator == token.BITWISE_NOT) && literal(x.Operand)
 	}
 	return false
+}
+
+// plainKey reports whether e is a short string literal that no array or
+// typed array converts what is set at: not "length", nor a number's text
+// (which a typed array reads as an index).
+func plainKey(e ast.Expression) bool {
+	x, ok := e.(*ast.StringLiteral)
+	if !ok || !literal(e) {
+		return false
+	}
+	// A number's text has a digit, but for these.
+	switch v := x.Value.String(); v {
+	case "length", "Infinity", "-Infinity", "NaN":
+		return false
+	default:
+		return !strings.ContainsAny(v, "0123456789")
+	}
 }
 
 // stringy reports whether e's value is a string that numeric lets by (a
@@ -992,6 +1098,101 @@ func setLength(code string, n *ast.AssignExpression, dot *ast.DotExpression, str
 		insertion{at: r, text: "(("},
 		insertion{at: e, text: ")))", close: true},
 	)}, true
+}
+
+// setMember plans how putName takes the place of an assignment (n) to a
+// computed member (br): the insertions that make n's text putName(strict,
+// ((o)), ((k)), ((v))), and whether it can (not for super[k], a base
+// whose extent is not sure, or text between the base, the brackets and v
+// other than blanks, comments, parentheses around the base and "=").
+// Parentheses are as for setLength.
+func setMember(code string, n *ast.AssignExpression, br *ast.BracketExpression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
+	if _, ok := br.Left.(*ast.SuperExpression); ok {
+		return rewrite{}, false
+	}
+	a, b, ok := extent(code, exprStartMemo(br.Left, starts), br.Left, off, ends)
+	if !ok {
+		return rewrite{}, false
+	}
+	sep, end := off(br.LeftBracket), off(br.RightBracket)+1
+	r, e := off(exprStartMemo(n.Right, starts)), off(nodeEnd(code, n.Right, ends))
+	if sep < b || sep >= end-1 || end > len(code) || code[sep] != '[' || code[end-1] != ']' || r < end || e < r || e > len(code) {
+		return rewrite{}, false
+	}
+	list, ok := unwrap(code, a, b, sep)
+	if !ok {
+		return rewrite{}, false
+	}
+	// The = comes first between the ] and v, then v's parentheses.
+	p, at, ok := gap(code, end, r)
+	if !ok || !strings.HasPrefix(p, "=") || strings.Trim(p[1:], "(") != "" {
+		return rewrite{}, false
+	}
+	eq := at[0]
+	kind := 0
+	if strict {
+		kind = countStrict
+	}
+	return rewrite{start: a, list: append(list,
+		insertion{at: a, text: putName + "(" + strconv.Itoa(kind) + ", (("},
+		insertion{at: b, text: ")), ((", skip: sep + 1 - b, close: true},
+		insertion{at: end - 1, text: ")), ", skip: eq + 1 - (end - 1), close: true},
+		insertion{at: r, text: "(("},
+		insertion{at: e, text: ")))", close: true},
+	)}, true
+}
+
+// refMember plans how refName takes the place of a computed member, or a
+// length, that a pattern, a loop's head or a logical assignment writes:
+// the insertions that make its text refName(strict, ((o)), ((k))).value
+// (refName(strict, ((o)), "length").value), and
+// whether it can (as countMember's: not for super[k], a base whose extent
+// is not sure, or text between the base and the bracket other than blanks,
+// comments and parentheses around the base).
+func refMember(code string, target ast.Expression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
+	var left ast.Expression
+	switch x := target.(type) {
+	case *ast.BracketExpression:
+		left = x.Left
+	case *ast.DotExpression:
+		left = x.Left
+	default:
+		return rewrite{}, false
+	}
+	a, b, ok := extent(code, exprStartMemo(left, starts), left, off, ends)
+	if !ok {
+		return rewrite{}, false
+	}
+	var sep int
+	var closing []insertion
+	switch x := target.(type) {
+	case *ast.BracketExpression:
+		end := off(x.RightBracket) + 1
+		sep = off(x.LeftBracket)
+		if sep < b || sep >= end-1 || end > len(code) || code[sep] != '[' || code[end-1] != ']' {
+			return rewrite{}, false
+		}
+		closing = []insertion{
+			{at: b, text: ")), ((", skip: sep + 1 - b, close: true},
+			{at: end - 1, text: "))).value", skip: 1, close: true},
+		}
+	case *ast.DotExpression:
+		var end int
+		if sep, end, ok = dotName(code, &x.Identifier, b, off); !ok {
+			return rewrite{}, false
+		}
+		closing = []insertion{{at: b, text: ")), " + strconv.Quote(x.Identifier.Name.String()) + ").value", skip: end - b, close: true}}
+	}
+	list, ok := unwrap(code, a, b, sep)
+	if !ok {
+		return rewrite{}, false
+	}
+	kind := 0
+	if strict {
+		kind = countStrict
+	}
+	list = append(list, insertion{at: a, text: refName + "(" + strconv.Itoa(kind) + ", (("})
+	return rewrite{start: a, list: append(list, closing...)}, true
 }
 
 // strictCode says of an offset in the program's code (a file.Idx) whether

@@ -160,6 +160,21 @@ func init() {
 			code := "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return m }"
 			return transformsRequest([]string{code, code, code, code, code}, 1)
 		}},
+		// What the engine converts when it writes a typed array's element,
+		// a DataView's value or an array's length, what a sort's comparator
+		// returns, and long strings used as keys or sorted (twenty-fifth
+		// session): each ran 3-10 s natively, the loops until the watch,
+		// under js/wasm until the page's loader gave up.
+		udf("typed-array-elements", "function f(m) { var s = '0'.repeat(1.5e6) + '1', ta = new Float64Array(1); return {data: String(["+repeatList("ta[0] = s", 300)+"].length)} }", 1),
+		udf("typed-array-from-a-list", "function f(m) { var s = '0'.repeat(1.5e6) + '1'; return {data: String(new Float64Array(Array(300).fill(s)).length)} }", 1),
+		udf("typed-array-map", "function f(m) { var s = '0'.repeat(1.5e6) + '1'; return {data: String(new Float64Array(3000).map(function () { return s }).length)} }", 1),
+		udf("dataview-values", "function f(m) { var s = '0'.repeat(1.5e6) + '1', v = new DataView(new ArrayBuffer(8)); return {data: String(["+repeatList("v.setFloat64(0, s)", 300)+"].length)} }", 1),
+		udf("length-by-define-property", "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, a = []; return {data: String(["+repeatList("Object.defineProperty(a, 'length', {value: o})", 300)+"].length)} }", 1),
+		udf("sort-comparator-text", "function f(m) { var s = '0'.repeat(1.5e6) + '1'; return {data: String(Array(3000).fill(1).sort(function () { return s }).length)} }", 1),
+		udf("long-key-set-loop", "function f(m) { var t = 'x'.repeat(8e6), o = {}; for (;;) o[t] = 1 }", 1),
+		udf("map-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), c = new Map(); for (;;) c.get(t) }", 1),
+		udf("set-of-long-strings", "function f(m) { var t = 'x'.repeat(8e6); return {data: String(new Set(Array(3000).fill(t)).size)} }", 1),
+		udf("sort-long-strings", "function f(m) { var s = 'x'.repeat(8e6), t = (s + 'y').slice(0, -1), u = []; for (var i = 0; i < 3000; i++) u.push(i % 2 ? s : t); return {data: String(u.sort().length)} }", 1),
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A string method given an object for this, and positions that
 		// split and Array.prototype's methods on an array-like convert

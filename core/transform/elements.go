@@ -1,0 +1,623 @@
+package transform
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// What the engine converts to numbers when it writes them: a typed
+// array's elements (built from a list, filled, mapped, set, or given one
+// by one), a DataView's value, and what a sort's comparator returns. Each
+// is one Go call of the engine's, with no step between, for any number of
+// items: 300 typed array elements given a string of 1.5 million digits
+// took 6-10 s natively in one statement (twenty-fifth session, before
+// this), and new Float64Array(Array(300).fill(s)) as long. Here each is
+// converted before the engine sees it (guards.element: a string charged,
+// an object's valueOf run once, where and as often as the engine would run
+// it), and the engine is given what it converts at no cost: a number.
+
+// elementHelpers are the sandbox's functions that convert as a typed
+// array does, around conv (guards.element): compiled once, run in every
+// runtime. mapper wraps a typed array's map or from callback (fn, none
+// for from without one); compare wraps a sort's comparator; listed is the
+// spec's IteratorToList of src through its iterator method m, then each
+// item converted, in turn; like reads the n items of an array-like src,
+// each converted as it is read. The last two give the items as an
+// array-like with no prototype, which the engine reads with no code of the
+// UDF's (an array would go through Array.prototype's iterator, which the
+// UDF may have replaced). Being the sandbox's, their loops take no steps:
+// what they go through was charged (Program.charge), and a UDF's iterator
+// takes steps of its own.
+var elementHelpers = goja.MustCompile("elements", `(function (conv, charge, long) {
+	"use strict";
+	var apply = Reflect.apply, create = Object.create, define = Object.defineProperty, iter = Symbol.iterator;
+	var describe = Object.getOwnPropertyDescriptor, ownKeys = Reflect.ownKeys, Obj = Object, TE = TypeError, floor = Math.floor;
+	var slot = function (o, k, v) { define(o, k, { value: v, writable: true, enumerable: true, configurable: true }); };
+	var descriptor = function (a) {
+		var d = create(null);
+		if ("enumerable" in a) { d.enumerable = !!a.enumerable; }
+		if ("configurable" in a) { d.configurable = !!a.configurable; }
+		if ("value" in a) { d.value = a.value; }
+		if ("writable" in a) { d.writable = !!a.writable; }
+		if ("get" in a) {
+			d.get = a.get;
+			if (d.get !== undefined && typeof d.get !== "function") { throw new TE("a property's getter must be a function"); }
+		}
+		if ("set" in a) {
+			d.set = a.set;
+			if (d.set !== undefined && typeof d.set !== "function") { throw new TE("a property's setter must be a function"); }
+		}
+		if (("get" in d || "set" in d) && ("value" in d || "writable" in d)) {
+			throw new TE("a property's descriptor cannot have both a getter or setter and a value or writable");
+		}
+		return d;
+	};
+	return {
+		descriptor: descriptor,
+		mapper: function (fn, self, t) {
+			var kind = t === 2 ? "bigint" : "number";
+			return function () {
+				var r = fn === undefined ? arguments[0] : apply(fn, self, arguments);
+				return typeof r === kind ? r : conv(t, r);
+			};
+		},
+		sorted: function (o, sort, copy) {
+			var len = o.length, items = [], n = 0, total = 0, most = 0;
+			len = len > 0 ? floor(len) : 0;
+			for (var k = 0; k < len; k++) {
+				if (copy || k in o) {
+					var v = o[k];
+					slot(items, n++, v);
+					if (typeof v === "string" && v.length > long) {
+						total += v.length;
+						most = v.length > most ? v.length : most;
+					}
+				}
+			}
+			if (total > most) {
+				charge(total - most, n);
+			}
+			apply(sort, items, []);
+			if (copy) {
+				return items;
+			}
+			for (var j = 0; j < n; j++) {
+				o[j] = items[j];
+			}
+			for (; j < len; j++) {
+				delete o[j];
+			}
+			return o;
+		},
+		compare: function (fn) {
+			return function (a, b) {
+				var r = fn(a, b);
+				return typeof r === "number" ? r : conv(1, r);
+			};
+		},
+		listed: function (src, m, t) {
+			var out = create(null), n = 0, it = {};
+			it[iter] = function () { return apply(m, src, []); };
+			for (var x of it) {
+				slot(out, n, x);
+				n++;
+			}
+			for (var i = 0; i < n; i++) {
+				out[i] = conv(t, out[i]);
+			}
+			slot(out, "length", n);
+			return out;
+		},
+		defineAll: function (o, props, fix) {
+			var from = Obj(props), keys = ownKeys(from), list = create(null), n = 0;
+			for (var i = 0; i < keys.length; i++) {
+				var pd = describe(from, keys[i]);
+				if (pd !== undefined && pd.enumerable) {
+					var dd = from[keys[i]];
+					if (dd === null || typeof dd !== "object" && typeof dd !== "function") {
+						throw new TE("a property's descriptor must be an object");
+					}
+					slot(list, n++, [keys[i], descriptor(dd)]);
+				}
+			}
+			for (var j = 0; j < n; j++) {
+				define(o, list[j][0], fix(o, list[j][0], list[j][1]));
+			}
+			return o;
+		},
+		assign: function (to, sources, put) {
+			for (var i = 0; i < sources.length; i++) {
+				if (sources[i] === null || sources[i] === undefined) { continue; }
+				var from = Obj(sources[i]), keys = ownKeys(from);
+				for (var j = 0; j < keys.length; j++) {
+					var pd = describe(from, keys[j]);
+					if (pd !== undefined && pd.enumerable) {
+						put(to, keys[j], from[keys[j]]);
+					}
+				}
+			}
+			return to;
+		},
+		like: function (src, n, t) {
+			var out = create(null);
+			for (var i = 0; i < n; i++) {
+				slot(out, i, conv(t, src[i]));
+			}
+			slot(out, "length", n);
+			return out;
+		}
+	};
+})`, true)
+
+// putHelper makes putName's function: o[k] = v as the code would do it
+// (kind 0, sloppy; countStrict, strict), but for an array or an
+// ArrayBuffer view, a key that is an object (its string is made there) or
+// a string longer than long (charged there), and null or undefined (for
+// V8's message) through goPut (guards.put). Most assignments are to plain objects, and a call
+// out to Go and back into Reflect.set for each doubled their cost (a loop
+// of 40,000 o[k] = v, twenty-fifth session); a test in JavaScript first
+// leaves them the engine's. Not strict, so that kind 0 is not.
+var putHelper = goja.MustCompile("put", `(function (goPut, goGet, isArray, isView, long) {
+	var strictSet = function (o, k, v) { "use strict"; o[k] = v; };
+	var ref = function (kind, o, k) {
+		return {
+			get value() { return goGet(o, k); },
+			set value(v) { goPut(kind, o, k, v); }
+		};
+	};
+	return [ref, function (kind, o, k, v) {
+		var t = typeof k;
+		if (o === null || o === undefined || t === "object" || t === "function" || t === "string" && k.length > long ||
+			typeof o === "object" && (isView(o) || t !== "number" && isArray(o))) {
+			return goPut(kind, o, k, v);
+		}
+		if (kind) {
+			strictSet(o, k, v);
+		} else {
+			o[k] = v;
+		}
+		return v;
+	}];
+})`, false)
+
+// boundElements puts the conversions of elementHelpers and element in the
+// typed arrays' from, of, map, with and set, DataView's setters, and the
+// sorts of arrays and typed arrays given a comparator. A typed array's
+// constructor converts through elements (called by the sandbox's
+// lockdown), and its fill through boundPositions (the value comes before
+// the positions there).
+func (g *guards) boundElements() {
+	vm := g.vm
+	v, err := vm.RunProgram(elementHelpers)
+	if err != nil {
+		panic("transform: guards: " + err.Error())
+	}
+	f, _ := goja.AssertFunction(v)
+	conv := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		return g.element(int(fc.Argument(0).ToInteger()), fc.Argument(1))
+	})
+	// charge(total, n) charges a sort of n items whose long strings but
+	// the longest have total characters: each may be compared with another
+	// as long about log2(n) times, through all of it when they share it.
+	charge := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		cl := g.c.call
+		if cl == nil || cl.stopped != "" {
+			return goja.Undefined()
+		}
+		total, n := fc.Argument(0).ToFloat(), fc.Argument(1).ToFloat()
+		k := math.Ceil(total * math.Ceil(math.Log2(max(n, 2))) / compareChars)
+		if k <= g.p.stepsLeft(g.c) {
+			cl.steps += int(k)
+			return goja.Undefined()
+		}
+		cl.refuse("udf-budget", fmt.Sprintf("sorting %s items whose long strings hold %s characters (but the longest) would take %s (each compared about log2(%s) times, a step per %d characters)",
+			countText(n), countText(total), g.p.whose(cl), countText(n), compareChars),
+			"a sort compares long strings through all they share: sort shorter keys (a prefix, or an index), or fewer items")
+		panic(vm.NewTypeError("the call was stopped"))
+	})
+	h := invoke(f, goja.Undefined(), conv, charge, vm.ToValue(convertFree)).(*goja.Object)
+	sorted := original(h, "sorted", nil)
+	g.mapper = original(h, "mapper", nil)
+	g.compare = original(h, "compare", nil)
+	g.listed = original(h, "listed", nil)
+	g.like = original(h, "like", nil)
+	g.kinds = map[*goja.Object]int{}
+	for _, n := range typedArrays {
+		kind := numberElements
+		if strings.HasPrefix(n, "Big") {
+			kind = bigElements
+		}
+		g.kinds[objectAt(vm, n+".prototype")] = kind
+	}
+
+	// wrapIn replaces o's method name with one that may change the
+	// arguments (when a call runs) before the method gets them.
+	wrapIn := func(o *goja.Object, name string, change func(fc *goja.FunctionCall)) {
+		orig, ok := goja.AssertFunction(o.Get(name))
+		if !ok {
+			return
+		}
+		g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
+			if g.c.call != nil {
+				change(&fc)
+			}
+			return invoke(orig, fc.This, fc.Arguments...)
+		})
+	}
+	// takeOver replaces o's method name with one that does the work itself
+	// when do gives a value, else calls the method.
+	takeOver := func(o *goja.Object, name string, do func(fc goja.FunctionCall) goja.Value) {
+		orig, ok := goja.AssertFunction(o.Get(name))
+		if !ok {
+			return
+		}
+		g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
+			if g.c.call != nil {
+				if r := do(fc); r != nil {
+					return r
+				}
+			}
+			return invoke(orig, fc.This, fc.Arguments...)
+		})
+	}
+	ta, proto := objectAt(vm, "%TypedArray%"), objectAt(vm, "%TypedArray%.prototype")
+	// putName, for o[k] = v (see putHelper).
+	v, err = vm.RunProgram(putHelper)
+	if err != nil {
+		panic("transform: guards: " + err.Error())
+	}
+	f, _ = goja.AssertFunction(v)
+	goPut := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		return g.put(fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2), fc.Argument(3))
+	})
+	goGet := vm.ToValue(func(fc goja.FunctionCall) goja.Value { return g.getAt(fc.Argument(0), fc.Argument(1)) })
+	made := invoke(f, goja.Undefined(), goPut, goGet, objectAt(vm, "Array").Get("isArray"), objectAt(vm, "ArrayBuffer").Get("isView"), vm.ToValue(convertFree)).(*goja.Object)
+	engineName(vm, refName, made.Get("0"))
+	engineName(vm, putName, made.Get("1"))
+	// from(src, fn, self): each item (fn's result, when there is fn) is
+	// converted as the array made converts it, after fn runs.
+	wrapIn(ta, "from", func(fc *goja.FunctionCall) {
+		fn := fc.Argument(1)
+		if _, callable := goja.AssertFunction(fn); !callable && !goja.IsUndefined(fn) {
+			return // from throws first
+		}
+		if t, _ := g.kindOf(fc.This); t != 0 {
+			fc.Arguments = []goja.Value{fc.Argument(0), invoke(g.mapper, goja.Undefined(), fn, fc.Argument(2), vm.ToValue(t))}
+		}
+	})
+	// of(...items): converted in turn after the array is made, which for
+	// a typed array's own constructor runs nothing of the UDF's; a
+	// subclass's constructor runs before, so there the strings are only
+	// charged.
+	wrapIn(ta, "of", func(fc *goja.FunctionCall) {
+		t, direct := g.kindOf(fc.This)
+		for i, a := range fc.Arguments {
+			switch {
+			case t == 0:
+				return
+			case direct:
+				fc.Arguments[i] = g.element(t, a)
+			default:
+				g.chargeNumber(a)
+			}
+		}
+	})
+	// map(fn, self): what fn gives is converted as this converts it (the
+	// array made is this's kind but for a species of another kind).
+	wrapIn(proto, "map", func(fc *goja.FunctionCall) {
+		fn := fc.Argument(0)
+		if _, callable := goja.AssertFunction(fn); !callable {
+			return
+		}
+		if t := typedElement(asObject(fc.This)); t != 0 {
+			fc.Arguments = []goja.Value{invoke(g.mapper, goja.Undefined(), fn, fc.Argument(1), vm.ToValue(t))}
+		}
+	})
+	// with(index, value): the index first (boundPositions), then value.
+	wrapIn(proto, "with", func(fc *goja.FunctionCall) {
+		if t := typedElement(asObject(fc.This)); t != 0 && len(fc.Arguments) > 1 {
+			fc.Arguments[1] = g.element(t, fc.Arguments[1])
+		}
+	})
+	// set(source, offset): the offset first (boundPositions), then, for a
+	// source that is not a typed array, its length, checked against this's
+	// (a RangeError before any item is read), then each item, converted as
+	// it is read.
+	wrapIn(proto, "set", func(fc *goja.FunctionCall) {
+		this := asObject(fc.This)
+		t := typedElement(this)
+		src, ok := fc.Argument(0).(*goja.Object)
+		if t == 0 || !ok || isTypedArray(src) {
+			return
+		}
+		at := 0.0
+		if len(fc.Arguments) > 1 {
+			if at = fc.Arguments[1].ToFloat(); math.IsNaN(at) {
+				at = 0
+			}
+			at = math.Trunc(at)
+		}
+		if at < 0 {
+			return // set throws first
+		}
+		l := g.toPrimitive(src.Get("length"), "number")
+		g.chargeNumber(l)
+		n := toLength(l.ToFloat())
+		if at+n > lengthOf(this) {
+			g.throwRange("offset is out of bounds")
+		}
+		fc.Arguments = []goja.Value{invoke(g.like, goja.Undefined(), src, vm.ToValue(n), vm.ToValue(t)), vm.ToValue(at)}
+	})
+	// A DataView's setters: the position first (boundPositions), then the
+	// value, when the position is one (a RangeError comes before).
+	dv := objectAt(vm, "DataView.prototype")
+	for _, name := range []string{"setInt8", "setUint8", "setInt16", "setUint16", "setInt32", "setUint32", "setFloat32", "setFloat64", "setBigInt64", "setBigUint64"} {
+		t := numberElements
+		if strings.Contains(name, "Big") {
+			t = bigElements
+		}
+		wrapIn(dv, name, func(fc *goja.FunctionCall) {
+			if len(fc.Arguments) < 2 || !g.isView(fc.This) {
+				return
+			}
+			if at := fc.Arguments[0].ToFloat(); at < 0 || at > 1<<53-1 {
+				return
+			}
+			fc.Arguments[1] = g.element(t, fc.Arguments[1])
+		})
+	}
+	// Reflect.set, Object.defineProperty and the like, Object.assign: an
+	// array's length and a typed array's elements, converted here (the
+	// key converted once, here, and given to the method as it is).
+	refl, object := objectAt(vm, "Reflect"), objectAt(vm, "Object")
+	set := original(refl, "set", nil)
+	takeOver(refl, "set", func(fc goja.FunctionCall) goja.Value {
+		o := converting(fc.Argument(0))
+		if o == nil || len(fc.Arguments) > 3 && fc.Arguments[3] != goja.Value(o) {
+			return nil // a receiver other than the target: an ordinary set
+		}
+		k := g.key(fc.Argument(1))
+		v, ok := g.written(o, k, fc.Argument(2))
+		if !ok {
+			return vm.ToValue(false)
+		}
+		return invoke(set, goja.Undefined(), o, k, v)
+	})
+	descriptor := original(h, "descriptor", nil)
+	for _, o := range []*goja.Object{object, refl} {
+		wrapIn(o, "defineProperty", func(fc *goja.FunctionCall) {
+			o := converting(fc.Argument(0))
+			a, ok := fc.Argument(2).(*goja.Object)
+			if o == nil || !ok {
+				return // the method throws, or defines as it would
+			}
+			k := g.key(fc.Argument(1))
+			d := invoke(descriptor, goja.Undefined(), a).(*goja.Object)
+			fc.Arguments = []goja.Value{o, k, g.defined(o, k, d)}
+		})
+	}
+	defineAll, assign := original(h, "defineAll", nil), original(h, "assign", nil)
+	fix := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		return g.defined(fc.Argument(0).(*goja.Object), fc.Argument(1), fc.Argument(2).(*goja.Object))
+	})
+	takeOver(object, "defineProperties", func(fc goja.FunctionCall) goja.Value {
+		o, props := converting(fc.Argument(0)), fc.Argument(1)
+		if o == nil || goja.IsUndefined(props) || goja.IsNull(props) {
+			return nil
+		}
+		return invoke(defineAll, goja.Undefined(), o, props, fix)
+	})
+	put := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		return g.put(countStrict, fc.Argument(0), fc.Argument(1), fc.Argument(2))
+	})
+	takeOver(object, "assign", func(fc goja.FunctionCall) goja.Value {
+		o := converting(fc.Argument(0))
+		if o == nil || len(fc.Arguments) < 2 {
+			return nil
+		}
+		return invoke(assign, goja.Undefined(), o, vm.NewArray(toAny(fc.Arguments[1:])...), put)
+	})
+	// A Map's and a Set's keys: a long string costs its length at each
+	// lookup (chargeKey). Not a step besides: the constructors call add
+	// and set for each item once they are not the engine's own, and their
+	// items are charged already.
+	for _, m := range []struct {
+		path  string
+		names []string
+	}{{"Map.prototype", []string{"get", "set", "has", "delete"}}, {"Set.prototype", []string{"add", "has", "delete"}}} {
+		o := objectAt(vm, m.path)
+		for _, name := range m.names {
+			orig, ok := goja.AssertFunction(o.Get(name))
+			if !ok {
+				continue
+			}
+			replaceMethodUncharged(vm, o, name, nil, func(fc goja.FunctionCall) goja.Value {
+				if len(fc.Arguments) > 0 {
+					g.chargeKey(fc.Arguments[0])
+				}
+				return invoke(orig, fc.This, fc.Arguments...)
+			})
+		}
+	}
+	// A sort's comparator's result, converted to a number.
+	for _, o := range []*goja.Object{objectAt(vm, "Array.prototype"), proto} {
+		for _, name := range []string{"sort", "toSorted"} {
+			wrapIn(o, name, func(fc *goja.FunctionCall) {
+				if fn := fc.Argument(0); goja.IsUndefined(fn) {
+					return
+				} else if _, callable := goja.AssertFunction(fn); callable {
+					fc.Arguments[0] = invoke(g.compare, goja.Undefined(), fn)
+				}
+			})
+		}
+	}
+	// An array's sort with no comparator compares the items' strings, in
+	// one Go call each (a sort of 3,000 strings of 8 million characters
+	// took 3-5 s natively): sorted reads the items as the spec's
+	// SortIndexedProperties does (the holes left out, for sort), charges
+	// their long strings, sorts a copy with the engine's sort and writes
+	// them back (sort) or gives it (toSorted).
+	arrays := objectAt(vm, "Array.prototype")
+	for _, name := range []string{"sort", "toSorted"} {
+		orig, ok := goja.AssertFunction(arrays.Get(name))
+		if !ok {
+			continue
+		}
+		engineSort := arrays.Get("sort")
+		copy := name == "toSorted"
+		g.set(arrays, name, nil, func(fc goja.FunctionCall) goja.Value {
+			if g.c.call == nil || !goja.IsUndefined(fc.Argument(0)) || fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
+				return invoke(orig, fc.This, fc.Arguments...)
+			}
+			return invoke(sorted, goja.Undefined(), fc.This.ToObject(vm), engineSort, vm.ToValue(copy))
+		})
+	}
+}
+
+// getAt is base[key] for refName's getter: the key converted here, the
+// property read through Reflect.get as the sandbox found it, with base as
+// the receiver.
+func (g *guards) getAt(base, key goja.Value) goja.Value {
+	vm := g.vm
+	if base == nil || goja.IsUndefined(base) || goja.IsNull(base) {
+		panic(vm.NewTypeError("Cannot read properties of %s%s", base, reading(key)))
+	}
+	v := invoke(g.reflectGet, goja.Undefined(), base.ToObject(vm), g.key(key), base)
+	if v == nil {
+		return goja.Undefined() // goja's Reflect.get gives nil for a property a primitive's object lacks
+	}
+	return v
+}
+
+// converting is v when it is an array or a typed array (not a Proxy),
+// whose writes convert what they are given, else nil.
+func converting(v goja.Value) *goja.Object {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ExportType() == proxyType || o.ClassName() != "Array" && !isTypedArray(o) {
+		return nil
+	}
+	return o
+}
+
+// written is what o (converting's) is to be set at key k (a property key)
+// in place of v: v converted as o's element or length, when it is that;
+// false for an array's length that cannot be written (the set fails,
+// converting nothing, as in V8; goja's would convert v first).
+func (g *guards) written(o *goja.Object, k, v goja.Value) (goja.Value, bool) {
+	s, ok := k.(goja.String)
+	if !ok {
+		return v, true
+	}
+	if t := typedElement(o); t != 0 {
+		if canonicalNumeric(s) {
+			return g.element(t, v), true
+		}
+		return v, true
+	}
+	if s.String() == "length" {
+		return g.arrayLength(o, v, false)
+	}
+	return v, true
+}
+
+// defined is descriptor d (elementHelpers', with no prototype), to define
+// at key k of o (converting's), with its value converted as o converts it:
+// an array's length always (ArraySetLength), a typed array's element when
+// the spec's [[DefineOwnProperty]] would set it (an index in range, a
+// data descriptor with no attribute false).
+func (g *guards) defined(o *goja.Object, k goja.Value, d *goja.Object) *goja.Object {
+	s, ok := k.(goja.String)
+	v := d.Get("value")
+	if !ok || v == nil {
+		return d
+	}
+	if t := typedElement(o); t != 0 {
+		if !canonicalNumeric(s) || d.Get("get") != nil || d.Get("set") != nil {
+			return d
+		}
+		for _, a := range []string{"configurable", "enumerable", "writable"} {
+			if f := d.Get(a); f != nil && !f.ToBoolean() {
+				return d
+			}
+		}
+		i := s.ToNumber().ToFloat()
+		if i != math.Trunc(i) || i == 0 && math.Signbit(i) || i < 0 || i >= lengthOf(o) {
+			return d
+		}
+		_ = d.Set("value", g.element(t, v))
+		return d
+	}
+	if s.String() == "length" {
+		n, _ := g.arrayLength(o, v, true)
+		_ = d.Set("value", n)
+	}
+	return d
+}
+
+// toAny is vs as a list of any (vm.NewArray's argument).
+func toAny(vs []goja.Value) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
+}
+
+// elements is what a typed array's constructor (kind t) is given to copy
+// in place of src, an object that is neither a typed array nor a buffer:
+// src's items converted here (elementHelpers' listed, through src's
+// iterator when it has one, else like, as many as its length says), or
+// nil to leave src as it is (its iterator method is not callable: the
+// constructor throws).
+func (g *guards) elements(src *goja.Object, t int) goja.Value {
+	vm := g.vm
+	m := src.GetSymbol(goja.SymIterator)
+	if m == nil || goja.IsUndefined(m) || goja.IsNull(m) {
+		l := g.toPrimitive(src.Get("length"), "number")
+		g.chargeNumber(l)
+		return invoke(g.like, goja.Undefined(), src, vm.ToValue(toLength(l.ToFloat())), vm.ToValue(t))
+	}
+	if _, ok := goja.AssertFunction(m); !ok {
+		return nil
+	}
+	return invoke(g.listed, goja.Undefined(), src, m, vm.ToValue(t))
+}
+
+// kindOf is what the typed arrays a constructor c makes hold (0: not a
+// typed array's constructor, as far as can be told without running the
+// UDF's code), and whether c is a typed array's own (not a subclass):
+// found by its prototype, and that prototype's parents.
+func (g *guards) kindOf(c goja.Value) (int, bool) {
+	o, ok := c.(*goja.Object)
+	if !ok || o.ExportType() == proxyType || !g.steady(o, "prototype") {
+		return 0, false
+	}
+	p, _ := o.Get("prototype").(*goja.Object)
+	for depth := 0; p != nil && depth < 64; depth++ {
+		if t := g.kinds[p]; t != 0 {
+			return t, depth == 0
+		}
+		if p.ExportType() == proxyType {
+			return 0, false
+		}
+		p = p.Prototype()
+	}
+	return 0, false
+}
+
+// asObject is v as an object, or nil.
+func asObject(v goja.Value) *goja.Object {
+	o, _ := v.(*goja.Object)
+	return o
+}
+
+// toLength is the spec's ToLength of a number.
+func toLength(n float64) float64 {
+	if math.IsNaN(n) || n <= 0 {
+		return 0
+	}
+	return math.Min(math.Floor(n), 1<<53-1)
+}
