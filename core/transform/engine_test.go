@@ -390,6 +390,11 @@ func FuzzUDF(f *testing.F) {
 		"function f(m) { var x = {q: {p: '1'}}, a = [1, 2], k = 'p'; x.q.p++; --x.q[k]; return {data: `${(x).q.p++}` + ((x.q).p)++ + ++((x).q[k]) + ((a)).length = x.q + (a).length-- + [a.length = {valueOf() { return 1 }}]} }",
 		"function f(m) { var x = {q: {p: '1'}}, a = [m]; x\n.q /*c*/ .p++; ( /**/ x).q['p']--; -- /*d*/ (x\n).q.p; (a) // e\n.length = {valueOf() { return 0 }}; return {data: String(x.q.p) + a.length} }",
 		"class A { #n = 0; static s = 1; m() { 'use strict'; this.#n++; --A.s; return this.#n-- } }\nfunction f(m) { var o = Object.freeze({p: 1}); o.p++; return {data: String(new A().m() + o.p)} }",
+		// Assignments to computed members, and the targets of patterns,
+		// loops' heads and logical assignments (putName, refName), with
+		// parentheses, comments and line breaks around them.
+		"function f(m) { var ta = new Float64Array(2), o = {}, k = 'a'; (ta)[0] = m.data; (o /*c*/)[k] = (1, m.data); ta[k\n] = o; [ta[0], {b: (o)[k]} = {}] = [m.data]; for (o[k] of [1]); for (ta['1'] in o); o[k] ||= 2; ta[0] &&= '3'; return {data: String(ta[0]) + o[k]} }",
+		"function f(m) { 'use strict'; var a = [], b = new BigInt64Array(1), o = {}; [a.length = 1, ...o['r']] = [undefined, 2]; ({x: a.length, ...o[`s`]} = {x: 0}); a.length ??= 3; try { [b[0]] = [m.data] } catch (e) {} return {data: String(a.length) + o.r} }",
 	} {
 		f.Add(s, []byte(`{"a":1}`))
 	}
