@@ -3,6 +3,7 @@ package transform
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -152,15 +153,18 @@ var elementHelpers = goja.MustCompile("elements", `(function (conv, charge, long
 	};
 })`, true)
 
-// putHelper makes putName's function: o[k] = v as the code would do it
-// (kind 0, sloppy; countStrict, strict), but for an array or an
-// ArrayBuffer view, a key that is an object (its string is made there) or
-// a string longer than long (charged there), and null or undefined (for
-// V8's message) through goPut (guards.put). Most assignments are to plain objects, and a call
-// out to Go and back into Reflect.set for each doubled their cost (a loop
-// of 40,000 o[k] = v, twenty-fifth session); a test in JavaScript first
-// leaves them the engine's. Not strict, so that kind 0 is not.
-var putHelper = goja.MustCompile("put", `(function (goPut, goGet, isArray, isView, long) {
+// putHelper makes refName's and putName's functions. putName's is o[k] =
+// v as the code would do it (kind 0, sloppy; countStrict, strict), but
+// through goPut (guards.put) for a key that is a string (its length and
+// whether an array or a typed array converts at it are Go's to read) or
+// an object (its string is made there), a number key given an ArrayBuffer
+// view, and null or undefined (for V8's message). A number key of any
+// other object, the most common, stays the engine's: a call out to Go
+// and back into Reflect.set cost more than this test in JavaScript (a
+// loop of 40,000 o[i] = v, twenty-fifth session). Not strict, so that
+// kind 0 is not. refName's makes a reference whose value is o[k], read
+// (goGet, guards.getAt) and written (goPut).
+var putHelper = goja.MustCompile("put", `(function (goPut, goGet, isView) {
 	var strictSet = function (o, k, v) { "use strict"; o[k] = v; };
 	var ref = function (kind, o, k) {
 		return {
@@ -169,9 +173,18 @@ var putHelper = goja.MustCompile("put", `(function (goPut, goGet, isArray, isVie
 		};
 	};
 	return [ref, function (kind, o, k, v) {
-		var t = typeof k;
-		if (o === null || o === undefined || t === "object" || t === "function" || t === "string" && k.length > long ||
-			typeof o === "object" && (isView(o) || t !== "number" && isArray(o))) {
+		var t = typeof k, slow = o === null || o === undefined;
+		if (!slow) {
+			if (t === "number") {
+				slow = typeof o === "object" && isView(o);
+			} else {
+				// A string (its length is Go's to read: k.length on a
+				// primitive costs more than the call), or an object,
+				// whose string is made in goPut.
+				slow = t !== "symbol";
+			}
+		}
+		if (slow) {
 			return goPut(kind, o, k, v);
 		}
 		if (kind) {
@@ -202,21 +215,24 @@ func (g *guards) boundElements() {
 	// charge(total, n) charges a sort of n items whose long strings but
 	// the longest have total characters: each may be compared with another
 	// as long about log2(n) times, through all of it when they share it.
-	charge := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+	chargeSort := func(total, n float64) {
 		cl := g.c.call
 		if cl == nil || cl.stopped != "" {
-			return goja.Undefined()
+			return
 		}
-		total, n := fc.Argument(0).ToFloat(), fc.Argument(1).ToFloat()
 		k := math.Ceil(total * math.Ceil(math.Log2(max(n, 2))) / compareChars)
 		if k <= g.p.stepsLeft(g.c) {
 			cl.steps += int(k)
-			return goja.Undefined()
+			return
 		}
 		cl.refuse("udf-budget", fmt.Sprintf("sorting %s items whose long strings hold %s characters (but the longest) would take %s (each compared about log2(%s) times, a step per %d characters)",
 			countText(n), countText(total), g.p.whose(cl), countText(n), compareChars),
 			"a sort compares long strings through all they share: sort shorter keys (a prefix, or an index), or fewer items")
 		panic(vm.NewTypeError("the call was stopped"))
+	}
+	charge := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		chargeSort(fc.Argument(0).ToFloat(), fc.Argument(1).ToFloat())
+		return goja.Undefined()
 	})
 	h := invoke(f, goja.Undefined(), conv, charge, vm.ToValue(convertFree)).(*goja.Object)
 	sorted := original(h, "sorted", nil)
@@ -274,7 +290,7 @@ func (g *guards) boundElements() {
 		return g.put(fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2), fc.Argument(3))
 	})
 	goGet := vm.ToValue(func(fc goja.FunctionCall) goja.Value { return g.getAt(fc.Argument(0), fc.Argument(1)) })
-	made := invoke(f, goja.Undefined(), goPut, goGet, objectAt(vm, "Array").Get("isArray"), objectAt(vm, "ArrayBuffer").Get("isView"), vm.ToValue(convertFree)).(*goja.Object)
+	made := invoke(f, goja.Undefined(), goPut, goGet, objectAt(vm, "ArrayBuffer").Get("isView")).(*goja.Object)
 	engineName(vm, refName, made.Get("0"))
 	engineName(vm, putName, made.Get("1"))
 	// from(src, fn, self): each item (fn's result, when there is fn) is
@@ -468,9 +484,13 @@ func (g *guards) boundElements() {
 		}
 		engineSort := arrays.Get("sort")
 		copy := name == "toSorted"
+		engine, _ := goja.AssertFunction(engineSort)
 		g.set(arrays, name, nil, func(fc goja.FunctionCall) goja.Value {
 			if g.c.call == nil || !goja.IsUndefined(fc.Argument(0)) || fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
 				return invoke(orig, fc.This, fc.Arguments...)
+			}
+			if o, ok := fc.This.(*goja.Object); ok && o.ExportType() == arrayType {
+				return g.sortArray(o, engine, chargeSort, copy)
 			}
 			return invoke(sorted, goja.Undefined(), fc.This.ToObject(vm), engineSort, vm.ToValue(copy))
 		})
@@ -490,6 +510,53 @@ func (g *guards) getAt(base, key goja.Value) goja.Value {
 		return goja.Undefined() // goja's Reflect.get gives nil for a property a primitive's object lacks
 	}
 	return v
+}
+
+// sortArray is elementHelpers' sorted for an array (not a Proxy), in Go:
+// its items read as the spec's SortIndexedProperties reads them (a hole
+// left out for sort, read as undefined for toSorted; a getter runs once),
+// their long strings charged (charge), a new array of them sorted by the
+// engine's sort, then written back in order and the holes deleted at the
+// end (sort), or given (toSorted). The spec's Get and Set on an array are
+// goja's own here, which fail as the spec's do.
+func (g *guards) sortArray(o *goja.Object, engine goja.Callable, charge func(total, n float64), copy bool) goja.Value {
+	vm := g.vm
+	n := int(lengthOf(o))
+	items := make([]any, 0, min(n, 1<<16))
+	var total, most float64
+	for k := 0; k < n; k++ {
+		v := o.Get(strconv.Itoa(k))
+		if v == nil {
+			if !copy {
+				continue
+			}
+			v = goja.Undefined()
+		}
+		if s, ok := v.(goja.String); ok && s.Length() > convertFree {
+			total += float64(s.Length())
+			most = max(most, float64(s.Length()))
+		}
+		items = append(items, v)
+	}
+	if total > most {
+		charge(total-most, float64(len(items)))
+	}
+	arr := vm.NewArray(items...)
+	invoke(engine, arr)
+	if copy {
+		return arr
+	}
+	for j := range items {
+		if err := o.Set(strconv.Itoa(j), arr.Get(strconv.Itoa(j))); err != nil {
+			panic(err)
+		}
+	}
+	for j := len(items); j < n; j++ {
+		if err := o.Delete(strconv.Itoa(j)); err != nil {
+			panic(err)
+		}
+	}
+	return o
 }
 
 // converting is v when it is an array or a typed array (not a Proxy),
