@@ -157,8 +157,8 @@ var elementHelpers = goja.MustCompile("elements", `(function (conv, charge, long
 // v as the code would do it (kind 0, sloppy; countStrict, strict), but
 // through goPut (guards.put) for a key that is a string (its length and
 // whether an array or a typed array converts at it are Go's to read) or
-// an object (its string is made there), a number key given an ArrayBuffer
-// view, and null or undefined (for V8's message). A number key of any
+// an object (its string is made there), a number key given a typed array
+// or a Proxy, and null or undefined (for V8's message). A number key of any
 // other object, the most common, stays the engine's: a call out to Go
 // and back into Reflect.set cost more than this test in JavaScript (a
 // loop of 40,000 o[i] = v, twenty-fifth session). Not strict, so that
@@ -290,7 +290,13 @@ func (g *guards) boundElements() {
 		return g.put(fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2), fc.Argument(3))
 	})
 	goGet := vm.ToValue(func(fc goja.FunctionCall) goja.Value { return g.getAt(fc.Argument(0), fc.Argument(1)) })
-	made := invoke(f, goja.Undefined(), goPut, goGet, objectAt(vm, "ArrayBuffer").Get("isView")).(*goja.Object)
+	// isView says whether o is a typed array or a Proxy (which may pass a
+	// write to one): a number key's write to it is goPut's.
+	isView := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		o, ok := fc.Argument(0).(*goja.Object)
+		return vm.ToValue(ok && (o.ExportType() == proxyType || isTypedArray(o)))
+	})
+	made := invoke(f, goja.Undefined(), goPut, goGet, isView).(*goja.Object)
 	engineName(vm, refName, made.Get("0"))
 	engineName(vm, putName, made.Get("1"))
 	// from(src, fn, self): each item (fn's result, when there is fn) is
@@ -391,8 +397,9 @@ func (g *guards) boundElements() {
 	refl, object := objectAt(vm, "Reflect"), objectAt(vm, "Object")
 	set := original(refl, "set", nil)
 	takeOver(refl, "set", func(fc goja.FunctionCall) goja.Value {
-		o := converting(fc.Argument(0))
-		if o == nil || len(fc.Arguments) > 3 && fc.Arguments[3] != goja.Value(o) {
+		target := fc.Argument(0)
+		o := g.converting(target)
+		if o == nil || len(fc.Arguments) > 3 && fc.Arguments[3] != target {
 			return nil // a receiver other than the target: an ordinary set
 		}
 		k := g.key(fc.Argument(1))
@@ -400,41 +407,40 @@ func (g *guards) boundElements() {
 		if !ok {
 			return vm.ToValue(false)
 		}
-		return invoke(set, goja.Undefined(), o, k, v)
+		return invoke(set, goja.Undefined(), target, k, v)
 	})
 	descriptor := original(h, "descriptor", nil)
 	for _, o := range []*goja.Object{object, refl} {
 		wrapIn(o, "defineProperty", func(fc *goja.FunctionCall) {
-			o := converting(fc.Argument(0))
+			o := g.converting(fc.Argument(0))
 			a, ok := fc.Argument(2).(*goja.Object)
 			if o == nil || !ok {
 				return // the method throws, or defines as it would
 			}
 			k := g.key(fc.Argument(1))
 			d := invoke(descriptor, goja.Undefined(), a).(*goja.Object)
-			fc.Arguments = []goja.Value{o, k, g.defined(o, k, d)}
+			fc.Arguments = []goja.Value{fc.Arguments[0], k, g.defined(o, k, d)}
 		})
 	}
 	defineAll, assign := original(h, "defineAll", nil), original(h, "assign", nil)
 	fix := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
-		return g.defined(fc.Argument(0).(*goja.Object), fc.Argument(1), fc.Argument(2).(*goja.Object))
+		return g.defined(g.converting(fc.Argument(0)), fc.Argument(1), fc.Argument(2).(*goja.Object))
 	})
 	takeOver(object, "defineProperties", func(fc goja.FunctionCall) goja.Value {
-		o, props := converting(fc.Argument(0)), fc.Argument(1)
-		if o == nil || goja.IsUndefined(props) || goja.IsNull(props) {
+		o := g.converting(fc.Argument(0))
+		if props := fc.Argument(1); o == nil || goja.IsUndefined(props) || goja.IsNull(props) {
 			return nil
 		}
-		return invoke(defineAll, goja.Undefined(), o, props, fix)
+		return invoke(defineAll, goja.Undefined(), fc.Arguments[0], fc.Arguments[1], fix)
 	})
 	put := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
 		return g.put(countStrict, fc.Argument(0), fc.Argument(1), fc.Argument(2))
 	})
 	takeOver(object, "assign", func(fc goja.FunctionCall) goja.Value {
-		o := converting(fc.Argument(0))
-		if o == nil || len(fc.Arguments) < 2 {
+		if g.converting(fc.Argument(0)) == nil || len(fc.Arguments) < 2 {
 			return nil
 		}
-		return invoke(assign, goja.Undefined(), o, vm.NewArray(toAny(fc.Arguments[1:])...), put)
+		return invoke(assign, goja.Undefined(), fc.Arguments[0], vm.NewArray(toAny(fc.Arguments[1:])...), put)
 	})
 	// A Map's and a Set's keys: a long string costs its length at each
 	// lookup (chargeKey). Not a step besides: the constructors call add
@@ -559,11 +565,26 @@ func (g *guards) sortArray(o *goja.Object, engine goja.Callable, charge func(tot
 	return o
 }
 
-// converting is v when it is an array or a typed array (not a Proxy),
-// whose writes convert what they are given, else nil.
-func converting(v goja.Value) *goja.Object {
+// converting is the array or typed array whose writes convert what they
+// are given when written through v: v itself, or the target of a Proxy
+// with no set, getOwnPropertyDescriptor or defineProperty trap (which
+// passes a write to its target's definition, converting there with no
+// code of the UDF's; a trap is the UDF's code, whose own writes are
+// checked), else nil.
+func (g *guards) converting(v goja.Value) *goja.Object {
 	o, ok := v.(*goja.Object)
-	if !ok || o.ExportType() == proxyType || o.ClassName() != "Array" && !isTypedArray(o) {
+	for depth := 0; ok && o.ExportType() == proxyType; depth++ {
+		px, isProxy := o.Export().(goja.Proxy)
+		if !isProxy || depth == 64 {
+			return nil
+		}
+		h := px.Handler()
+		if h == nil || !g.lacks(h, "set") || !g.lacks(h, "getOwnPropertyDescriptor") || !g.lacks(h, "defineProperty") {
+			return nil
+		}
+		o = px.Target()
+	}
+	if !ok || o == nil || o.ClassName() != "Array" && !isTypedArray(o) {
 		return nil
 	}
 	return o
@@ -572,7 +593,9 @@ func converting(v goja.Value) *goja.Object {
 // written is what o (converting's) is to be set at key k (a property key)
 // in place of v: v converted as o's element or length, when it is that;
 // false for an array's length that cannot be written (the set fails,
-// converting nothing, as in V8; goja's would convert v first).
+// converting nothing, as in V8; goja's would convert v first). Through a
+// Proxy as directly: V8 converts a typed array's element given another
+// receiver at any index (the spec now sets nothing out of range).
 func (g *guards) written(o *goja.Object, k, v goja.Value) (goja.Value, bool) {
 	s, ok := k.(goja.String)
 	if !ok {
@@ -610,8 +633,7 @@ func (g *guards) defined(o *goja.Object, k goja.Value, d *goja.Object) *goja.Obj
 				return d
 			}
 		}
-		i := s.ToNumber().ToFloat()
-		if i != math.Trunc(i) || i == 0 && math.Signbit(i) || i < 0 || i >= lengthOf(o) {
+		if !validIndex(o, s) {
 			return d
 		}
 		_ = d.Set("value", g.element(t, v))
@@ -622,6 +644,13 @@ func (g *guards) defined(o *goja.Object, k goja.Value, d *goja.Object) *goja.Obj
 		_ = d.Set("value", n)
 	}
 	return d
+}
+
+// validIndex is the spec's IsValidIntegerIndex of typed array o at
+// canonical numeric key s: a whole number, not -0, within its length.
+func validIndex(o *goja.Object, s goja.String) bool {
+	i := s.ToNumber().ToFloat()
+	return i == math.Trunc(i) && !(i == 0 && math.Signbit(i)) && i >= 0 && i < lengthOf(o)
 }
 
 // toAny is vs as a list of any (vm.NewArray's argument).

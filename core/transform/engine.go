@@ -1876,7 +1876,7 @@ func (g *guards) put(kind int64, base, key, v goja.Value) goja.Value {
 	g.chargeKey(k)
 	obj := base.ToObject(vm)
 	set, ok := v, true
-	if o := converting(base); o != nil {
+	if o := g.converting(base); o != nil {
 		set, ok = g.written(o, k, v)
 	}
 	if !(ok && g.reflectSetOn(obj, k, set, base)) && kind&countStrict != 0 {

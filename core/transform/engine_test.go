@@ -580,17 +580,16 @@ func TestConstantLogicChains(t *testing.T) {
 
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
-// no step counts (here 300 assignments of an object whose valueOf gives 4
-// million digits to the length of a Proxy of an array, about 10 s when
+// no step counts (here 300 assignments of 4 million digits to a typed
+// array's element through super, in a subclass's method, about 4 s when
 // nothing stops it: the strings the operators and the built-ins convert
-// are charged, and an array's length (lengthName), but not what an
-// array's length converts behind a Proxy, here through a valueOf that is
-// a built-in, which costs no step either).
+// are charged, and a typed array's elements written any other way, but
+// not through super, which no rewrite takes apart).
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, a = new Proxy([], {}); return {data: String([" + strings.TrimSuffix(strings.Repeat("a.length = o,", 300), ",") + "].length)} }"
+	code := "class T extends Float64Array { f(s) { return [" + strings.TrimSuffix(strings.Repeat("super[0] = s,", 300), ",") + "].length } }\nfunction f(m) { var s = '0'.repeat(4194303) + '1'; return {data: String(new T(1).f(s))} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -704,6 +703,10 @@ func TestConversionsSemantics(t *testing.T) {
 		// key converted at each read and write, as V8 does.
 		{"var log = []; var o = function (n) { return {valueOf() { log.push('v' + n); return n }} }; var k = function (s) { return {toString() { log.push('k' + s); return s }} }; var ta = new Float64Array(4), a = [1, 2, 3], p = {}; [ta[k('0')], , ta[1] = o(2), ...p[k('rest')]] = [o(1), 9, undefined, 4, 5]; ({x: ta[k('2')], y: a[k('length')] = o(1), ...p[k('more')]} = {get x() { log.push('gx'); return o(3) }, z: 6}); for (ta[3] of [o(4), '5']) { log.push('b' + ta[3]); } for (p[k('key')] in {m: 1, n: 2}) { log.push('i' + p.key); } ta[0] &&= o(6); ta[1] ||= o(7); p.u = null; p[k('u')] ??= o(8); var q = {w: 0}; q[k('w')] ||= '11'; var e1 = (function () { try { [null[k('x')]] = [1] } catch (e) { return e.name } })(); var e2 = (function () { 'use strict'; var f = Object.freeze({z: 1}); try { [f['z']] = [2] } catch (e) { return e.name } })(); var e3 = (function () { var f = Object.freeze({z: 1}); [f['z']] = [2]; return f.z })(); var e4 = (function () { try { null[k('y')] &&= 1 } catch (e) { return e.name } })(); var big = new BigInt64Array(1); [big[0]] = ['12']; var b2 = [1, 2, 3, 4]; [b2.length] = [o(3)]; b2.length &&= o(2); for (b2.length of [o(1)]); return [ta.join(':'), a.length, p.rest.join(':'), JSON.stringify(p.more), p.key, p.u === undefined, typeof p.u, q.w, e1, e2, e3, e4, big[0], b2.length].join() + '|' + log.join('')",
 			"6:2:3:5,1,4:5,{\"z\":6},n,false,object,11,TypeError,TypeError,1,TypeError,12,1|k0v1v2krestgxk2v3klengthv1v1kmorev4b4b5kkeyimkkeyinv6kukukwkwv3v3v2v2v1v1"},
+		// Writes through a Proxy with no trap for them reach the typed
+		// array or the array behind it, converted there (converting).
+		{"var log = []; var o = function (n) { return {valueOf() { log.push('v' + n); return n }} }; var ta = new Float64Array(2), p = new Proxy(ta, {}), pp = new Proxy(p, {}); p[0] = o(1); p['5'] = o(2); pp[1] = '3'; var r = Reflect.set(p, '1', o(4)); Object.defineProperty(p, 0, {value: o(5)}); var a = [1, 2, 3], q = new Proxy(a, {}); q.length = o(2); q['length'] = o(1); var t = new Proxy(new Float64Array(1), {set: function (tt, k, v) { log.push('trap'); tt[k] = v; return true }}); t[0] = o(6); Object.assign(pp, {1: o(7)}); return [ta.join(':'), r, a.length, t[0], '5' in ta].join() + '|' + log.join('')",
+			"5:7,true,1,6,false|v1v2v4v5v2v2v1v1trapv6v7"},
 		// The string methods given an object for this, and a search
 		// given an object with a position (boundThis, boundPositions).
 		{"var log = []; var t = {toString() { log.push('t'); return 'abcb' }}, q = {toString() { log.push('q'); return 'b' }}, p = {valueOf() { log.push('p'); return 2 }}, sym = {get [Symbol.match]() { log.push('m'); return false }, toString() { log.push('s'); return 'c' }}; var I = String.prototype; var r = [I.indexOf.call(t, q, p), I.lastIndexOf.call(t, q, p), I.includes.call(t, q, p), I.startsWith.call(t, q, p), I.endsWith.call(t, q, p), I.includes.call(t, sym, p), I.trim.call(t), I.at.call(t, p), [...I[Symbol.iterator].call(t)].length, (function () { try { 'a/b/'.includes(/b/, p) } catch (e) { return e.name } })(), (function () { try { I.trim.call(null) } catch (e) { return e.name } })(), (function () { var re = /b/; re[Symbol.match] = false; return '/b/'.includes(re, p) })(), I.split.call(t, q, p).join(';'), I.concat.call(t, q), I.padEnd.call(t, p, q), I.localeCompare.call(t, q)].join(); return r + '|' + log.join('')",
@@ -820,6 +823,8 @@ func TestConversionsCharged(t *testing.T) {
 		{"a typed array's element as a loop's target", digits + "var ta = new Float64Array(1); for (ta[0] of Array(300).fill(s));", "to a number"},
 		{"a typed array's element by &&=", digits + "var ta = new Float64Array(1); ta[0] = 1; [" + list("ta[0] &&= s", 300) + "]", "to a number"},
 		{"an array's length destructured", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("[a.length] = [o]", 300) + "]", "to a number"},
+		{"a typed array's element through a Proxy", digits + "var p = new Proxy(new Float64Array(1), {}); [" + list("p[0] = s", 300) + "]", "to a number"},
+		{"an array's length through a Proxy", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, p = new Proxy([], {}); [" + list("p.length = o", 300) + "]", "to a number"},
 		{"a long key set", text + "var m = {}; for (;;) m[t] = 1", "as a property's or a collection's key"},
 		{"a Map's long key", text + "var m = new Map(); for (;;) m.get(t)", "as a property's or a collection's key"},
 		{"a Set of long strings", text + "new Set(Array(3000).fill(t))", "as a property's or a collection's key"},
