@@ -155,16 +155,18 @@ var elementHelpers = goja.MustCompile("elements", `(function (conv, charge, long
 
 // putHelper makes refName's and putName's functions. putName's is o[k] =
 // v as the code would do it (kind 0, sloppy; countStrict, strict), but
-// through goPut (guards.put) for a key that is a string (its length and
-// whether an array or a typed array converts at it are Go's to read) or
-// an object (its string is made there), a number key given a typed array
-// or a Proxy, and null or undefined (for V8's message). A number key of any
-// other object, the most common, stays the engine's: a call out to Go
-// and back into Reflect.set cost more than this test in JavaScript (a
-// loop of 40,000 o[i] = v, twenty-fifth session). Not strict, so that
-// kind 0 is not. refName's makes a reference whose value is o[k], read
-// (goGet, guards.getAt) and written (goPut).
-var putHelper = goja.MustCompile("put", `(function (goPut, goGet, isView) {
+// asks goDecide (guards.decide) first for a key that is a string (its
+// length and whether an array or a typed array converts at it are Go's to
+// read) or an object (its string is made there), a number key given a
+// typed array or a Proxy, and null or undefined (for V8's message):
+// decide sets what an array or a typed array converts, or gives the key
+// converted for the set here (a call to Reflect.set from Go cost more
+// than the set in JavaScript). A number key of any other object, the most
+// common, asks nothing (a loop of 40,000 o[i] = v, twenty-fifth session).
+// Not strict, so that kind 0 is not. refName's makes a reference whose
+// value is o[k], read (goGet, guards.getAt) and written (goPut,
+// guards.put).
+var putHelper = goja.MustCompile("put", `(function (goPut, goDecide, goGet, isView, done) {
 	var strictSet = function (o, k, v) { "use strict"; o[k] = v; };
 	var ref = function (kind, o, k) {
 		return {
@@ -185,7 +187,10 @@ var putHelper = goja.MustCompile("put", `(function (goPut, goGet, isView) {
 			}
 		}
 		if (slow) {
-			return goPut(kind, o, k, v);
+			k = goDecide(kind, o, k, v);
+			if (k === done) {
+				return v;
+			}
 		}
 		if (kind) {
 			strictSet(o, k, v);
@@ -296,7 +301,15 @@ func (g *guards) boundElements() {
 		o, ok := fc.Argument(0).(*goja.Object)
 		return vm.ToValue(ok && (o.ExportType() == proxyType || isTypedArray(o)))
 	})
-	made := invoke(f, goja.Undefined(), goPut, goGet, isView).(*goja.Object)
+	// goDecide is guards.decide, done what it gives when it set the value.
+	done := vm.NewObject()
+	goDecide := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		if k := g.decide(fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2), fc.Argument(3)); k != nil {
+			return k
+		}
+		return done
+	})
+	made := invoke(f, goja.Undefined(), goPut, goDecide, goGet, isView, done).(*goja.Object)
 	engineName(vm, refName, made.Get("0"))
 	engineName(vm, putName, made.Get("1"))
 	// from(src, fn, self): each item (fn's result, when there is fn) is

@@ -1868,21 +1868,35 @@ func (g *guards) arrayLength(obj *goja.Object, v goja.Value, define bool) (goja.
 // it (written). Anything else gets v as it is. The set is Reflect.set's as
 // the sandbox found it, with base as the receiver. Its value is v.
 func (g *guards) put(kind int64, base, key, v goja.Value) goja.Value {
+	if k := g.decide(kind, base, key, v); k != nil {
+		if !g.reflectSetOn(base.ToObject(g.vm), k, v, base) && kind&countStrict != 0 {
+			panic(g.vm.NewTypeError("Cannot set the property%s of %s", reading(k), valueKind(base)))
+		}
+	}
+	return v
+}
+
+// decide is put's work but the set of an object that converts nothing: it
+// converts the key (charged when it is a long string) and, for an array
+// or a typed array (converting's), sets v converted and gives nil. For
+// anything else it gives the key, for the caller to set v at (putHelper
+// sets it in JavaScript, cheaper than a call to Reflect.set).
+func (g *guards) decide(kind int64, base, key, v goja.Value) goja.Value {
 	vm := g.vm
 	if base == nil || goja.IsUndefined(base) || goja.IsNull(base) {
 		panic(vm.NewTypeError("Cannot set properties of %s%s", base, setting(key)))
 	}
 	k := g.key(key)
 	g.chargeKey(k)
-	obj := base.ToObject(vm)
-	set, ok := v, true
-	if o := g.converting(base); o != nil {
-		set, ok = g.written(o, k, v)
+	o := g.converting(base)
+	if o == nil {
+		return k
 	}
-	if !(ok && g.reflectSetOn(obj, k, set, base)) && kind&countStrict != 0 {
+	set, ok := g.written(o, k, v)
+	if !(ok && g.reflectSetOn(base.ToObject(vm), k, set, base)) && kind&countStrict != 0 {
 		panic(vm.NewTypeError("Cannot set the property%s of %s", reading(k), valueKind(base)))
 	}
-	return v
+	return nil
 }
 
 // key is the spec's ToPropertyKey: a Symbol, or a string (an object's
