@@ -185,8 +185,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		add(a, name+"((")
 		closeAt(b, ")))")
 	}
-	// rewrites are the plans of countMember and setLength, made before
-	// the walk: a wrapper around one opens where it does (see countMember).
+	// rewrites are the plans of countMember, setMember and refMember, made
+	// before the walk: a wrapper around one opens where it does (see
+	// countMember).
 	rewrites := map[ast.Node]rewrite{}
 	around := func(e ast.Expression, name, more string) {
 		if e != nil {
@@ -299,12 +300,12 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		}
 		for _, n := range lengths {
-			if r, ok := setLength(code, n, n.Left.(*ast.DotExpression), strict(n.Left.Idx0()), off, starts, ends); ok {
+			if r, ok := setMember(code, n, strict(n.Left.Idx0()), off, starts, ends); ok {
 				rewrites[n] = r
 			}
 		}
 		for _, n := range puts {
-			if r, ok := setMember(code, n, n.Left.(*ast.BracketExpression), strict(n.Left.Idx0()), off, starts, ends); ok {
+			if r, ok := setMember(code, n, strict(n.Left.Idx0()), off, starts, ends); ok {
 				rewrites[n] = r
 			}
 		}
@@ -850,7 +851,7 @@ func readTwice(code string, e ast.Expression, off func(file.Idx) int, starts map
 	return "", nil, false
 }
 
-// rewrite is how countMember or setLength rewrites an expression: its
+// rewrite is how countMember, setMember or refMember rewrites an expression: its
 // insertions, and where its text starts (where a wrapper around it opens).
 type rewrite struct {
 	start int
@@ -1059,97 +1060,14 @@ func openers(code string, a, k int) ([]int, bool) {
 	return at, true
 }
 
-// setLength plans how lengthName takes the place of an assignment (n) to
-// a length (dot): the insertions that make n's text lengthName(strict,
-// ((o)), ((v))), and whether it can (not for super.length, a base whose
-// extent is not sure, or text between the base and v other than blanks on
-// one line, parentheses, ".length" and "="). Parentheses are as for
-// countMember: "(a).length = v" loses those around a.
-func setLength(code string, n *ast.AssignExpression, dot *ast.DotExpression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
-	if _, ok := dot.Left.(*ast.SuperExpression); ok {
-		return rewrite{}, false
-	}
-	a, b, ok := extent(code, exprStartMemo(dot.Left, starts), dot.Left, off, ends)
-	if !ok {
-		return rewrite{}, false
-	}
-	sep, j, ok := dotName(code, &dot.Identifier, b, off)
-	r, e := off(exprStartMemo(n.Right, starts)), off(nodeEnd(code, n.Right, ends))
-	if !ok || r < j || e < r || e > len(code) {
-		return rewrite{}, false
-	}
-	list, ok := unwrap(code, a, b, sep)
-	if !ok {
-		return rewrite{}, false
-	}
-	// The = comes first between the name and v, then v's parentheses.
-	p, at, ok := gap(code, j, r)
-	if !ok || !strings.HasPrefix(p, "=") || strings.Trim(p[1:], "(") != "" {
-		return rewrite{}, false
-	}
-	eq := at[0]
-	kind := 0
-	if strict {
-		kind = countStrict
-	}
-	return rewrite{start: a, list: append(list,
-		insertion{at: a, text: lengthName + "(" + strconv.Itoa(kind) + ", (("},
-		insertion{at: b, text: ")), ", skip: eq + 1 - b, close: true},
-		insertion{at: r, text: "(("},
-		insertion{at: e, text: ")))", close: true},
-	)}, true
-}
-
-// setMember plans how putName takes the place of an assignment (n) to a
-// computed member (br): the insertions that make n's text putName(strict,
-// ((o)), ((k)), ((v))), and whether it can (not for super[k], a base
-// whose extent is not sure, or text between the base, the brackets and v
-// other than blanks, comments, parentheses around the base and "=").
-// Parentheses are as for setLength.
-func setMember(code string, n *ast.AssignExpression, br *ast.BracketExpression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
-	if _, ok := br.Left.(*ast.SuperExpression); ok {
-		return rewrite{}, false
-	}
-	a, b, ok := extent(code, exprStartMemo(br.Left, starts), br.Left, off, ends)
-	if !ok {
-		return rewrite{}, false
-	}
-	sep, end := off(br.LeftBracket), off(br.RightBracket)+1
-	r, e := off(exprStartMemo(n.Right, starts)), off(nodeEnd(code, n.Right, ends))
-	if sep < b || sep >= end-1 || end > len(code) || code[sep] != '[' || code[end-1] != ']' || r < end || e < r || e > len(code) {
-		return rewrite{}, false
-	}
-	list, ok := unwrap(code, a, b, sep)
-	if !ok {
-		return rewrite{}, false
-	}
-	// The = comes first between the ] and v, then v's parentheses.
-	p, at, ok := gap(code, end, r)
-	if !ok || !strings.HasPrefix(p, "=") || strings.Trim(p[1:], "(") != "" {
-		return rewrite{}, false
-	}
-	eq := at[0]
-	kind := 0
-	if strict {
-		kind = countStrict
-	}
-	return rewrite{start: a, list: append(list,
-		insertion{at: a, text: putName + "(" + strconv.Itoa(kind) + ", (("},
-		insertion{at: b, text: ")), ((", skip: sep + 1 - b, close: true},
-		insertion{at: end - 1, text: ")), ", skip: eq + 1 - (end - 1), close: true},
-		insertion{at: r, text: "(("},
-		insertion{at: e, text: ")))", close: true},
-	)}, true
-}
-
-// refMember plans how refName takes the place of a computed member, or a
-// length, that a pattern, a loop's head or a logical assignment writes:
-// the insertions that make its text refName(strict, ((o)), ((k))).value
-// (refName(strict, ((o)), "length").value), and
-// whether it can (as countMember's: not for super[k], a base whose extent
-// is not sure, or text between the base and the bracket other than blanks,
-// comments and parentheses around the base).
-func refMember(code string, target ast.Expression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
+// member reads the text of a member expression (target, o.p or o[k]):
+// its base's extent a-b, the offset of its . or [ (sep), where it ends
+// (past the name or the ]), and the insertions that take out parentheses
+// around the base alone (unwrap: "(a).length" loses those around a), and
+// whether it can (not for super, a base whose extent is not sure, or text
+// between the base and the member other than blanks, comments and closing
+// parentheses).
+func member(code string, target ast.Expression, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (a, b, sep, end int, list []insertion, ok bool) {
 	var left ast.Expression
 	switch x := target.(type) {
 	case *ast.BracketExpression:
@@ -1157,33 +1075,69 @@ func refMember(code string, target ast.Expression, strict bool, off func(file.Id
 	case *ast.DotExpression:
 		left = x.Left
 	default:
-		return rewrite{}, false
+		return
 	}
-	a, b, ok := extent(code, exprStartMemo(left, starts), left, off, ends)
-	if !ok {
-		return rewrite{}, false
+	if _, sup := left.(*ast.SuperExpression); sup {
+		return
 	}
-	var sep int
-	var closing []insertion
+	if a, b, ok = extent(code, exprStartMemo(left, starts), left, off, ends); !ok {
+		return
+	}
 	switch x := target.(type) {
 	case *ast.BracketExpression:
-		end := off(x.RightBracket) + 1
-		sep = off(x.LeftBracket)
+		sep, end = off(x.LeftBracket), off(x.RightBracket)+1
 		if sep < b || sep >= end-1 || end > len(code) || code[sep] != '[' || code[end-1] != ']' {
-			return rewrite{}, false
-		}
-		closing = []insertion{
-			{at: b, text: ")), ((", skip: sep + 1 - b, close: true},
-			{at: end - 1, text: "))).value", skip: 1, close: true},
+			return a, b, sep, end, nil, false
 		}
 	case *ast.DotExpression:
-		var end int
 		if sep, end, ok = dotName(code, &x.Identifier, b, off); !ok {
-			return rewrite{}, false
+			return
 		}
-		closing = []insertion{{at: b, text: ")), " + strconv.Quote(x.Identifier.Name.String()) + ").value", skip: end - b, close: true}}
 	}
-	list, ok := unwrap(code, a, b, sep)
+	list, ok = unwrap(code, a, b, sep)
+	return
+}
+
+// setMember plans how lengthName takes the place of an assignment (n) to
+// a length, o.length = v, or putName of one to a computed member, o[k] =
+// v: the insertions that make n's text lengthName(strict, ((o)), ((v)))
+// or putName(strict, ((o)), ((k)), ((v))), and whether it can (member's
+// conditions, and only blanks, comments and v's parentheses around the =).
+func setMember(code string, n *ast.AssignExpression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
+	a, b, sep, end, list, ok := member(code, n.Left, off, starts, ends)
+	r, e := off(exprStartMemo(n.Right, starts)), off(nodeEnd(code, n.Right, ends))
+	if !ok || r < end || e < r || e > len(code) {
+		return rewrite{}, false
+	}
+	// The = comes first between the member and v, then v's parentheses.
+	p, at, ok := gap(code, end, r)
+	if !ok || !strings.HasPrefix(p, "=") || strings.Trim(p[1:], "(") != "" {
+		return rewrite{}, false
+	}
+	eq, kind := at[0], 0
+	if strict {
+		kind = countStrict
+	}
+	if _, dot := n.Left.(*ast.DotExpression); dot {
+		list = append(list,
+			insertion{at: a, text: lengthName + "(" + strconv.Itoa(kind) + ", (("},
+			insertion{at: b, text: ")), ", skip: eq + 1 - b, close: true})
+	} else {
+		list = append(list,
+			insertion{at: a, text: putName + "(" + strconv.Itoa(kind) + ", (("},
+			insertion{at: b, text: ")), ((", skip: sep + 1 - b, close: true},
+			insertion{at: end - 1, text: ")), ", skip: eq + 1 - (end - 1), close: true})
+	}
+	return rewrite{start: a, list: append(list, insertion{at: r, text: "(("}, insertion{at: e, text: ")))", close: true})}, true
+}
+
+// refMember plans how refName takes the place of a computed member, or a
+// length, that a pattern, a loop's head or a logical assignment writes:
+// the insertions that make its text refName(strict, ((o)), ((k))).value
+// (refName(strict, ((o)), "length").value), and whether it can (member's
+// conditions).
+func refMember(code string, target ast.Expression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
+	a, b, sep, end, list, ok := member(code, target, off, starts, ends)
 	if !ok {
 		return rewrite{}, false
 	}
@@ -1192,7 +1146,14 @@ func refMember(code string, target ast.Expression, strict bool, off func(file.Id
 		kind = countStrict
 	}
 	list = append(list, insertion{at: a, text: refName + "(" + strconv.Itoa(kind) + ", (("})
-	return rewrite{start: a, list: append(list, closing...)}, true
+	if x, dot := target.(*ast.DotExpression); dot {
+		list = append(list, insertion{at: b, text: ")), " + strconv.Quote(x.Identifier.Name.String()) + ").value", skip: end - b, close: true})
+	} else {
+		list = append(list,
+			insertion{at: b, text: ")), ((", skip: sep + 1 - b, close: true},
+			insertion{at: end - 1, text: "))).value", skip: 1, close: true})
+	}
+	return rewrite{start: a, list: list}, true
 }
 
 // strictCode says of an offset in the program's code (a file.Idx) whether
