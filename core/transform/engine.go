@@ -451,6 +451,11 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		baseName:      func(goja.FunctionCall) goja.Value { return c.base },
 		convertedName: func(goja.FunctionCall) goja.Value { return c.converted },
 		keyName:       func(goja.FunctionCall) goja.Value { return c.key },
+		literalKeyName: func(fc goja.FunctionCall) goja.Value {
+			k := gd.key(fc.Argument(0))
+			gd.chargeKey(k)
+			return k
+		},
 		heldName: func(goja.FunctionCall) goja.Value {
 			k := gd.propertyKey(c.key)
 			gd.chargeKey(k)

@@ -707,6 +707,10 @@ func TestConversionsSemantics(t *testing.T) {
 		// array or the array behind it, converted there (converting).
 		{"var log = []; var o = function (n) { return {valueOf() { log.push('v' + n); return n }} }; var ta = new Float64Array(2), p = new Proxy(ta, {}), pp = new Proxy(p, {}); p[0] = o(1); p['5'] = o(2); pp[1] = '3'; var r = Reflect.set(p, '1', o(4)); Object.defineProperty(p, 0, {value: o(5)}); var a = [1, 2, 3], q = new Proxy(a, {}); q.length = o(2); q['length'] = o(1); var t = new Proxy(new Float64Array(1), {set: function (tt, k, v) { log.push('trap'); tt[k] = v; return true }}); t[0] = o(6); Object.assign(pp, {1: o(7)}); return [ta.join(':'), r, a.length, t[0], '5' in ta].join() + '|' + log.join('')",
 			"5:7,true,1,6,false|v1v2v4v5v2v2v1v1trapv6v7"},
+		// An object literal's computed keys (literalKeyName), converted
+		// before the value is made.
+		{"var log = []; var k = function (s) { return {toString() { log.push('k' + s); return s }} }; var s = Symbol('s'); var o = {[k('a')]: (log.push('v'), 1), [1 + 1]: 2, ['x' + 1]: 3, get [k('g')]() { return 4 }, [s]: 5, ['__proto__']: 6, [k('m')]() { return 7 }}; var n = {[null]: 1, [undefined]: 2, [true]: 3, [1.5]: 4, [-0]: 5}; var e1 = (function () { try { return {[{toString() { throw new Error('t') }}]: 1} } catch (e) { return e.message } })(); return [o.a, o[2], o.x1, o.g, o[s], Object.getPrototypeOf(o) === Object.prototype, o.__proto__ === 6 || typeof o.__proto__, o.m(), Object.keys(n).join(':'), e1].join() + '|' + log.join('')",
+			"1,2,3,4,5,true,true,7,0:null:undefined:true:1.5,t|kavkgkm"},
 		// The string methods given an object for this, and a search
 		// given an object with a position (boundThis, boundPositions).
 		{"var log = []; var t = {toString() { log.push('t'); return 'abcb' }}, q = {toString() { log.push('q'); return 'b' }}, p = {valueOf() { log.push('p'); return 2 }}, sym = {get [Symbol.match]() { log.push('m'); return false }, toString() { log.push('s'); return 'c' }}; var I = String.prototype; var r = [I.indexOf.call(t, q, p), I.lastIndexOf.call(t, q, p), I.includes.call(t, q, p), I.startsWith.call(t, q, p), I.endsWith.call(t, q, p), I.includes.call(t, sym, p), I.trim.call(t), I.at.call(t, p), [...I[Symbol.iterator].call(t)].length, (function () { try { 'a/b/'.includes(/b/, p) } catch (e) { return e.name } })(), (function () { try { I.trim.call(null) } catch (e) { return e.name } })(), (function () { var re = /b/; re[Symbol.match] = false; return '/b/'.includes(re, p) })(), I.split.call(t, q, p).join(';'), I.concat.call(t, q), I.padEnd.call(t, p, q), I.localeCompare.call(t, q)].join(); return r + '|' + log.join('')",
@@ -825,6 +829,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"an array's length destructured", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("[a.length] = [o]", 300) + "]", "to a number"},
 		{"a typed array's element through a Proxy", digits + "var p = new Proxy(new Float64Array(1), {}); [" + list("p[0] = s", 300) + "]", "to a number"},
 		{"an array's length through a Proxy", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, p = new Proxy([], {}); [" + list("p.length = o", 300) + "]", "to a number"},
+		{"an object literal's long computed key", text + "[" + list("{[t]: 1}", 300) + "]", "as a property's or a collection's key"},
 		{"a long key set", text + "var m = {}; for (;;) m[t] = 1", "as a property's or a collection's key"},
 		{"a Map's long key", text + "var m = new Map(); for (;;) m.get(t)", "as a property's or a collection's key"},
 		{"a Set of long strings", text + "new Set(Array(3000).fill(t))", "as a property's or a collection's key"},

@@ -113,6 +113,11 @@ const (
 	// o[k] becomes refName(strict, ((o)), ((k))).value, whose setter sets
 	// it as putName does (and whose getter reads it, for &&= and the like).
 	refName = tickName + "_T"
+	// literalKeyName wraps an object literal's computed key, {[k]: v}
+	// becoming {[literalKeyName(((k)))]: v}: it converts the key (the engine would, just
+	// then) and charges a long string, which the engine's definition goes
+	// through (guards.chargeKey).
+	literalKeyName = tickName + "_K"
 )
 
 // The kind countName is given: the bits of a -- (not ++), of a prefix
@@ -587,6 +592,12 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				}
 			}
 			take(n)
+		case *ast.ObjectLiteral:
+			for _, v := range n.Value {
+				if k, ok := v.(*ast.PropertyKeyed); ok && k.Computed && !num(k.Key) {
+					around(k.Key, literalKeyName, "")
+				}
+			}
 		case *ast.BracketExpression:
 			take(n) // a target refMember planned
 		case *ast.DotExpression:

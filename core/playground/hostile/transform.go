@@ -174,6 +174,7 @@ func init() {
 		udf("long-key-set-loop", "function f(m) { var t = 'x'.repeat(8e6), o = {}; for (;;) o[t] = 1 }", 1),
 		udf("map-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), c = new Map(); for (;;) c.get(t) }", 1),
 		udf("set-of-long-strings", "function f(m) { var t = 'x'.repeat(8e6); return {data: String(new Set(Array(3000).fill(t)).size)} }", 1),
+		udf("object-literal-long-keys", "function f(m) { var t = 'x'.repeat(8e6); return {data: String(["+repeatList("{[t]: 1}", 300)+"].length)} }", 1),
 		udf("sort-long-strings", "function f(m) { var s = 'x'.repeat(8e6), t = (s + 'y').slice(0, -1), u = []; for (var i = 0; i < 3000; i++) u.push(i % 2 ? s : t); return {data: String(u.sort().length)} }", 1),
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A string method given an object for this, and positions that
