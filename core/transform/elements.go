@@ -580,6 +580,20 @@ func (g *guards) sortArray(o *goja.Object, engine goja.Callable, charge func(tot
 	return o
 }
 
+// superValue is superName: v, to be set at a super property with key k
+// (a literal's value) and this as the receiver, converted as put would
+// convert it for this, which the set reaches at last (a setter on the
+// prototypes between aside). An array's length that cannot be written
+// gets v as it is.
+func (g *guards) superValue(this, k, v goja.Value) goja.Value {
+	o := g.converting(this)
+	if o == nil {
+		return v
+	}
+	set, _ := g.written(o, g.key(k), v)
+	return set
+}
+
 // converting is the array or typed array whose writes convert what they
 // are given when written through v: v itself, or the target of a Proxy
 // with no set, getOwnPropertyDescriptor or defineProperty trap (which

@@ -451,6 +451,9 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		baseName:      func(goja.FunctionCall) goja.Value { return c.base },
 		convertedName: func(goja.FunctionCall) goja.Value { return c.converted },
 		keyName:       func(goja.FunctionCall) goja.Value { return c.key },
+		superName: func(fc goja.FunctionCall) goja.Value {
+			return gd.superValue(fc.Argument(1), fc.Argument(2), fc.Argument(3))
+		},
 		literalKeyName: func(fc goja.FunctionCall) goja.Value {
 			k := gd.key(fc.Argument(0))
 			gd.chargeKey(k)

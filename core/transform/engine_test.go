@@ -395,6 +395,7 @@ func FuzzUDF(f *testing.F) {
 		// parentheses, comments and line breaks around them.
 		"function f(m) { var ta = new Float64Array(2), o = {}, k = 'a'; (ta)[0] = m.data; (o /*c*/)[k] = (1, m.data); ta[k\n] = o; [ta[0], {b: (o)[k]} = {}] = [m.data]; for (o[k] of [1]); for (ta['1'] in o); o[k] ||= 2; ta[0] &&= '3'; return {data: String(ta[0]) + o[k]} }",
 		"function f(m) { 'use strict'; var a = [], b = new BigInt64Array(1), o = {}; [a.length = 1, ...o['r']] = [undefined, 2]; ({x: a.length, ...o[`s`]} = {x: 0}); a.length ??= 3; try { [b[0]] = [m.data] } catch (e) {} return {data: String(a.length) + o.r} }",
+		"class T extends Uint8Array { f(m) { super[0] = m.data; super['1'] = (0, m.data); super.length = 1; return this.join() } }\nclass A extends Array { g(v) { 'use strict'; super.length = v; return this } }\nfunction f(m) { return {data: new T(2).f(m) + new A(1, 2).g({valueOf() { return 1 }}).length} }",
 	} {
 		f.Add(s, []byte(`{"a":1}`))
 	}
@@ -581,15 +582,16 @@ func TestConstantLogicChains(t *testing.T) {
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
 // no step counts (here 300 assignments of 4 million digits to a typed
-// array's element through super, in a subclass's method, about 4 s when
-// nothing stops it: the strings the operators and the built-ins convert
-// are charged, and a typed array's elements written any other way, but
-// not through super, which no rewrite takes apart).
+// array's element through super with a key held in a name, in a
+// subclass's method, about 4 s when nothing stops it: the strings the
+// operators and the built-ins convert are charged, and a typed array's
+// elements written any other way, super[0] = s too, but not super[k] = s,
+// whose key superName would have to read twice).
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "class T extends Float64Array { f(s) { return [" + strings.TrimSuffix(strings.Repeat("super[0] = s,", 300), ",") + "].length } }\nfunction f(m) { var s = '0'.repeat(4194303) + '1'; return {data: String(new T(1).f(s))} }"
+	code := "class T extends Float64Array { f(s, k) { return [" + strings.TrimSuffix(strings.Repeat("super[k] = s,", 300), ",") + "].length } }\nfunction f(m) { var s = '0'.repeat(4194303) + '1'; return {data: String(new T(1).f(s, 0))} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -711,6 +713,10 @@ func TestConversionsSemantics(t *testing.T) {
 		// before the value is made.
 		{"var log = []; var k = function (s) { return {toString() { log.push('k' + s); return s }} }; var s = Symbol('s'); var o = {[k('a')]: (log.push('v'), 1), [1 + 1]: 2, ['x' + 1]: 3, get [k('g')]() { return 4 }, [s]: 5, ['__proto__']: 6, [k('m')]() { return 7 }}; var n = {[null]: 1, [undefined]: 2, [true]: 3, [1.5]: 4, [-0]: 5}; var e1 = (function () { try { return {[{toString() { throw new Error('t') }}]: 1} } catch (e) { return e.message } })(); return [o.a, o[2], o.x1, o.g, o[s], Object.getPrototypeOf(o) === Object.prototype, o.__proto__ === 6 || typeof o.__proto__, o.m(), Object.keys(n).join(':'), e1].join() + '|' + log.join('')",
 			"1,2,3,4,5,true,true,7,0:null:undefined:true:1.5,t|kavkgkm"},
+		// A super property given a value with a literal key, or a
+		// length (superName): converted for this.
+		{"var log = []; var o = function (n) { return {valueOf() { log.push('v' + n); return n }} }; class T extends Float64Array { f() { super[0] = o(1); super['1'] = '2'; super[2] = 3; return this.join(':') } } class A extends Array { f() { super.length = o(1); return this.length } } var obj = { __proto__: { set x(v) { log.push('set' + v) } }, m() { super['x'] = 'q'; return 1 } }; var r = [new T(3).f(), new A(1, 2, 3).f(), obj.m()]; return r.join() + '|' + log.join('')",
+			"1:2:3,1,1|v1v1v1setq"},
 		// The string methods given an object for this, and a search
 		// given an object with a position (boundThis, boundPositions).
 		{"var log = []; var t = {toString() { log.push('t'); return 'abcb' }}, q = {toString() { log.push('q'); return 'b' }}, p = {valueOf() { log.push('p'); return 2 }}, sym = {get [Symbol.match]() { log.push('m'); return false }, toString() { log.push('s'); return 'c' }}; var I = String.prototype; var r = [I.indexOf.call(t, q, p), I.lastIndexOf.call(t, q, p), I.includes.call(t, q, p), I.startsWith.call(t, q, p), I.endsWith.call(t, q, p), I.includes.call(t, sym, p), I.trim.call(t), I.at.call(t, p), [...I[Symbol.iterator].call(t)].length, (function () { try { 'a/b/'.includes(/b/, p) } catch (e) { return e.name } })(), (function () { try { I.trim.call(null) } catch (e) { return e.name } })(), (function () { var re = /b/; re[Symbol.match] = false; return '/b/'.includes(re, p) })(), I.split.call(t, q, p).join(';'), I.concat.call(t, q), I.padEnd.call(t, p, q), I.localeCompare.call(t, q)].join(); return r + '|' + log.join('')",
@@ -830,6 +836,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"a typed array's element through a Proxy", digits + "var p = new Proxy(new Float64Array(1), {}); [" + list("p[0] = s", 300) + "]", "to a number"},
 		{"an array's length through a Proxy", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, p = new Proxy([], {}); [" + list("p.length = o", 300) + "]", "to a number"},
 		{"an object literal's long computed key", text + "[" + list("{[t]: 1}", 300) + "]", "as a property's or a collection's key"},
+		{"a typed array's element through super", digits + "class T extends Float64Array { f() { return [" + list("super[0] = s", 300) + "] } } new T(1).f()", "to a number"},
 		{"a long key set", text + "var m = {}; for (;;) m[t] = 1", "as a property's or a collection's key"},
 		{"a Map's long key", text + "var m = new Map(); for (;;) m.get(t)", "as a property's or a collection's key"},
 		{"a Set of long strings", text + "new Set(Array(3000).fill(t))", "as a property's or a collection's key"},

@@ -118,6 +118,11 @@ const (
 	// then) and charges a long string, which the engine's definition goes
 	// through (guards.chargeKey).
 	literalKeyName = tickName + "_K"
+	// superName wraps what super[k] = v (k a literal) or super.length =
+	// v is given: superName(strict, this, k, ((v))) converts it as put
+	// does when this is a typed array or an array (a super property's set
+	// reaches this at last).
+	superName = tickName + "_S"
 )
 
 // The kind countName is given: the bits of a -- (not ++), of a prefix
@@ -226,6 +231,10 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	var updates []*ast.UnaryExpression
 	var lengths, puts []*ast.AssignExpression
 	var refs []ast.Expression
+	// supers are the assignments to a super property superName checks,
+	// with what it is given besides the value.
+	supers := map[*ast.AssignExpression]string{}
+	var superList []*ast.AssignExpression
 	// defaults are the initializers in patterns ([o[k] = 1] = a), which
 	// are not assignments to rewrite as such.
 	defaults := map[*ast.AssignExpression]bool{}
@@ -277,6 +286,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if br, ok := n.Left.(*ast.BracketExpression); ok && n.Operator == token.ASSIGN && !plainKey(br.Member) && (!num(n.Right) || !num(br.Member)) {
 				puts = append(puts, n)
 			}
+			if n.Operator == token.ASSIGN && !num(n.Right) && superKey(code, n.Left, off, ends) != "" {
+				superList = append(superList, n)
+			}
 			switch n.Left.(type) {
 			case *ast.ArrayPattern, *ast.ObjectPattern:
 				targets(n.Left)
@@ -297,8 +309,15 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	})
 	lengths = slices.DeleteFunc(lengths, func(n *ast.AssignExpression) bool { return defaults[n] })
 	puts = slices.DeleteFunc(puts, func(n *ast.AssignExpression) bool { return defaults[n] })
-	if len(updates)+len(lengths)+len(puts)+len(refs) > 0 {
+	if len(updates)+len(lengths)+len(puts)+len(refs)+len(superList) > 0 {
 		strict := strictCode(prog, len(code))
+		for _, n := range superList {
+			kind := 0
+			if strict(n.Idx0()) {
+				kind = countStrict
+			}
+			supers[n] = strconv.Itoa(kind) + ", this, " + superKey(code, n.Left, off, ends)
+		}
 		for _, n := range updates {
 			if r, ok := countMember(code, n, strict(n.Idx), off, starts, ends); ok {
 				rewrites[n] = r
@@ -518,6 +537,10 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				}
 			}
 		case *ast.AssignExpression:
+			if more, ok := supers[n]; ok {
+				// super[k] = v: v converted for this (superName).
+				around(n.Right, superName, more)
+			}
 			if dot, ok := n.Left.(*ast.DotExpression); ok && n.Operator == token.ASSIGN && dot.Identifier.Name == "length" && !num(n.Right) {
 				// An array's length converts what it is given to a number
 				// (twice): lengthName sets it, converting there. Where the
@@ -1069,6 +1092,30 @@ func openers(code string, a, k int) ([]int, bool) {
 		}
 	}
 	return at, true
+}
+
+// superKey is the key of a super property assignment's target (left)
+// as code that makes it again with nothing run: a literal's text, or
+// "'length'"; "" for any other target.
+func superKey(code string, left ast.Expression, off func(file.Idx) int, ends map[ast.Node]file.Idx) string {
+	switch x := left.(type) {
+	case *ast.BracketExpression:
+		if _, sup := x.Left.(*ast.SuperExpression); !sup {
+			return ""
+		}
+		switch x.Member.(type) {
+		case *ast.NumberLiteral, *ast.StringLiteral:
+			a, b := off(x.Member.Idx0()), off(nodeEnd(code, x.Member, ends))
+			if a >= 0 && a < b && b <= len(code) {
+				return code[a:b]
+			}
+		}
+	case *ast.DotExpression:
+		if _, sup := x.Left.(*ast.SuperExpression); sup && x.Identifier.Name == "length" {
+			return "'length'"
+		}
+	}
+	return ""
 }
 
 // member reads the text of a member expression (target, o.p or o[k]):
