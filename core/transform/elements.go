@@ -13,26 +13,34 @@ import (
 
 // What the engine converts to numbers when it writes them: a typed
 // array's elements (built from a list, filled, mapped, set, or given one
-// by one), a DataView's value, and what a sort's comparator returns. Each
-// is one Go call of the engine's, with no step between, for any number of
-// items: 300 typed array elements given a string of 1.5 million digits
-// took 6-10 s natively in one statement (twenty-fifth session, before
-// this), and new Float64Array(Array(300).fill(s)) as long. Here each is
-// converted before the engine sees it (guards.element: a string charged,
-// an object's valueOf run once, where and as often as the engine would run
-// it), and the engine is given what it converts at no cost: a number.
+// by one), a DataView's value, an array's length, and what a sort's
+// comparator returns; and the long strings it goes through each time as
+// keys or in a sort. Each is one Go call of the engine's, with no step
+// between, for any number of items: 300 typed array elements given a
+// string of 1.5 million digits took 6-10 s natively in one statement
+// (twenty-fifth session, before this), and new Float64Array(Array(300).
+// fill(s)) as long. Here each is converted before the engine sees it
+// (guards.element: a string charged, an object's valueOf run once, where
+// and as often as the engine would run it), and the engine is given what
+// it converts at no cost: a number.
 
 // elementHelpers are the sandbox's functions that convert as a typed
-// array does, around conv (guards.element): compiled once, run in every
-// runtime. mapper wraps a typed array's map or from callback (fn, none
-// for from without one); compare wraps a sort's comparator; listed is the
-// spec's IteratorToList of src through its iterator method m, then each
-// item converted, in turn; like reads the n items of an array-like src,
-// each converted as it is read. The last two give the items as an
-// array-like with no prototype, which the engine reads with no code of the
-// UDF's (an array would go through Array.prototype's iterator, which the
-// UDF may have replaced). Being the sandbox's, their loops take no steps:
-// what they go through was charged (Program.charge), and a UDF's iterator
+// array does, around conv (guards.element), or charge (a sort's long
+// strings): compiled once, run in every runtime. descriptor is the spec's
+// ToPropertyDescriptor (each field read once, in its order, into an object
+// with no prototype); mapper wraps a typed array's map or from callback
+// (fn, none for from without one); sorted is a sort with no comparator of
+// an array-like or a Proxy (guards.sortArray does an array's); compare
+// wraps a sort's comparator; listed is the spec's IteratorToList of src
+// through its iterator method m, then each item converted, in turn;
+// defineAll is Object.defineProperties (every descriptor read before any
+// is defined, each fixed by fix); assign is Object.assign, each value set
+// by put; like reads the n items of an array-like src, each converted as
+// it is read. listed and like give the items as an array-like with no
+// prototype, which the engine reads with no code of the UDF's (an array
+// would go through Array.prototype's iterator, which the UDF may have
+// replaced). Being the sandbox's, their loops take no steps: what they go
+// through was charged (Program.charge), and a UDF's iterator or getter
 // takes steps of its own.
 var elementHelpers = goja.MustCompile("elements", `(function (conv, charge, long) {
 	"use strict";
@@ -68,8 +76,8 @@ var elementHelpers = goja.MustCompile("elements", `(function (conv, charge, long
 			};
 		},
 		sorted: function (o, sort, copy) {
-			var len = o.length, items = [], n = 0, total = 0, most = 0;
-			len = len > 0 ? floor(len) : 0;
+			var len = +o.length, items = [], n = 0, total = 0, most = 0;
+			len = len > 0 ? floor(len < 9007199254740991 ? len : 9007199254740991) : 0;
 			for (var k = 0; k < len; k++) {
 				if (copy || k in o) {
 					var v = o[k];
