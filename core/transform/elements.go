@@ -219,11 +219,7 @@ var putHelper = goja.MustCompile("put", `(function (goPut, goDecide, goGet, isVi
 // the positions there).
 func (g *guards) boundElements() {
 	vm := g.vm
-	v, err := vm.RunProgram(elementHelpers)
-	if err != nil {
-		panic("transform: guards: " + err.Error())
-	}
-	f, _ := goja.AssertFunction(v)
+	f := programFunc(vm, elementHelpers)
 	conv := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
 		return g.element(int(fc.Argument(0).ToInteger()), fc.Argument(1))
 	})
@@ -296,11 +292,7 @@ func (g *guards) boundElements() {
 	}
 	ta, proto := objectAt(vm, "%TypedArray%"), objectAt(vm, "%TypedArray%.prototype")
 	// putName, for o[k] = v (see putHelper).
-	v, err = vm.RunProgram(putHelper)
-	if err != nil {
-		panic("transform: guards: " + err.Error())
-	}
-	f, _ = goja.AssertFunction(v)
+	f = programFunc(vm, putHelper)
 	goPut := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
 		return g.put(fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2), fc.Argument(3))
 	})

@@ -290,16 +290,8 @@ func (p *Program) start(c *compiled) []diag.Diagnostic {
 	c.vm = vm
 	sandbox(vm, p, c)
 	c.freeze, _ = goja.AssertFunction(vm.GlobalObject().Get("Object").ToObject(vm).Get("freeze"))
-	plus, err := vm.RunProgram(plusProgram)
-	if err != nil {
-		panic("transform: " + err.Error())
-	}
-	c.plus, _ = goja.AssertFunction(plus)
-	arith, err := vm.RunProgram(arithProgram)
-	if err != nil {
-		panic("transform: " + err.Error())
-	}
-	c.arith, _ = goja.AssertFunction(arith)
+	c.plus = programFunc(vm, plusProgram)
+	c.arith = programFunc(vm, arithProgram)
 	cl := p.begin(c, len(c.udf.Code))
 	var ds []diag.Diagnostic
 	func() {
@@ -392,6 +384,21 @@ func isIdent(s string) bool {
 		}
 	}
 	return true
+}
+
+// programFunc runs prog, one of the engine's own programs, whose value is
+// a function, and gives that function: the engine's programs run
+// everywhere, so an error is a bug of subplay's.
+func programFunc(vm *goja.Runtime, prog *goja.Program) goja.Callable {
+	v, err := vm.RunProgram(prog)
+	if err != nil {
+		panic("transform: " + err.Error())
+	}
+	f, ok := goja.AssertFunction(v)
+	if !ok {
+		panic("transform: a program of the engine's gave no function")
+	}
+	return f
 }
 
 // engineName defines one of the names the instrumented code calls, as a
@@ -553,11 +560,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	chargeIterators(gd, p, c)
 	gd.boundPositions() // around the guards above, it charges first
 	gd.boundThis()      // last: the string methods' this converted first
-	setup, err := vm.RunProgram(lockdown)
-	if err != nil {
-		panic("transform: sandbox: " + err.Error())
-	}
-	f, _ := goja.AssertFunction(setup)
+	f := programFunc(vm, lockdown)
 	// sized refuses a binary buffer made from a count past the bound, as
 	// the string builders are: new ArrayBuffer(3e8) or new Uint8Array(3e8)
 	// allocated 286 MiB in one call.

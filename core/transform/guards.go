@@ -472,11 +472,7 @@ func (g *guards) install() {
 	for _, f := range rxFlags {
 		names = append(names, f.getter)
 	}
-	v, err := vm.RunProgram(getters)
-	if err != nil {
-		panic("transform: guards: " + err.Error())
-	}
-	f, _ := goja.AssertFunction(v)
+	f := programFunc(vm, getters)
 	o, err := f(goja.Undefined(), proto, vm.NewArray(names...))
 	if err != nil {
 		panic("transform: guards: " + err.Error())
@@ -1536,11 +1532,7 @@ var behind = goja.MustCompile("behind", `(function (g, name, check, all) {
 // given its first argument, or every argument when all is set.
 func (g *guards) putBehind(name string, all bool, check func(goja.Value) goja.Value) {
 	vm := g.vm
-	v, err := vm.RunProgram(behind)
-	if err != nil {
-		panic("transform: guards: " + err.Error())
-	}
-	f, _ := goja.AssertFunction(v)
+	f := programFunc(vm, behind)
 	c := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
 		if fc.Argument(1).ToInteger() == 0 {
 			g.cost(builtinSteps) // the call's own cost, as a wrapped built-in's
