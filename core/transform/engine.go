@@ -1880,11 +1880,18 @@ func (g *guards) arrayLength(obj *goja.Object, v goja.Value, define bool) (goja.
 // the sandbox found it, with base as the receiver. Its value is v.
 func (g *guards) put(kind int64, base, key, v goja.Value) goja.Value {
 	if k := g.decide(kind, base, key, v); k != nil {
-		if !g.reflectSetOn(base.ToObject(g.vm), k, v, base) && kind&countStrict != 0 {
-			panic(g.vm.NewTypeError("Cannot set the property%s of %s", reading(k), valueKind(base)))
-		}
+		g.setOn(kind, base, k, v, true)
 	}
 	return v
+}
+
+// setOn sets v at key k (a property key) of base through Reflect.set as
+// the sandbox found it, with base as the receiver, when ok (false: a set
+// known to fail), and in strict code (kind) throws when it failed.
+func (g *guards) setOn(kind int64, base, k, v goja.Value, ok bool) {
+	if !(ok && g.reflectSetOn(base.ToObject(g.vm), k, v, base)) && kind&countStrict != 0 {
+		panic(g.vm.NewTypeError("Cannot set the property%s of %s", reading(k), valueKind(base)))
+	}
 }
 
 // decide is put's work but the set of an object that converts nothing: it
@@ -1904,9 +1911,7 @@ func (g *guards) decide(kind int64, base, key, v goja.Value) goja.Value {
 		return k
 	}
 	set, ok := g.written(o, k, v)
-	if !(ok && g.reflectSetOn(base.ToObject(vm), k, set, base)) && kind&countStrict != 0 {
-		panic(vm.NewTypeError("Cannot set the property%s of %s", reading(k), valueKind(base)))
-	}
+	g.setOn(kind, base, k, set, ok)
 	return nil
 }
 

@@ -229,12 +229,14 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// their plans (which need to know whether the code around is strict:
 	// a walk of its own, made only when there is one).
 	var updates []*ast.UnaryExpression
-	var lengths, puts []*ast.AssignExpression
+	// sets are the assignments setMember plans (to a length, or to a
+	// computed member), refs the targets refMember plans.
+	var sets []*ast.AssignExpression
 	var refs []ast.Expression
 	// supers are the assignments to a super property superName checks,
-	// with what it is given besides the value.
+	// with what it is given besides the value (first the key, then the
+	// kind and this before it).
 	supers := map[*ast.AssignExpression]string{}
-	var superList []*ast.AssignExpression
 	// defaults are the initializers in patterns ([o[k] = 1] = a), which
 	// are not assignments to rewrite as such.
 	defaults := map[*ast.AssignExpression]bool{}
@@ -281,13 +283,15 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		case *ast.AssignExpression:
 			if dot, ok := n.Left.(*ast.DotExpression); ok && n.Operator == token.ASSIGN && dot.Identifier.Name == "length" && !num(n.Right) {
-				lengths = append(lengths, n)
+				sets = append(sets, n)
 			}
 			if br, ok := n.Left.(*ast.BracketExpression); ok && n.Operator == token.ASSIGN && !plainKey(br.Member) && (!num(n.Right) || !num(br.Member)) {
-				puts = append(puts, n)
+				sets = append(sets, n)
 			}
-			if n.Operator == token.ASSIGN && !num(n.Right) && superKey(code, n.Left, off, ends) != "" {
-				superList = append(superList, n)
+			if n.Operator == token.ASSIGN && !num(n.Right) {
+				if key := superKey(code, n.Left, off, ends); key != "" {
+					supers[n] = key
+				}
 			}
 			switch n.Left.(type) {
 			case *ast.ArrayPattern, *ast.ObjectPattern:
@@ -307,28 +311,22 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		}
 	})
-	lengths = slices.DeleteFunc(lengths, func(n *ast.AssignExpression) bool { return defaults[n] })
-	puts = slices.DeleteFunc(puts, func(n *ast.AssignExpression) bool { return defaults[n] })
-	if len(updates)+len(lengths)+len(puts)+len(refs)+len(superList) > 0 {
+	sets = slices.DeleteFunc(sets, func(n *ast.AssignExpression) bool { return defaults[n] })
+	if len(updates)+len(sets)+len(refs)+len(supers) > 0 {
 		strict := strictCode(prog, len(code))
-		for _, n := range superList {
+		for n, key := range supers {
 			kind := 0
 			if strict(n.Idx0()) {
 				kind = countStrict
 			}
-			supers[n] = strconv.Itoa(kind) + ", this, " + superKey(code, n.Left, off, ends)
+			supers[n] = strconv.Itoa(kind) + ", this, " + key
 		}
 		for _, n := range updates {
 			if r, ok := countMember(code, n, strict(n.Idx), off, starts, ends); ok {
 				rewrites[n] = r
 			}
 		}
-		for _, n := range lengths {
-			if r, ok := setMember(code, n, strict(n.Left.Idx0()), off, starts, ends); ok {
-				rewrites[n] = r
-			}
-		}
-		for _, n := range puts {
+		for _, n := range sets {
 			if r, ok := setMember(code, n, strict(n.Left.Idx0()), off, starts, ends); ok {
 				rewrites[n] = r
 			}
