@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/dop251/goja"
 )
@@ -253,11 +252,7 @@ func (g *guards) boundElements() {
 	g.like = original(h, "like", nil)
 	g.kinds = map[*goja.Object]int{}
 	for _, n := range typedArrays {
-		kind := numberElements
-		if strings.HasPrefix(n, "Big") {
-			kind = bigElements
-		}
-		g.kinds[objectAt(vm, n+".prototype")] = kind
+		g.kinds[objectAt(vm, n+".prototype")] = namedKind(n)
 	}
 
 	// wrapIn replaces o's method name with one that may change the
@@ -392,10 +387,7 @@ func (g *guards) boundElements() {
 	// value, when the position is one (a RangeError comes before).
 	dv := objectAt(vm, "DataView.prototype")
 	for _, name := range []string{"setInt8", "setUint8", "setInt16", "setUint16", "setInt32", "setUint32", "setFloat32", "setFloat64", "setBigInt64", "setBigUint64"} {
-		t := numberElements
-		if strings.Contains(name, "Big") {
-			t = bigElements
-		}
+		t := namedKind(name)
 		wrapIn(dv, name, func(fc *goja.FunctionCall) {
 			if len(fc.Arguments) < 2 || !g.isView(fc.This) {
 				return

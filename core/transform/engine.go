@@ -601,7 +601,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		}
 		// The items, converted here (guards.elements), as the typed
 		// array would convert them.
-		if items := gd.elements(o, int(fc.Argument(3).ToInteger())); items != nil {
+		if items := gd.elements(o, namedKind(what)); items != nil {
 			return items
 		}
 		return goja.Undefined()
@@ -1096,7 +1096,6 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, 
 			return;
 		}
 		var per = C.BYTES_PER_ELEMENT || 1, collection = name.slice(-3) === "Map" || name.slice(-3) === "Set";
-		var kind = name.slice(0, 3) === "Big" ? 2 : 1; // what a typed array holds (guards.element)
 		var W = function (n) {
 			if (new.target === undefined) {
 				return apply(C, this, arguments); // throws, as C does
@@ -1116,7 +1115,7 @@ var lockdown = goja.MustCompile("sandbox", `(function (deny, g, sized, charged, 
 				// An array, a typed array or an array-like to copy: its
 				// items, as many as its length says (a buffer is viewed,
 				// not copied).
-				var items = copied(n, per, "new " + name, kind);
+				var items = copied(n, per, "new " + name);
 				if (items !== undefined) {
 					arguments[0] = items;
 				}
@@ -1954,6 +1953,16 @@ const (
 	numberElements = 1 + iota
 	bigElements
 )
+
+// namedKind is what the typed array or the DataView method a name names
+// holds or writes: BigInts for BigInt64Array, BigUint64Array,
+// setBigInt64 and setBigUint64, numbers for the others.
+func namedKind(name string) int {
+	if strings.Contains(name, "Big") {
+		return bigElements
+	}
+	return numberElements
+}
 
 // typedElement says what a typed array holds (0 for anything else): a
 // BigInt array exports to a slice of 64-bit integers, the others to
