@@ -24,13 +24,11 @@ import (
 // it converts at no cost: a number.
 
 // elementHelpers are the sandbox's functions that convert as a typed
-// array does, around conv (guards.element), or charge (a sort's long
-// strings): compiled once, run in every runtime. descriptor is the spec's
-// ToPropertyDescriptor (each field read once, in its order, into an object
-// with no prototype); mapper wraps a typed array's map or from callback
-// (fn, none for from without one); sorted is a sort with no comparator of
-// an array-like or a Proxy (guards.sortArray does an array's); compare
-// wraps a sort's comparator; listed is the spec's IteratorToList of src
+// array does, around conv (guards.element): compiled once, run in every
+// runtime. descriptor is the spec's ToPropertyDescriptor (each field read
+// once, in its order, into an object with no prototype); mapper wraps a
+// typed array's map or from callback (fn, none for from without one);
+// compare wraps a sort's comparator; listed is the spec's IteratorToList of src
 // through its iterator method m, then each item converted, in turn;
 // defineAll is Object.defineProperties (every descriptor read before any
 // is defined, each fixed by fix); assign is Object.assign, each value set
@@ -41,10 +39,10 @@ import (
 // replaced). Being the sandbox's, their loops take no steps: what they go
 // through was charged (Program.charge), and a UDF's iterator or getter
 // takes steps of its own.
-var elementHelpers = goja.MustCompile("elements", `(function (conv, charge, long) {
+var elementHelpers = goja.MustCompile("elements", `(function (conv) {
 	"use strict";
 	var apply = Reflect.apply, create = Object.create, define = Object.defineProperty, iter = Symbol.iterator;
-	var describe = Object.getOwnPropertyDescriptor, ownKeys = Reflect.ownKeys, Obj = Object, TE = TypeError, floor = Math.floor;
+	var describe = Object.getOwnPropertyDescriptor, ownKeys = Reflect.ownKeys, Obj = Object, TE = TypeError;
 	var slot = function (o, k, v) { define(o, k, { value: v, writable: true, enumerable: true, configurable: true }); };
 	var descriptor = function (a) {
 		var d = create(null);
@@ -73,34 +71,6 @@ var elementHelpers = goja.MustCompile("elements", `(function (conv, charge, long
 				var r = fn === undefined ? arguments[0] : apply(fn, self, arguments);
 				return typeof r === kind ? r : conv(t, r);
 			};
-		},
-		sorted: function (o, sort, copy) {
-			var len = +o.length, items = [], n = 0, total = 0, most = 0;
-			len = len > 0 ? floor(len < 9007199254740991 ? len : 9007199254740991) : 0;
-			for (var k = 0; k < len; k++) {
-				if (copy || k in o) {
-					var v = o[k];
-					slot(items, n++, v);
-					if (typeof v === "string" && v.length > long) {
-						total += v.length;
-						most = v.length > most ? v.length : most;
-					}
-				}
-			}
-			if (total > most) {
-				charge(total - most, n);
-			}
-			apply(sort, items, []);
-			if (copy) {
-				return items;
-			}
-			for (var j = 0; j < n; j++) {
-				o[j] = items[j];
-			}
-			for (; j < len; j++) {
-				delete o[j];
-			}
-			return o;
 		},
 		compare: function (fn) {
 			return function (a, b) {
@@ -222,30 +192,7 @@ func (g *guards) boundElements() {
 	conv := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
 		return g.element(int(fc.Argument(0).ToInteger()), fc.Argument(1))
 	})
-	// charge(total, n) charges a sort of n items whose long strings but
-	// the longest have total characters: each may be compared with another
-	// as long about log2(n) times, through all of it when they share it.
-	chargeSort := func(total, n float64) {
-		cl := g.c.call
-		if cl == nil || cl.stopped != "" {
-			return
-		}
-		k := math.Ceil(total * math.Ceil(math.Log2(max(n, 2))) / compareChars)
-		if k <= g.p.stepsLeft(g.c) {
-			cl.steps += int(k)
-			return
-		}
-		cl.refuse("udf-budget", fmt.Sprintf("sorting %s items whose long strings hold %s characters (but the longest) would take %s (each compared about log2(%s) times, a step per %d characters)",
-			countText(n), countText(total), g.p.whose(cl), countText(n), compareChars),
-			"a sort compares long strings through all they share: sort shorter keys (a prefix, or an index), or fewer items")
-		panic(vm.NewTypeError("the call was stopped"))
-	}
-	charge := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
-		chargeSort(fc.Argument(0).ToFloat(), fc.Argument(1).ToFloat())
-		return goja.Undefined()
-	})
-	h := invoke(f, goja.Undefined(), conv, charge, vm.ToValue(convertFree)).(*goja.Object)
-	sorted := original(h, "sorted", nil)
+	h := invoke(f, goja.Undefined(), conv).(*goja.Object)
 	g.mapper = original(h, "mapper", nil)
 	g.compare = original(h, "compare", nil)
 	g.listed = original(h, "listed", nil)
@@ -485,27 +432,20 @@ func (g *guards) boundElements() {
 	}
 	// An array's sort with no comparator compares the items' strings, in
 	// one Go call each (a sort of 3,000 strings of 8 million characters
-	// took 3-5 s natively): sorted reads the items as the spec's
-	// SortIndexedProperties does (the holes left out, for sort), charges
-	// their long strings, sorts a copy with the engine's sort and writes
-	// them back (sort) or gives it (toSorted).
+	// took 3-5 s natively): sortItems charges their long strings first.
 	arrays := objectAt(vm, "Array.prototype")
 	for _, name := range []string{"sort", "toSorted"} {
 		orig, ok := goja.AssertFunction(arrays.Get(name))
 		if !ok {
 			continue
 		}
-		engineSort := arrays.Get("sort")
 		copy := name == "toSorted"
-		engine, _ := goja.AssertFunction(engineSort)
+		engine := original(arrays, "sort", nil)
 		g.set(arrays, name, nil, func(fc goja.FunctionCall) goja.Value {
 			if g.c.call == nil || !goja.IsUndefined(fc.Argument(0)) || fc.This == nil || goja.IsUndefined(fc.This) || goja.IsNull(fc.This) {
 				return invoke(orig, fc.This, fc.Arguments...)
 			}
-			if o, ok := fc.This.(*goja.Object); ok && o.ExportType() == arrayType {
-				return g.sortArray(o, engine, chargeSort, copy)
-			}
-			return invoke(sorted, goja.Undefined(), fc.This.ToObject(vm), engineSort, vm.ToValue(copy))
+			return g.sortItems(fc.This.ToObject(vm), engine, copy)
 		})
 	}
 }
@@ -525,20 +465,32 @@ func (g *guards) getAt(base, key goja.Value) goja.Value {
 	return v
 }
 
-// sortArray is elementHelpers' sorted for an array (not a Proxy), in Go:
-// its items read as the spec's SortIndexedProperties reads them (a hole
-// left out for sort, read as undefined for toSorted; a getter runs once),
-// their long strings charged (charge), a new array of them sorted by the
-// engine's sort, then written back in order and the holes deleted at the
-// end (sort), or given (toSorted). The spec's Get and Set on an array are
-// goja's own here, which fail as the spec's do.
-func (g *guards) sortArray(o *goja.Object, engine goja.Callable, charge func(total, n float64), copy bool) goja.Value {
+// sortItems is a sort with no comparator of o (an array, an array-like or
+// a Proxy): its length read once (ToLength, a string charged), its items
+// read as the spec's SortIndexedProperties reads them (a hole left out for
+// sort, read as undefined for toSorted; a getter runs once; a Proxy's has
+// trap asked before its get), their long strings charged (chargeSort), a
+// new array of them sorted by the engine's sort, then written back in
+// order and the holes deleted at the end (sort), or given (toSorted).
+// goja's Get, Set and Delete are the spec's here, and fail as its do.
+func (g *guards) sortItems(o *goja.Object, engine goja.Callable, copy bool) goja.Value {
 	vm := g.vm
-	n := int(lengthOf(o))
+	l := o.Get("length")
+	if l == nil {
+		l = goja.Undefined()
+	}
+	l = g.toPrimitive(l, "number")
+	g.chargeNumber(l)
+	n := int(toLength(l.ToFloat()))
+	proxy := o.ExportType() == proxyType
 	items := make([]any, 0, min(n, 1<<16))
 	var total, most float64
 	for k := 0; k < n; k++ {
-		v := o.Get(strconv.Itoa(k))
+		key := strconv.Itoa(k)
+		if proxy && !copy && !invoke(g.reflectHas, goja.Undefined(), o, vm.ToValue(key)).ToBoolean() {
+			continue
+		}
+		v := o.Get(key)
 		if v == nil {
 			if !copy {
 				continue
@@ -552,7 +504,7 @@ func (g *guards) sortArray(o *goja.Object, engine goja.Callable, charge func(tot
 		items = append(items, v)
 	}
 	if total > most {
-		charge(total-most, float64(len(items)))
+		g.chargeSort(total-most, float64(len(items)))
 	}
 	arr := vm.NewArray(items...)
 	invoke(engine, arr)
@@ -570,6 +522,25 @@ func (g *guards) sortArray(o *goja.Object, engine goja.Callable, charge func(tot
 		}
 	}
 	return o
+}
+
+// chargeSort charges a sort of n items whose long strings but the longest
+// have total characters: each may be compared with another as long about
+// log2(n) times, through all of it when they share it.
+func (g *guards) chargeSort(total, n float64) {
+	cl := g.c.call
+	if cl == nil || cl.stopped != "" {
+		return
+	}
+	k := math.Ceil(total * math.Ceil(math.Log2(max(n, 2))) / compareChars)
+	if k <= g.p.stepsLeft(g.c) {
+		cl.steps += int(k)
+		return
+	}
+	cl.refuse("udf-budget", fmt.Sprintf("sorting %s items whose long strings hold %s characters (but the longest) would take %s (each compared about log2(%s) times, a step per %d characters)",
+		countText(n), countText(total), g.p.whose(cl), countText(n), compareChars),
+		"a sort compares long strings through all they share: sort shorter keys (a prefix, or an index), or fewer items")
+	panic(g.vm.NewTypeError("the call was stopped"))
 }
 
 // superValue is superName: v, to be set at a super property with key k

@@ -44,10 +44,10 @@ type guards struct {
 	// (see steady).
 	describe    goja.Callable
 	typedLength *goja.Object
-	// reflectGet and reflectSet are Reflect.get and Reflect.set as they
-	// were before the UDF's code ran (guards.count reads and sets through
-	// them).
-	reflectGet, reflectSet goja.Callable
+	// reflectGet, reflectSet and reflectHas are Reflect.get, set and has
+	// as they were before the UDF's code ran (guards.count reads and sets
+	// through them, sortItems asks a Proxy through has).
+	reflectGet, reflectSet, reflectHas goja.Callable
 	// mapper, compare, listed and like are elementHelpers', and kinds the
 	// typed arrays' prototypes with what their arrays hold (boundElements).
 	mapper, compare, listed, like goja.Callable
@@ -374,6 +374,7 @@ func newGuards(vm *goja.Runtime, p *Program, c *compiled) *guards {
 	g.describe = original(objectAt(vm, "Object"), "getOwnPropertyDescriptor", nil)
 	g.reflectGet = original(objectAt(vm, "Reflect"), "get", nil)
 	g.reflectSet = original(objectAt(vm, "Reflect"), "set", nil)
+	g.reflectHas = original(objectAt(vm, "Reflect"), "has", nil)
 	if d, ok := invoke(g.describe, goja.Undefined(), objectAt(vm, "%TypedArray%.prototype"), vm.ToValue("length")).(*goja.Object); ok {
 		g.typedLength, _ = d.Get("get").(*goja.Object)
 	}
