@@ -28,7 +28,8 @@ import (
 // runtime. descriptor is the spec's ToPropertyDescriptor (each field read
 // once, in its order, into an object with no prototype); mapper wraps a
 // typed array's map or from callback (fn, none for from without one);
-// compare wraps a sort's comparator; listed is the spec's IteratorToList of src
+// compare wraps a sort's comparator; fromEntries is Object.fromEntries,
+// each key given to key (guards.usedKey) before it is defined; listed is the spec's IteratorToList of src
 // through its iterator method m, then each item converted, in turn;
 // defineAll is Object.defineProperties (every descriptor read before any
 // is defined, each fixed by fix); assign is Object.assign, each value set
@@ -121,6 +122,16 @@ var elementHelpers = goja.MustCompile("elements", `(function (conv) {
 			}
 			return to;
 		},
+		fromEntries: function (src, key) {
+			if (src === undefined || src === null) { throw new TE("Object.fromEntries needs an iterable, not " + src); }
+			var o = {};
+			for (var e of src) {
+				if (Obj(e) !== e) { throw new TE("an entry given to Object.fromEntries must be an object, not " + typeof e); }
+				var k = e[0], v = e[1];
+				slot(o, key(k), v);
+			}
+			return o;
+		},
 		like: function (src, n, t) {
 			var out = create(null);
 			for (var i = 0; i < n; i++) {
@@ -180,6 +191,122 @@ var putHelper = goja.MustCompile("put", `(function (goPut, goDecide, goGet, isVi
 	}];
 })`, false)
 
+// wrapIn replaces o's method name with one that may change the arguments
+// (when a call runs) before the method gets them, and whose calls cost
+// builtinSteps.
+func (g *guards) wrapIn(o *goja.Object, name string, change func(fc *goja.FunctionCall)) {
+	g.wrapArgs(o, name, change, g.set)
+}
+
+// wrapArgs is wrapIn with the replacing done by put.
+func (g *guards) wrapArgs(o *goja.Object, name string, change func(fc *goja.FunctionCall), put func(*goja.Object, string, *goja.Symbol, func(goja.FunctionCall) goja.Value)) {
+	orig, ok := goja.AssertFunction(o.Get(name))
+	if !ok {
+		return
+	}
+	put(o, name, nil, func(fc goja.FunctionCall) goja.Value {
+		if g.c.call != nil {
+			change(&fc)
+		}
+		return invoke(orig, fc.This, fc.Arguments...)
+	})
+}
+
+// boundKeys charges the keys the engine goes through (a hash of all of
+// a key for each table of properties it looks in) in one call with no
+// step of the UDF's: the key a built-in is given (Reflect.get,
+// hasOwnProperty, Symbol.for...), as propertyKeyName does for the code's
+// own reads (guards.usedKey), and the keys an object holds when a
+// built-in goes through all of them (Object.assign, keys, freeze...:
+// guards.chargeKeys). An 8 MB key read 50,000 times from an object with
+// more than 8 properties (a smaller table is searched without a hash)
+// ran until the 10 s watch (twenty-sixth session).
+func (g *guards) boundKeys() {
+	// Each call costs what it did (a built-in charged before is still).
+	kept := func(o *goja.Object, name string, _ *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
+		replaceMethodKept(g.vm, o, name, f)
+	}
+	wrapIn := func(o *goja.Object, name string, change func(fc *goja.FunctionCall)) {
+		g.wrapArgs(o, name, change, kept)
+	}
+	for _, b := range []struct {
+		path  string
+		names []string
+		at    int // the key's argument
+	}{
+		{"Reflect", []string{"get", "set", "has", "deleteProperty", "getOwnPropertyDescriptor", "defineProperty"}, 1},
+		{"Object", []string{"hasOwn", "getOwnPropertyDescriptor", "defineProperty"}, 1},
+		{"Object.prototype", []string{"hasOwnProperty", "propertyIsEnumerable", "__lookupGetter__", "__lookupSetter__", "__defineGetter__", "__defineSetter__"}, 0},
+		{"Symbol", []string{"for"}, 0},
+	} {
+		o := objectAt(g.vm, b.path)
+		for _, name := range b.names {
+			wrapIn(o, name, func(fc *goja.FunctionCall) {
+				if len(fc.Arguments) > b.at {
+					fc.Arguments[b.at] = g.usedKey(fc.Arguments[b.at])
+				}
+			})
+		}
+	}
+	for _, b := range []struct {
+		path  string
+		names []string
+		at    int // the object's argument
+	}{
+		{"Object", []string{"keys", "values", "entries", "getOwnPropertyNames", "getOwnPropertyDescriptors", "freeze", "seal", "isFrozen", "isSealed"}, 0},
+		{"Object", []string{"defineProperties", "create"}, 1},
+		{"Reflect", []string{"ownKeys"}, 0},
+	} {
+		o := objectAt(g.vm, b.path)
+		for _, name := range b.names {
+			wrapIn(o, name, func(fc *goja.FunctionCall) { g.chargeKeys(fc.Argument(b.at), false) })
+		}
+	}
+	// Object.fromEntries, each entry's key used as a read's.
+	object := objectAt(g.vm, "Object")
+	fromEntries := original(object, "fromEntries", nil)
+	key := g.vm.ToValue(func(fc goja.FunctionCall) goja.Value { return g.usedKey(fc.Argument(0)) })
+	replaceMethodKept(g.vm, object, "fromEntries", func(fc goja.FunctionCall) goja.Value {
+		if g.c.call == nil {
+			return invoke(fromEntries, fc.This, fc.Arguments...)
+		}
+		return invoke(g.fromEntries, goja.Undefined(), fc.Argument(0), key)
+	})
+	wrapIn(object, "assign", func(fc *goja.FunctionCall) {
+		for _, v := range fc.Arguments[min(1, len(fc.Arguments)):] {
+			g.chargeKeys(v, false)
+		}
+	})
+}
+
+// chargeKeys charges the long keys object v holds (and, with chain, the
+// objects it inherits from: a for-in's) as chargeKey does, once for each
+// time the engine is about to go through them all. An array's, a typed
+// array's, arguments' and a String object's are left (their items are
+// charged as such, and the index of each would be a text to make here),
+// and so is a Proxy's (its ownKeys trap is the UDF's code, which would
+// run once more).
+func (g *guards) chargeKeys(v goja.Value, chain bool) {
+	cl := g.c.call
+	o, ok := v.(*goja.Object)
+	for depth := 0; ok && o != nil && cl != nil && depth < 1000; depth++ {
+		if o.ExportType() == proxyType {
+			return
+		}
+		if c := o.ClassName(); c != "Array" && c != "Arguments" && c != "String" && !isTypedArray(o) {
+			for _, k := range o.GetOwnPropertyNames() {
+				if len(k) > convertFree {
+					g.p.chargeText(cl, g, len(k), keyChars)
+				}
+			}
+		}
+		if !chain {
+			return
+		}
+		o = o.Prototype()
+	}
+}
+
 // boundElements puts the conversions of elementHelpers and element in the
 // typed arrays' from, of, map, with and set, DataView's setters, and the
 // sorts of arrays and typed arrays given a comparator. A typed array's
@@ -197,25 +324,13 @@ func (g *guards) boundElements() {
 	g.compare = original(h, "compare", nil)
 	g.listed = original(h, "listed", nil)
 	g.like = original(h, "like", nil)
+	g.fromEntries = original(h, "fromEntries", nil)
 	g.kinds = map[*goja.Object]int{}
 	for _, n := range typedArrays {
 		g.kinds[objectAt(vm, n+".prototype")] = namedKind(n)
 	}
 
-	// wrapIn replaces o's method name with one that may change the
-	// arguments (when a call runs) before the method gets them.
-	wrapIn := func(o *goja.Object, name string, change func(fc *goja.FunctionCall)) {
-		orig, ok := goja.AssertFunction(o.Get(name))
-		if !ok {
-			return
-		}
-		g.set(o, name, nil, func(fc goja.FunctionCall) goja.Value {
-			if g.c.call != nil {
-				change(&fc)
-			}
-			return invoke(orig, fc.This, fc.Arguments...)
-		})
-	}
+	wrapIn := g.wrapIn
 	// takeOver replaces o's method name with one that does the work itself
 	// when do gives a value, else calls the method.
 	takeOver := func(o *goja.Object, name string, do func(fc goja.FunctionCall) goja.Value) {

@@ -461,11 +461,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		superName: func(fc goja.FunctionCall) goja.Value {
 			return gd.superValue(fc.Argument(1), fc.Argument(2), fc.Argument(3))
 		},
-		literalKeyName: func(fc goja.FunctionCall) goja.Value {
-			k := gd.key(fc.Argument(0))
-			gd.chargeKey(k)
-			return k
-		},
+		propertyKeyName: func(fc goja.FunctionCall) goja.Value { return gd.usedKey(fc.Argument(0)) },
 		heldName: func(goja.FunctionCall) goja.Value {
 			k := gd.propertyKey(c.key)
 			gd.chargeKey(k)
@@ -492,6 +488,14 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 					p.chargeText(cl, gd, s.Length(), compareChars)
 				}
 			}
+			return v
+		},
+		keysName: func(fc goja.FunctionCall) goja.Value {
+			chain, v := fc.Argument(0).ToInteger() == 1, fc.Argument(1)
+			if !chain {
+				p.charge(c, gd.items(v, "a spread"), 1, "a spread")
+			}
+			gd.chargeKeys(v, chain)
 			return v
 		},
 		spreadName: func(fc goja.FunctionCall) goja.Value {
@@ -555,6 +559,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	gd.boundPatterns() // before install, which notes RegExp as it is then
 	gd.boundConversions()
 	gd.boundElements()
+	gd.boundKeys()
 	gd.install()
 	chargeBulk(gd, p, c)
 	chargeIterators(gd, p, c)
@@ -1923,6 +1928,29 @@ func (g *guards) key(v goja.Value) goja.Value {
 		return k
 	}
 	return g.vm.ToValue(k.String()) // a number's, a boolean's, null's: ASCII text
+}
+
+// usedKey is a key the engine is about to use (propertyKeyName,
+// boundKeys): a string charged when it is long (chargeKey), any other
+// primitive as it is (the engine converts it at once), and an object
+// in a stand-in that converts it and charges the result when the
+// engine converts the stand-in (its Symbol.toPrimitive): V8 checks the
+// base first (null[k] and k in 5 throw with k not converted), and so
+// does the engine.
+func (g *guards) usedKey(v goja.Value) goja.Value {
+	switch v.(type) {
+	case goja.String:
+		g.chargeKey(v)
+	case *goja.Object:
+		d := g.vm.NewObject()
+		_ = d.SetSymbol(goja.SymToPrimitive, g.vm.ToValue(func(goja.FunctionCall) goja.Value {
+			k := g.key(v)
+			g.chargeKey(k)
+			return k
+		}))
+		return d
+	}
+	return v
 }
 
 // chargeKey charges a property key that is a long string, as compared

@@ -395,6 +395,10 @@ func FuzzUDF(f *testing.F) {
 		// parentheses, comments and line breaks around them.
 		"function f(m) { var ta = new Float64Array(2), o = {}, k = 'a'; (ta)[0] = m.data; (o /*c*/)[k] = (1, m.data); ta[k\n] = o; [ta[0], {b: (o)[k]} = {}] = [m.data]; for (o[k] of [1]); for (ta['1'] in o); o[k] ||= 2; ta[0] &&= '3'; return {data: String(ta[0]) + o[k]} }",
 		"function f(m) { 'use strict'; var a = [], b = new BigInt64Array(1), o = {}; [a.length = 1, ...o['r']] = [undefined, 2]; ({x: a.length, ...o[`s`]} = {x: 0}); a.length ??= 3; try { [b[0]] = [m.data] } catch (e) {} return {data: String(a.length) + o.r} }",
+		// Keys read, in, delete, optional chains, class members,
+		// patterns with rests, spreads, for-in and fromEntries
+		// (propertyKeyName, keysName, boundKeys).
+		"class C { [(0, 'a') + 1]() { return 1 } static [`s${1}`] = 2 }\nfunction f(m) { var k = {toString() { return m.data }}, o = JSON.parse('{\"x\": {\"y\": 1}}'), {[k]: a, ...r} = o; for (var p in {...o, ...r}) o[p]?.[k]; return {data: String([k in o, delete o[k], o.hasOwnProperty(k), Reflect.get(o, k), Symbol.for(k).description, Object.keys(Object.fromEntries([[k, 1], ...new Map([[m.data + 1, 2]])])), new C().a1(), C.s1, a])} }",
 		"class T extends Uint8Array { f(m) { super[0] = m.data; super['1'] = (0, m.data); super.length = 1; return this.join() } }\nclass A extends Array { g(v) { 'use strict'; super.length = v; return this } }\nfunction f(m) { return {data: new T(2).f(m) + new A(1, 2).g({valueOf() { return 1 }}).length} }",
 	} {
 		f.Add(s, []byte(`{"a":1}`))
@@ -709,10 +713,22 @@ func TestConversionsSemantics(t *testing.T) {
 		// array or the array behind it, converted there (converting).
 		{"var log = []; var o = function (n) { return {valueOf() { log.push('v' + n); return n }} }; var ta = new Float64Array(2), p = new Proxy(ta, {}), pp = new Proxy(p, {}); p[0] = o(1); p['5'] = o(2); pp[1] = '3'; var r = Reflect.set(p, '1', o(4)); Object.defineProperty(p, 0, {value: o(5)}); var a = [1, 2, 3], q = new Proxy(a, {}); q.length = o(2); q['length'] = o(1); var t = new Proxy(new Float64Array(1), {set: function (tt, k, v) { log.push('trap'); tt[k] = v; return true }}); t[0] = o(6); Object.assign(pp, {1: o(7)}); return [ta.join(':'), r, a.length, t[0], '5' in ta].join() + '|' + log.join('')",
 			"5:7,true,1,6,false|v1v2v4v5v2v2v1v1trapv6v7"},
-		// An object literal's computed keys (literalKeyName), converted
+		// An object literal's computed keys (propertyKeyName), converted
 		// before the value is made.
 		{"var log = []; var k = function (s) { return {toString() { log.push('k' + s); return s }} }; var s = Symbol('s'); var o = {[k('a')]: (log.push('v'), 1), [1 + 1]: 2, ['x' + 1]: 3, get [k('g')]() { return 4 }, [s]: 5, ['__proto__']: 6, [k('m')]() { return 7 }}; var n = {[null]: 1, [undefined]: 2, [true]: 3, [1.5]: 4, [-0]: 5}; var e1 = (function () { try { return {[{toString() { throw new Error('t') }}]: 1} } catch (e) { return e.message } })(); return [o.a, o[2], o.x1, o.g, o[s], Object.getPrototypeOf(o) === Object.prototype, o.__proto__ === 6 || typeof o.__proto__, o.m(), Object.keys(n).join(':'), e1].join() + '|' + log.join('')",
 			"1,2,3,4,5,true,true,7,0:null:undefined:true:1.5,t|kavkgkm"},
+		// The keys of reads, in, delete, optional chains, calls, class
+		// members, patterns and the built-ins that take a key
+		// (propertyKeyName, boundKeys): an object converted once, when the
+		// engine converts it (k in 5 throws first; goja converts k for the
+		// message of null[k], where V8 does not: left out).
+		{"var log = []; var k = {toString() { log.push('k'); return 'a' }}; var o = {a: 1, b: 2, get c() { log.push('c'); return 3 }}; var arr = [10, 20, 30], s = 'xyz'; var r = [o[k], k in o, o?.[k], arr['1'], s[k], arr[{toString() { log.push('i'); return '2' }}], delete o[{toString() { log.push('d'); return 'b' }}], 'b' in o, o['c'], (function () { try { return k in 5 } catch (e) { return e.name } })(), Object.hasOwn(o, k), o.hasOwnProperty(k), o.propertyIsEnumerable(k), Reflect.get(o, k), Reflect.has(o, k), (function () { try { Reflect.get(1, k) } catch (e) { return e.name } })(), Symbol.for(k) === Symbol.for('a'), Object.getOwnPropertyDescriptor(o, k).value, typeof o[Symbol.iterator], [1, 2][1 - 1]]; var f = {m() { return this === f }}; r.push(f[{toString() { log.push('m'); return 'm' }}](), f?.[k]); class C { [k]() { return 'meth' } static [k + 'x'] = 5; [{toString() { log.push('f'); return 'fld' }}] = 6 } var c = new C(); r.push(c.a(), C.ax, c.fld); var {[k]: pa, ...rest} = o; r.push(pa, JSON.stringify(rest)); var q; ({[k]: q} = {a: 'pat'}); r.push(q); return r.join() + '|' + log.join('')",
+			"1,true,1,20,,30,true,false,3,TypeError,true,true,true,1,true,TypeError,true,1,undefined,1,true,,meth,5,6,1,{\"c\":3},pat|kkkkidckkkkkkkmkkkfkck"},
+		// Object.fromEntries (the sandbox's), for-in over what an object
+		// inherits, spreads, Object.assign and freeze, each charging the
+		// keys it goes through (keysName, chargeKeys).
+		{"var log = []; var e1 = Object.fromEntries([['a', 1], [{toString() { log.push('k'); return 'b' }}, 2], ['__proto__', 3]]); var e2 = Object.fromEntries(new Map([['x', 1], ['y', 2]])); var e3 = Object.fromEntries((function* () { yield ['g', 1]; log.push('gen'); yield ['h', 2] })()); var it = {[Symbol.iterator]() { var i = 0; return {next() { i++; return i > 2 ? {done: true} : {value: i == 2 ? 5 : ['z', i], done: false} }, return() { log.push('closed'); return {} }} }}; var bad = (function () { try { Object.fromEntries(it) } catch (e) { return e.name } })(); var nul = (function () { try { Object.fromEntries(null) } catch (e) { return e.name } })(); var ent = {get 0() { log.push('0'); return 'p' }, get 1() { log.push('1'); return 'v' }}; var e4 = Object.fromEntries([ent]); var proto = {inh: 1}, child = Object.create(proto); child.own = 2; var keys = []; for (var kk in child) keys.push(kk); var sp = {...{a: 1, b: 2}, ...'hi', ...[7], ...null}; var as = Object.assign({}, {a: 1}, null, 'xy', {b: 2}); var fr = Object.freeze({a: 1});  return [JSON.stringify(e1), Object.getPrototypeOf(e1) === Object.prototype, Object.keys(e1).join(':'), JSON.stringify(e2), JSON.stringify(e3), bad, nul, JSON.stringify(e4), keys.join(':'), JSON.stringify(sp), JSON.stringify(as), Object.isFrozen(fr), Object.entries({x: 1, y: 2}).join(';'), Object.keys('ab').join(':'), Object.fromEntries.length, Object.fromEntries.name].join() + '|' + log.join('')",
+			"{\"a\":1,\"b\":2,\"__proto__\":3},true,a:b:__proto__,{\"x\":1,\"y\":2},{\"g\":1,\"h\":2},TypeError,TypeError,{\"p\":\"v\"},own:inh,{\"0\":7,\"1\":\"i\",\"a\":1,\"b\":2},{\"0\":\"x\",\"1\":\"y\",\"a\":1,\"b\":2},true,x,1;y,2,0:1,1,fromEntries|kgenclosed01"},
 		// A super property given a value with a literal key, or a
 		// length (superName): converted for this.
 		{"var log = []; var o = function (n) { return {valueOf() { log.push('v' + n); return n }} }; class T extends Float64Array { f() { super[0] = o(1); super['1'] = '2'; super[2] = 3; return this.join(':') } } class A extends Array { f() { super.length = o(1); return this.length } } var obj = { __proto__: { set x(v) { log.push('set' + v) } }, m() { super['x'] = 'q'; return 1 } }; var r = [new T(3).f(), new A(1, 2, 3).f(), obj.m()]; return r.join() + '|' + log.join('')",
@@ -844,6 +860,25 @@ func TestConversionsCharged(t *testing.T) {
 		{"a long key set", text + "var m = {}; for (;;) m[t] = 1", "as a property's or a collection's key"},
 		{"a Map's long key", text + "var m = new Map(); for (;;) m.get(t)", "as a property's or a collection's key"},
 		{"a Set of long strings", text + "new Set(Array(3000).fill(t))", "as a property's or a collection's key"},
+		// Long keys read, and long keys an object holds gone through by
+		// a built-in, a spread or a for-in (twenty-sixth session: those
+		// in loops ran until the watch at 10 s natively; propertyKeyName,
+		// keysName, boundKeys).
+		{"a long key read", text + "var o = {}; for (var i = 0; i < 20; i++) o['p' + i] = i; for (;;) o[t]", "as a property's or a collection's key"},
+		{"a long key read from an array", text + "var a = []; for (;;) a[t]", "as a property's or a collection's key"},
+		{"a long key read from a string", text + "var z = 'abc'; for (;;) z[t]", "as a property's or a collection's key"},
+		{"a long key read by in", text + "var a = []; for (;;) t in a", "as a property's or a collection's key"},
+		{"a long key deleted", text + "var o = {}; for (var i = 0; i < 20; i++) o['p' + i] = i; for (;;) delete o[t]", "as a property's or a collection's key"},
+		{"a long key of a pattern", text + "var a = []; for (;;) { var {[t]: q} = a }", "as a property's or a collection's key"},
+		{"a long key of a class member", text + "[" + list("class { [t]() {} }", 300) + "]", "as a property's or a collection's key"},
+		{"Reflect.get with a long key", text + "var a = []; for (;;) Reflect.get(a, t)", "as a property's or a collection's key"},
+		{"hasOwnProperty with a long key", text + "var o = {}; for (var i = 0; i < 20; i++) o['p' + i] = i; for (;;) o.hasOwnProperty(t)", "as a property's or a collection's key"},
+		{"Symbol.for a long text", text + "for (var i = 0; i < 20; i++) Symbol.for('s' + i); for (;;) Symbol.for(t)", "as a property's or a collection's key"},
+		{"Object.assign of a long key held", text + "var h = {}; h[t] = 1; var o = {}; for (var i = 0; i < 20; i++) o['p' + i] = i; for (;;) Object.assign(o, h)", "as a property's or a collection's key"},
+		{"a spread of a long key held", text + "var h = {}; h[t] = 1; for (;;) ({...h})", "as a property's or a collection's key"},
+		{"a rest of a long key held", text + "var h = {}; h[t] = 1; for (;;) { var {a, ...r} = h }", "as a property's or a collection's key"},
+		{"a for-in over a long key held", text + "var h = {}; h[t] = 1; for (var i = 0; i < 20; i++) h['p' + i] = i; for (;;) for (var k in h) break", "as a property's or a collection's key"},
+		{"Object.fromEntries of long keys", text + "Object.fromEntries(Array(10000).fill([t, 1]))", "as a property's or a collection's key"},
 		{"a sort of long strings", text + "var u = []; for (var i = 0; i < 3000; i++) u.push(i % 2 ? s : t); u.sort()", "sorting 3000 items"},
 		{"Number", digits + "[" + list("Number(s)", 300) + "]", "to a number"},
 		{"new Number", digits + "[" + list("new Number(o)", 300) + "]", "to a number"},

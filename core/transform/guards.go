@@ -50,8 +50,8 @@ type guards struct {
 	reflectGet, reflectSet, reflectHas goja.Callable
 	// mapper, compare, listed and like are elementHelpers', and kinds the
 	// typed arrays' prototypes with what their arrays hold (boundElements).
-	mapper, compare, listed, like goja.Callable
-	kinds                         map[*goja.Object]int
+	mapper, compare, listed, like, fromEntries goja.Callable
+	kinds                                      map[*goja.Object]int
 	// dataViewLength is DataView.prototype's byteLength getter as the
 	// sandbox found it (isView).
 	dataViewLength goja.Callable
@@ -683,6 +683,20 @@ func replaceMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symb
 // no builtinSteps.
 func replaceMethodUncharged(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
 	putMethod(vm, o, name, sym, f, false)
+}
+
+// replaceMethodKept is replaceMethod for a method whose calls are to cost
+// what they did: builtinSteps when the method it replaces is a wrapper
+// that charges them, nothing when it is the engine's own.
+func replaceMethodKept(vm *goja.Runtime, o *goja.Object, name string, f func(goja.FunctionCall) goja.Value) {
+	charged := false
+	if r, ok := wrapping.Load(vm); ok {
+		cur := methodOf(o, name, nil)
+		for _, w := range r.(*wrappers).list {
+			charged = charged || w.o == o && w.name == name && w.sym == nil && cur == goja.Value(w.fn)
+		}
+	}
+	putMethod(vm, o, name, nil, f, charged)
 }
 
 func putMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value, charged bool) {

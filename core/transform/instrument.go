@@ -113,11 +113,22 @@ const (
 	// o[k] becomes refName(strict, ((o)), ((k))).value, whose setter sets
 	// it as putName does (and whose getter reads it, for &&= and the like).
 	refName = tickName + "_T"
-	// literalKeyName wraps an object literal's computed key, {[k]: v}
-	// becoming {[literalKeyName(((k)))]: v}: it converts the key (the engine would, just
-	// then) and charges a long string, which the engine's definition goes
-	// through (guards.chargeKey).
-	literalKeyName = tickName + "_K"
+	// propertyKeyName wraps a computed key the engine uses as it comes:
+	// an object literal's ({[k]: v}), a class member's, a pattern's ({[k]:
+	// x} = o), and the key of a read (o[k], o[k](), o?.[k], delete o[k],
+	// super[k]) or of in (k in o), k becoming propertyKeyName(((k))). It
+	// converts an object to its key once (the engine would, just then) and
+	// charges a long string, which the engine goes through at each use (a
+	// hash of all of it for each table of properties it looks in:
+	// guards.chargeKey); a number or another primitive passes as it is.
+	propertyKeyName = tickName + "_K"
+	// keysName wraps what the engine goes through all the keys of: an
+	// object literal's spread ({...o}) and the source of an object
+	// pattern with a rest ({a, ...r} = o) as keysName(0, ((o))), which
+	// charges the items as spreadName does besides, and a for-in's object
+	// as keysName(1, ((o))), with the objects it inherits from. Each
+	// charges the long keys they hold (guards.chargeKeys).
+	keysName = tickName + "_F"
 	// superName wraps what super[k] = v (k a literal) or super.length =
 	// v is given: superName(strict, this, k, ((v))) converts it as put
 	// does when this is a typed array or an array (a super property's set
@@ -240,12 +251,18 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// defaults are the initializers in patterns ([o[k] = 1] = a), which
 	// are not assignments to rewrite as such.
 	defaults := map[*ast.AssignExpression]bool{}
+	// written are the members an assignment, a ++ or --, a pattern or a
+	// loop's head writes: their keys are the rewrites' (setMember,
+	// refMember, readTwice, countMember) or left as they are, never a
+	// read's (propertyKeyName).
+	written := map[ast.Expression]bool{}
 	// targets adds the computed members, and the lengths, that a pattern
 	// or a loop's head writes.
 	var targets func(e ast.Expression)
 	targets = func(e ast.Expression) {
 		switch x := e.(type) {
 		case *ast.BracketExpression:
+			written[x] = true
 			if _, sup := x.Left.(*ast.SuperExpression); !sup {
 				refs = append(refs, x)
 			}
@@ -276,12 +293,14 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		switch n := v.(type) {
 		case *ast.UnaryExpression:
 			if n.Operator == token.INCREMENT || n.Operator == token.DECREMENT {
+				written[n.Operand] = true
 				switch n.Operand.(type) {
 				case *ast.DotExpression, *ast.BracketExpression:
 					updates = append(updates, n)
 				}
 			}
 		case *ast.AssignExpression:
+			written[n.Left] = true
 			if dot, ok := n.Left.(*ast.DotExpression); ok && n.Operator == token.ASSIGN && dot.Identifier.Name == "length" && !num(n.Right) {
 				sets = append(sets, n)
 			}
@@ -347,6 +366,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		return ok
 	}
 	bad := false
+	// ownKeys are the spreads of object literals (keysName's, not
+	// spreadName's).
+	ownKeys := map[*ast.SpreadElement]bool{}
 	// stepAround puts a step before an expression, (step(), E), opened
 	// before the parentheses E starts with (goja's start of "(a) += 1" is
 	// inside them, and "((step(), a) += 1)" would not parse).
@@ -447,6 +469,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			wrapBody(n.Body)
 		case *ast.ForInStatement:
 			wrapBody(n.Body)
+			around(n.Source, keysName, "1")
 		case *ast.ForOfStatement:
 			wrapBody(n.Body)
 		case *ast.WhileStatement:
@@ -472,6 +495,10 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// is x.
 				add(off(exprStartMemo(n.Left, starts)), "(0, ((")
 				closeAt(off(nodeEnd(code, n.Left, ends)), ")))")
+			}
+			if _, private := n.Left.(*ast.PrivateIdentifier); n.Operator == token.IN && !private && !num(n.Left) {
+				// k in o: the key, as a read's.
+				around(n.Left, propertyKeyName, "")
 			}
 			if which, ok := equality[n.Operator]; ok {
 				equal(n, which)
@@ -535,6 +562,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				}
 			}
 		case *ast.AssignExpression:
+			if p, ok := n.Left.(*ast.ObjectPattern); ok && p.Rest != nil && n.Operator == token.ASSIGN {
+				around(n.Right, keysName, "0")
+			}
 			if more, ok := supers[n]; ok {
 				// super[k] = v: v converted for this (superName).
 				around(n.Right, superName, more)
@@ -616,11 +646,37 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		case *ast.ObjectLiteral:
 			for _, v := range n.Value {
 				if k, ok := v.(*ast.PropertyKeyed); ok && k.Computed && !num(k.Key) {
-					around(k.Key, literalKeyName, "")
+					around(k.Key, propertyKeyName, "")
+				}
+				if sp, ok := v.(*ast.SpreadElement); ok {
+					ownKeys[sp] = true
 				}
 			}
 		case *ast.BracketExpression:
-			take(n) // a target refMember planned
+			// A target refMember planned, or a read whose key is not a
+			// number or a short literal.
+			if !take(n) && !written[n] && !num(n.Member) {
+				around(n.Member, propertyKeyName, "")
+			}
+		case *ast.ObjectPattern:
+			for _, p := range n.Properties {
+				if k, ok := p.(*ast.PropertyKeyed); ok && k.Computed && !num(k.Key) {
+					around(k.Key, propertyKeyName, "")
+				}
+			}
+		case *ast.ClassLiteral:
+			for _, el := range n.Body {
+				switch m := el.(type) {
+				case *ast.MethodDefinition:
+					if m.Computed && !num(m.Key) {
+						around(m.Key, propertyKeyName, "")
+					}
+				case *ast.FieldDefinition:
+					if m.Computed && !num(m.Key) {
+						around(m.Key, propertyKeyName, "")
+					}
+				}
+			}
 		case *ast.DotExpression:
 			take(n) // likewise
 		case *ast.CaseStatement:
@@ -628,7 +684,15 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				around(n.Test, caseName, "")
 			}
 		case *ast.SpreadElement:
-			around(n.Expression, spreadName, "")
+			if ownKeys[n] {
+				around(n.Expression, keysName, "0")
+			} else {
+				around(n.Expression, spreadName, "")
+			}
+		case *ast.Binding:
+			if p, ok := n.Target.(*ast.ObjectPattern); ok && p.Rest != nil {
+				around(n.Initializer, keysName, "0")
+			}
 		case *ast.TemplateLiteral:
 			if n.Tag == nil {
 				for _, e := range n.Expressions {

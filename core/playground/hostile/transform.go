@@ -176,6 +176,15 @@ func init() {
 		udf("set-of-long-strings", "function f(m) { var t = 'x'.repeat(8e6); return {data: String(new Set(Array(3000).fill(t)).size)} }", 1),
 		udf("object-literal-long-keys", "function f(m) { var t = 'x'.repeat(8e6); return {data: String(["+repeatList("{[t]: 1}", 300)+"].length)} }", 1),
 		udf("sort-long-strings", "function f(m) { var s = 'x'.repeat(8e6), t = (s + 'y').slice(0, -1), u = []; for (var i = 0; i < 3000; i++) u.push(i % 2 ? s : t); return {data: String(u.sort().length)} }", 1),
+		// Long keys read (any object with more than 8 properties in its
+		// chain: an array, a string) or held and gone through by a built-in,
+		// a spread or a for-in (twenty-sixth session): each loop ran until
+		// the watch at 10 s natively.
+		udf("long-key-read-loop", "function f(m) { var t = 'x'.repeat(8e6), a = []; for (;;) a[t] }", 1),
+		udf("long-key-has-own-loop", "function f(m) { var t = 'x'.repeat(8e6), a = []; for (;;) a.hasOwnProperty(t) }", 1),
+		udf("long-key-held-spread-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}; h[t] = 1; for (;;) ({...h}) }", 1),
+		udf("long-key-held-for-in-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}; h[t] = 1; for (var i = 0; i < 20; i++) h['p' + i] = i; for (;;) for (var k in h) break }", 1),
+		udf("long-keys-from-entries", "function f(m) { var t = 'x'.repeat(8e6); return {data: String(Object.keys(Object.fromEntries(Array(20000).fill([t, 1]))).length)} }", 1),
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A string method given an object for this, and positions that
 		// split and Array.prototype's methods on an array-like convert
