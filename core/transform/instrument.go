@@ -372,15 +372,54 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// stepAround puts a step before an expression, (step(), E), opened
 	// before the parentheses E starts with (goja's start of "(a) += 1" is
 	// inside them, and "((step(), a) += 1)" would not parse).
-	stepAround := func(e ast.Expression, region ast.Node) {
-		add(leadingParens(code, off(exprStart(e))), "("+tickText(weights[region])+",")
+	// Each takes the names whose keys keysName charges after the step
+	// (restNames).
+	stepAround := func(e ast.Expression, region ast.Node, names []string) {
+		add(leadingParens(code, off(exprStart(e))), "("+tickText(weights[region])+","+chargeRests(names, ","))
 		closeAt(off(nodeEnd(code, e, ends)), ")")
 	}
-	wrapBody := func(body ast.Statement) {
+	// declared charges, after each declaration of a list of statements,
+	// the rests nested in its patterns (var {a: {...r}} = o), whose source
+	// the code does not name: only in a list, where a statement may follow
+	// (after the body of an if, it would part the if from its else).
+	declared := func(list []ast.Statement) {
+		for _, st := range list {
+			var bs []*ast.Binding
+			switch d := st.(type) {
+			case *ast.VariableStatement:
+				bs = d.List
+			case *ast.LexicalDeclaration:
+				bs = d.List
+			}
+			var names []string
+			for _, b := range bs {
+				if p, ok := b.Target.(*ast.ObjectPattern); ok {
+					for _, q := range p.Properties {
+						if k, ok := q.(*ast.PropertyKeyed); ok {
+							names = append(names, restNames(k.Value)...)
+						}
+					}
+				} else {
+					names = append(names, restNames(b.Target)...)
+				}
+			}
+			if len(names) == 0 {
+				continue
+			}
+			end := off(nodeEnd(code, st, ends))
+			if j, _ := skipBlank(code, end); j < len(code) && code[j] == ';' {
+				end = j + 1
+			}
+			// Closing, so that it comes before the brace a loop's body
+			// gets at the same place (wrapBody).
+			closeAt(end, ";"+chargeRests(names, ";"))
+		}
+	}
+	wrapBody := func(body ast.Statement, names []string) {
 		if body == nil {
 			return
 		}
-		step := tickText(weights[body]) + ";"
+		step := tickText(weights[body]) + ";" + chargeRests(names, ";")
 		switch b := body.(type) {
 		case *ast.BlockStatement:
 			add(off(b.LeftBrace)+1, step)
@@ -390,7 +429,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			// body: goja's start of "(o)" is inside its parenthesis, and
 			// a block opened there ("while (x) ({step();o)}") did not
 			// parse.
-			stepAround(b.Expression, body)
+			stepAround(b.Expression, body, names)
 			return
 		}
 		end := off(nodeEnd(code, body, ends))
@@ -407,14 +446,14 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		add(off(start), "{"+step)
 		closeAt(end, "}")
 	}
-	funcBody := func(b *ast.BlockStatement) {
+	funcBody := func(b *ast.BlockStatement, names []string) {
 		if b == nil {
 			return
 		}
 		// After the directive prologue, so "use strict" stays a directive,
 		// and never at a statement's own start: goja's start of "(a)();"
 		// is inside the parenthesis.
-		step := tickText(weights[b]) + ";"
+		step := tickText(weights[b]) + ";" + chargeRests(names, ";")
 		at, text := off(b.LeftBrace)+1, step
 		for _, s := range b.List {
 			es, ok := s.(*ast.ExpressionStatement)
@@ -466,25 +505,33 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	ok := walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(n any) {
 		switch n := n.(type) {
 		case *ast.ForStatement:
-			wrapBody(n.Body)
+			wrapBody(n.Body, nil)
 		case *ast.ForInStatement:
-			wrapBody(n.Body)
+			wrapBody(n.Body, restNames(n.Into))
 			around(n.Source, keysName, "1")
 		case *ast.ForOfStatement:
-			wrapBody(n.Body)
+			wrapBody(n.Body, restNames(n.Into))
 		case *ast.WhileStatement:
-			wrapBody(n.Body)
+			wrapBody(n.Body, nil)
 		case *ast.DoWhileStatement:
-			wrapBody(n.Body)
+			wrapBody(n.Body, nil)
 		case *ast.FunctionLiteral:
-			funcBody(n.Body)
+			funcBody(n.Body, restNames(n.ParameterList))
 		case *ast.ArrowFunctionLiteral:
 			switch b := n.Body.(type) {
 			case *ast.BlockStatement:
-				funcBody(b)
+				funcBody(b, restNames(n.ParameterList))
 			case *ast.ExpressionBody:
-				stepAround(b.Expression, b)
+				stepAround(b.Expression, b, restNames(n.ParameterList))
 			}
+		case *ast.CatchStatement:
+			if names := restNames(n.Parameter); len(names) > 0 && n.Body != nil {
+				add(off(n.Body.LeftBrace)+1, chargeRests(names, ";"))
+			}
+		case *ast.Program:
+			declared(n.Body)
+		case *ast.BlockStatement:
+			declared(n.List)
 		case *ast.BinaryExpression:
 			if logical(n.Operator) && mayBeConstant(n.Left) {
 				// goja's compiler folds a &&, || or ?? whose left operand
@@ -683,6 +730,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if n.Test != nil && !literal(n.Test) {
 				around(n.Test, caseName, "")
 			}
+			declared(n.Consequent)
 		case *ast.SpreadElement:
 			if ownKeys[n] {
 				around(n.Expression, keysName, "0")
@@ -2019,4 +2067,63 @@ func isPattern(e ast.Node) bool {
 		return true
 	}
 	return false
+}
+
+// restNames are the names that the rests of object patterns in n bind
+// (at any depth: {a: {...r}}), for the rests whose source the code does
+// not name, a parameter's, a catch's and a loop head's: keysName charges
+// what they hold once the engine has copied it (chargeRests), at the
+// start of the body, which the copy precedes by one call or iteration.
+func restNames(n ast.Node) []string {
+	var names []string
+	var visit func(n ast.Node)
+	visit = func(n ast.Node) {
+		switch x := n.(type) {
+		case *ast.ParameterList:
+			if x == nil {
+				return
+			}
+			for _, b := range x.List {
+				visit(b)
+			}
+			visit(x.Rest)
+		case *ast.Binding:
+			if x != nil {
+				visit(x.Target)
+			}
+		case *ast.ForIntoVar:
+			visit(x.Binding)
+		case *ast.ForDeclaration:
+			visit(x.Target)
+		case *ast.ForIntoExpression:
+			visit(x.Expression)
+		case *ast.AssignExpression:
+			visit(x.Left)
+		case *ast.ArrayPattern:
+			for _, el := range x.Elements {
+				visit(el)
+			}
+			visit(x.Rest)
+		case *ast.ObjectPattern:
+			for _, p := range x.Properties {
+				if k, ok := p.(*ast.PropertyKeyed); ok {
+					visit(k.Value)
+				}
+			}
+			if id, ok := x.Rest.(*ast.Identifier); ok {
+				names = append(names, id.Name.String())
+			}
+		}
+	}
+	visit(n)
+	return names
+}
+
+// chargeRests is keysName's call on each name, each followed by sep.
+func chargeRests(names []string, sep string) string {
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString(keysName + "(0, " + n + ")" + sep)
+	}
+	return b.String()
 }
