@@ -149,9 +149,17 @@ const UDFSplitPieces = 1 << 20
 // at most UDFBigIntBits/3 characters. math/big computes each in one Go
 // call that no step can stop (1n << 4000000000n allocated 500 MB, 3n **
 // 30000000n took 2.6 s, squaring in a loop 12.8 s, BigInt of a million
-// digits 2.4 s). 2^18 bits (78,913 decimal digits) is far past the 64 or
-// 128 bits of any number a message carries.
-const UDFBigIntBits = 1 << 18
+// digits 2.4 s), and writes one as text in time that grows faster than
+// its size, where the engine writes it (a template, a + with a string, a
+// key, String, join...): 262,144 bits took 50 ms in js/wasm and 11
+// natively, 1,024 bits 34 µs and 7 (twenty-sixth session; 2^18 bits were
+// allowed until then, and a loop writing one ran 1.2 s natively before
+// the allocation budget stopped it). Where subplay sees the text written
+// it charges a step per 64 bits; 2^10 bits (308 decimal digits) keeps
+// what it cannot see (String(b), Symbol(b), an Error's message) near a
+// light step's cost, and is far past the 64 or 128 bits of any number a
+// message carries.
+const UDFBigIntBits = 1 << 10
 
 // UDFCacheEntries and UDFCacheBytes bound the cache of compiled UDFs (the
 // page validates on every keystroke; unchanged code is not compiled

@@ -5,6 +5,7 @@ package transform
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 
 	"github.com/dop251/goja"
@@ -198,6 +199,14 @@ func (g *guards) wrapIn(o *goja.Object, name string, change func(fc *goja.Functi
 	g.wrapArgs(o, name, change, g.set)
 }
 
+// wrapKept is wrapIn for a method whose calls are to cost what they did
+// (replaceMethodKept).
+func (g *guards) wrapKept(o *goja.Object, name string, change func(fc *goja.FunctionCall)) {
+	g.wrapArgs(o, name, change, func(o *goja.Object, name string, _ *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
+		replaceMethodKept(g.vm, o, name, f)
+	})
+}
+
 // wrapArgs is wrapIn with the replacing done by put.
 func (g *guards) wrapArgs(o *goja.Object, name string, change func(fc *goja.FunctionCall), put func(*goja.Object, string, *goja.Symbol, func(goja.FunctionCall) goja.Value)) {
 	orig, ok := goja.AssertFunction(o.Get(name))
@@ -222,13 +231,7 @@ func (g *guards) wrapArgs(o *goja.Object, name string, change func(fc *goja.Func
 // more than 8 properties (a smaller table is searched without a hash)
 // ran until the 10 s watch (twenty-sixth session).
 func (g *guards) boundKeys() {
-	// Each call costs what it did (a built-in charged before is still).
-	kept := func(o *goja.Object, name string, _ *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
-		replaceMethodKept(g.vm, o, name, f)
-	}
-	wrapIn := func(o *goja.Object, name string, change func(fc *goja.FunctionCall)) {
-		g.wrapArgs(o, name, change, kept)
-	}
+	wrapIn := g.wrapKept // each call costs what it did
 	for _, b := range []struct {
 		path  string
 		names []string
@@ -277,6 +280,78 @@ func (g *guards) boundKeys() {
 			g.chargeKeys(v, false)
 		}
 	})
+}
+
+// boundComparisons charges the long strings built-ins compare with no step
+// of the UDF's: an array's indexOf, lastIndexOf and includes given a
+// string of more than convertFree characters compare it with each item
+// (a string of the same length goes through all of it), charged as every
+// item were one, a step per compareChars characters of it each; Object.is
+// of two strings of one length, as ===; replace and replaceAll given a
+// string to find search all of this for it, a step per 1,024 characters
+// as indexOf (twenty-sixth session: [s].indexOf(t) of 8 MB texts in a
+// loop ran 3-4 s natively, Object.is until the watch at 10 s, replaceAll
+// 6.9 s).
+func (g *guards) boundComparisons() {
+	stop := func(ok bool) {
+		if !ok {
+			panic(g.vm.NewTypeError("the call was stopped")) // the stop's finding is given
+		}
+	}
+	arrays := objectAt(g.vm, "Array.prototype")
+	for _, name := range []string{"indexOf", "lastIndexOf", "includes"} {
+		g.wrapKept(arrays, name, func(fc *goja.FunctionCall) {
+			s, ok := fc.Argument(0).(goja.String)
+			o, isObj := fc.This.(*goja.Object)
+			if !ok || !isObj || s.Length() <= convertFree {
+				return
+			}
+			chunks := float64((s.Length() + compareChars - 1) / compareChars)
+			stop(g.p.charge(g.c, g.steadyLength(o, name), 1/chunks, fmt.Sprintf("%s of a string of %d characters", name, s.Length())))
+		})
+	}
+	replaceMethodKept(g.vm, objectAt(g.vm, "Object"), "is", func(fc goja.FunctionCall) goja.Value {
+		a, aok := fc.Argument(0).(goja.String)
+		b, bok := fc.Argument(1).(goja.String)
+		if cl := g.c.call; cl != nil && aok && bok && a.Length() == b.Length() {
+			g.p.chargeText(cl, g, a.Length(), compareChars)
+		}
+		return g.vm.ToValue(fc.Argument(0).SameAs(fc.Argument(1)))
+	})
+	strs := objectAt(g.vm, "String.prototype")
+	for _, name := range []string{"replace", "replaceAll"} {
+		g.wrapKept(strs, name, func(fc *goja.FunctionCall) {
+			if isObject(fc.Argument(0)) {
+				return // a regular expression's search is charged as it goes
+			}
+			if t, ok := fc.This.(goja.String); ok {
+				stop(g.p.charge(g.c, float64(t.Length()), 1024, name))
+			}
+		})
+	}
+}
+
+// boundBigText charges a BigInt's toString and toLocaleString, String and
+// Symbol given one, for the text they write (chargeBigText).
+func (g *guards) boundBigText() {
+	for _, name := range []string{"String", "Symbol"} {
+		g.putBehindOnly(name, false, "bigint", func(v goja.Value) goja.Value {
+			g.chargeBigText(v)
+			return v
+		})
+	}
+	proto := objectAt(g.vm, "BigInt.prototype")
+	for _, name := range []string{"toString", "toLocaleString"} {
+		g.wrapKept(proto, name, func(fc *goja.FunctionCall) {
+			if o, ok := fc.This.(*goja.Object); ok && o.ClassName() == "BigInt" {
+				if b, ok := o.Export().(*big.Int); ok {
+					g.chargeBits(b.BitLen())
+				}
+				return
+			}
+			g.chargeBigText(fc.This)
+		})
+	}
 }
 
 // chargeKeys charges the long keys object v holds (and, with chain, the
@@ -600,6 +675,7 @@ func (g *guards) sortItems(o *goja.Object, engine goja.Callable, copy bool) goja
 	proxy := o.ExportType() == proxyType
 	items := make([]any, 0, min(n, 1<<16))
 	var total, most float64
+	bits := 0 // of the BigInts, each written as text at each comparison
 	for k := 0; k < n; k++ {
 		key := strconv.Itoa(k)
 		if proxy && !copy && !invoke(g.reflectHas, goja.Undefined(), o, vm.ToValue(key)).ToBoolean() {
@@ -616,10 +692,16 @@ func (g *guards) sortItems(o *goja.Object, engine goja.Callable, copy bool) goja
 			total += float64(s.Length())
 			most = max(most, float64(s.Length()))
 		}
+		if b := bitsOf(v); b > 64 {
+			bits += b
+		}
 		items = append(items, v)
 	}
 	if total > most {
 		g.chargeSort(total-most, float64(len(items)))
+	}
+	if bits > 0 {
+		g.chargeBits(bits * int(math.Ceil(math.Log2(max(float64(len(items)), 2)))))
 	}
 	arr := vm.NewArray(items...)
 	invoke(engine, arr)

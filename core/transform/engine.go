@@ -467,7 +467,10 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			gd.chargeKey(k)
 			return k
 		},
-		textName: func(fc goja.FunctionCall) goja.Value { return p.text(c, fc.Argument(0)) },
+		textName: func(fc goja.FunctionCall) goja.Value {
+			gd.chargeBigText(fc.Argument(0))
+			return p.text(c, fc.Argument(0))
+		},
 		numName: func(fc goja.FunctionCall) goja.Value {
 			return p.number(c, gd, fc.Argument(0).ToInteger(), fc.Argument(1))
 		},
@@ -560,6 +563,8 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	gd.boundConversions()
 	gd.boundElements()
 	gd.boundKeys()
+	gd.boundComparisons()
+	gd.boundBigText()
 	gd.install()
 	chargeBulk(gd, p, c)
 	chargeIterators(gd, p, c)
@@ -1536,6 +1541,11 @@ func textLength(v goja.Value) (int, bool) {
 	case *goja.Object, *goja.Symbol:
 		return -1, false
 	}
+	if b := bitsOf(v); b >= 0 {
+		// At most a digit more than a BigInt's text has, and a sign: its
+		// text is not written here (that is math/big's slow part).
+		return b*30103/100000 + 2, false
+	}
 	return len(v.String()), false
 }
 
@@ -1555,9 +1565,17 @@ func (p *Program) concat(c *compiled, g *guards, fc goja.FunctionCall) goja.Valu
 	if h := l.object; h != nil {
 		h.value = g.prim(h.object)
 		l.length, l.str = textLength(h.value)
+		l.bits = bitsOf(h.value)
 	}
 	v = g.prim(v)
 	right, rightStr := textLength(v)
+	// A BigInt joined to a string is written as text.
+	if rightStr {
+		g.chargeBits(l.bits)
+	}
+	if l.str {
+		g.chargeBigText(v)
+	}
 	n := p.check(cl, g, l.length, l.str, right, rightStr)
 	if feed != 0 {
 		// What this + builds is the left operand of the + at site feed: a
@@ -1927,6 +1945,7 @@ func (g *guards) key(v goja.Value) goja.Value {
 	case goja.String, *goja.Symbol:
 		return k
 	}
+	g.chargeBigText(k)
 	return g.vm.ToValue(k.String()) // a number's, a boolean's, null's: ASCII text
 }
 
@@ -1950,6 +1969,7 @@ func (g *guards) usedKey(v goja.Value) goja.Value {
 		}))
 		return d
 	}
+	g.chargeBigText(v)
 	return v
 }
 
@@ -2243,8 +2263,8 @@ var arithProgram = goja.MustCompile("arith", fmt.Sprintf(`(function (a, b, op) {
 // value. goja keeps a BigInt as a math/big number, read here in place:
 // exporting it would copy it.
 func bitsOf(v goja.Value) int {
-	if v == nil || v.ExportType() != bigIntPtr {
-		return -1
+	if _, obj := v.(*goja.Object); v == nil || obj || v.ExportType() != bigIntPtr {
+		return -1 // an object (a BigInt's too: Object(1n)) is not one
 	}
 	rv := reflect.ValueOf(v)
 	if !rv.CanConvert(bigIntPtr) {
@@ -2276,6 +2296,12 @@ func (p *Program) add(c *compiled, g *guards, site int64, x, r goja.Value) goja.
 	if cl := c.call; cl != nil && cl.stopped == "" {
 		left, leftStr := textLength(x)
 		right, rightStr := textLength(r)
+		if leftStr {
+			g.chargeBigText(r)
+		}
+		if rightStr {
+			g.chargeBigText(x)
+		}
 		p.check(cl, g, left, leftStr, right, rightStr)
 	}
 	v, err := c.plus(goja.Undefined(), x, r)
@@ -2293,6 +2319,9 @@ func (p *Program) right(c *compiled, g *guards, v goja.Value) goja.Value {
 		if s, ok := v.(goja.String); ok {
 			p.check(cl, g, -1, false, s.Length(), true)
 		}
+		// The property may hold a string (not read here): a BigInt is
+		// charged as written as text.
+		g.chargeBigText(v)
 	}
 	return v
 }

@@ -402,6 +402,10 @@ func FuzzUDF(f *testing.F) {
 		// Rests of parameters, catches, loop heads and nested
 		// declarations (restNames, declared).
 		"var g = ({a, ...r}, [{...s}] = [m0]) => [r, s], m0 = {};\nfunction f(m) { var o = {x: {data: m.data, y: 1}}; try { throw o } catch ({x: {...c}}) { for (const {...d} of [c]) { var {data: v, ...e} = d; if (v) var {x: {...q}} = o; else v = 1 } } switch (1) { case 1: let {x: {...z}} = o } return {data: String([Object.keys(g(o)[0]), v, Object.keys(e), q.y])} }",
+		// Comparisons and texts built-ins make in one call: Object.is,
+		// indexOf of a string, replace with a string, JSON.parse, BigInts
+		// written as text (boundComparisons, boundBigText).
+		"function f(m) { var b = BigInt(m.data.length) << 900n, s = m.data.repeat(300); return {data: [Object.is(s, s + ''), [s, 1n].indexOf(s), [b].includes(b), s.replace(m.data, String(b)).length, `${b}`.length, Symbol(b).description.length, JSON.parse('[' + JSON.stringify(s) + ']')[0] === s, ({[b]: 1})[b], [b, 2n].sort().join().length].join()} }",
 		"class T extends Uint8Array { f(m) { super[0] = m.data; super['1'] = (0, m.data); super.length = 1; return this.join() } }\nclass A extends Array { g(v) { 'use strict'; super.length = v; return this } }\nfunction f(m) { return {data: new T(2).f(m) + new A(1, 2).g({valueOf() { return 1 }}).length} }",
 	} {
 		f.Add(s, []byte(`{"a":1}`))
@@ -737,6 +741,15 @@ func TestConversionsSemantics(t *testing.T) {
 		// declaration (restNames, declared).
 		{"var log = []; var o = {a: 1, b: 2, get c() { log.push('c'); return 3 }}, w = {x: o}; var f1 = ({a, ...r}) => Object.keys(r).join(':'); var f2 = function ({x: {b, ...r}}, [{...s}] = [o]) { return Object.keys(r).join(':') + '/' + Object.keys(s).join(':') }; var f3 = ({...r} = w) => Object.keys(r).join(':'); var out = [f1(o), f2(w), f3(), f3(o)]; try { throw o } catch ({b, ...r}) { out.push(Object.keys(r).join(':')) } for (const {a, ...r} of [o, w]) out.push(Object.keys(r).join(':')); var q; for ({a: q, ...q} of [o]) out.push(Object.keys(q).join(':')); var {x: {a: z, ...rest}} = w; out.push(z, Object.keys(rest).join(':')); if (z) var {x: {...r2}} = w; else out.push('no'); out.push(Object.keys(r2).length); switch (1) { case 1: let {x: {...r3}} = w; out.push(Object.keys(r3).length) } lbl: for (;;) { const {x: {...r4}} = w; out.push(Object.keys(r4).length); break lbl } var g = {m({...r}) { return Object.keys(r).length }}; out.push(g.m(o)); class K { constructor({...r}) { this.n = Object.keys(r).length } } out.push(new K(o).n); return out.join() + '|' + log.join('')",
 			"b:c,a:c/a:b:c,x,a:b:c,a:c,b:c,x,b:c,1,b:c,3,3,3,3,3|ccccccccccccc"},
+		// The comparisons and texts charged in the twenty-sixth session:
+		// Object.is (the sandbox's), an array's indexOf, lastIndexOf and
+		// includes, replace and replaceAll given a string, JSON.parse, and
+		// a BigInt written as text (String and Symbol behind a proxy that
+		// charges a BigInt, a BigInt's toString, templates, +, keys, join,
+		// sort). goja's BigInt toLocaleString has no grouping (V8's has):
+		// left out.
+		{"var b = (1n << 100n) + 7n, log = []; class S extends String { twice() { return this + this } } var r = [Object.is(NaN, NaN), Object.is(0, -0), Object.is('ab', 'a' + 'b'), Object.is({}, {}), Object.is(b, (1n << 100n) + 7n), Object.is(), Object.is.length, Object.is.name,   String(b), String(12n), new String(5n) instanceof String, typeof new String('x'), new S('ab').twice(), new S('q') instanceof String, String.name, String.length, String.fromCharCode(65), String.raw`a${1}`, 'x'.constructor === String, String.prototype.constructor === String, String(Symbol('z')), String(), String(null),   Symbol(b).description, typeof Symbol(), (function () { try { new Symbol() } catch (e) { return e.name } })(), Symbol.iterator === Symbol.iterator, Symbol.keyFor(Symbol.for('k')), Symbol('d').toString(), Symbol.name, Symbol.length, typeof Symbol.iterator,   b.toString(), b.toString(16), Object(b).toString(), `${b}`, '' + b, b + '', [b, 1n].join('|'), [3n, 20n, 100n].sort().join(), ({[b]: 1})[String(b)], String(b) in {[b]: 1},   [1, 'ab', NaN].indexOf('ab'), [1, 'ab', NaN].includes(NaN), [1, 'ab', NaN].indexOf(NaN), ['x'.repeat(300)].indexOf('x'.repeat(300)), ['x'.repeat(300)].lastIndexOf('x'.repeat(299) + 'y'), 'aXbX'.replace('X', '-'), 'aXbX'.replaceAll('X', '-'), 'aXbX'.replace({toString() { log.push('p'); return 'b' }}, '_'), 'abc'.replace(/b/, 'B'), JSON.parse('{\"a\": [1, 2]}').a[1], (function () { try { JSON.parse('{bad') } catch (e) { return e.name } })()]; return r.join() + '|' + log.join('')",
+			"true,false,true,false,true,true,2,is,1267650600228229401496703205383,12,true,object,abab,true,String,1,A,a1,true,true,Symbol(z),,null,1267650600228229401496703205383,symbol,TypeError,true,k,Symbol(d),Symbol,0,symbol,1267650600228229401496703205383,10000000000000000000000007,1267650600228229401496703205383,1267650600228229401496703205383,1267650600228229401496703205383,1267650600228229401496703205383,1267650600228229401496703205383|1,100,20,3,1,true,1,true,-1,0,-1,a-bX,a-b-,aX_X,aBc,2,SyntaxError|p"},
 		// A super property given a value with a literal key, or a
 		// length (superName): converted for this.
 		{"var log = []; var o = function (n) { return {valueOf() { log.push('v' + n); return n }} }; class T extends Float64Array { f() { super[0] = o(1); super['1'] = '2'; super[2] = 3; return this.join(':') } } class A extends Array { f() { super.length = o(1); return this.length } } var obj = { __proto__: { set x(v) { log.push('set' + v) } }, m() { super['x'] = 'q'; return 1 } }; var r = [new T(3).f(), new A(1, 2, 3).f(), obj.m()]; return r.join() + '|' + log.join('')",
@@ -889,6 +902,13 @@ func TestConversionsCharged(t *testing.T) {
 		{"a parameter's rest of a long key held", text + "var h = {}; h[t] = 1; var g = ({...r}) => r; for (;;) g(h)", "as a property's or a collection's key"},
 		{"a catch's rest of a long key held", text + "var h = {}; h[t] = 1; for (;;) try { throw h } catch ({...r}) {}", "as a property's or a collection's key"},
 		{"a nested rest of a long key held", text + "var h = {}; h[t] = 1; var w = {x: h}; for (;;) { var {x: {...r}} = w }", "as a property's or a collection's key"},
+		// Long strings compared or searched by a built-in with no step
+		// (twenty-sixth session: 3-10 s natively in a loop).
+		{"an array's indexOf of a long string", "var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; var a = [s]; for (;;) a.indexOf(t)", "indexOf of a string of 8000001 characters"},
+		{"includes of a long string in one statement", "var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; [" + list("[s, s, s, s, s, s, s, s].includes(t)", 300) + "]", "includes of a string of 8000001 characters"},
+		{"Object.is of long strings", "var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; for (;;) Object.is(s, t)", "comparing a string of 8000001 characters"},
+		{"replaceAll of a long string", "var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; for (;;) s.replaceAll(t, '')", "replaceAll over 8000001 items"},
+		{"JSON.parse of a long text that is not JSON", "var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; for (;;) try { JSON.parse(t) } catch (e) {}", "JSON.parse over 8000001 items"},
 		{"Object.fromEntries of long keys", text + "Object.fromEntries(Array(10000).fill([t, 1]))", "as a property's or a collection's key"},
 		{"a sort of long strings", text + "var u = []; for (var i = 0; i < 3000; i++) u.push(i % 2 ? s : t); u.sort()", "sorting 3000 items"},
 		{"Number", digits + "[" + list("Number(s)", 300) + "]", "to a number"},
@@ -927,6 +947,29 @@ func TestConversionsCharged(t *testing.T) {
 			check(t, "function f(m) { "+tc.code+"; return m }", x, want{outcome: Failed, code: "udf-budget", msg: tc.msg})
 		})
 	}
+}
+
+// A BigInt written as text costs a step per 64 bits where the engine
+// writes it (math/big's decimal takes time that grows faster than its size:
+// a loop writing one of 262,144 bits ran 1.2 s natively, 5 times that in
+// js/wasm, before the allocation budget stopped it), and a BigInt may have
+// at most limits.UDFBigIntBits bits. 2,000 writes of 1,024 bits cost
+// 2,000 loop steps and 32,000 for the text: each way of writing one
+// passes the call's steps at 3,000.
+func TestBigIntTextCharged(t *testing.T) {
+	x := message.Message{Data: []byte("x")}
+	b := "var b = (1n << 1023n) + 12345n, o = {}, s = ''; "
+	for _, write := range []string{"`${b}`", "b + ''", "'' + b", "(s = '', s += b)", "o.p = '', o.p += b", "o[b]", "b in o", "String(b)", "Symbol(b)", "b.toString()", "[b].join()", "'x'.concat(b)"} {
+		t.Run(write, func(t *testing.T) {
+			loop := func(n int) string {
+				return fmt.Sprintf("function f(m) { %sfor (var i = 0; i < %d; i++) %s; return m }", b, n, write)
+			}
+			check(t, loop(2000), x, want{outcome: Unchanged, data: "x"})
+			check(t, loop(3000), x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+		})
+	}
+	check(t, "function f(m) { var a = Array(40).fill((1n << 1023n) + 1n); for (var i = 0; i < 40; i++) a.sort(); return m }", x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+	check(t, fmt.Sprintf("function f(m) { return {data: String(1n << %dn)} }", limits.UDFBigIntBits), x, want{outcome: Failed, code: "udf-exception", msg: "RangeError: << would make a BigInt of 1025 bits"})
 }
 
 // A BigInt array's element or a DataView's BigInt given a text too long to

@@ -526,6 +526,14 @@ func (g *guards) boundParse() {
 	g.set(j, "parse", nil, func(fc goja.FunctionCall) goja.Value {
 		s := g.text(&fc, 0)
 		g.cost(jsonCallSteps)
+		// Its text read whole (jsonCost, about 5-8 ns a character in
+		// js/wasm), a step per 256 characters: a text that is not JSON
+		// fails at once in goja, and JSON.parse of 8 MB of it in a loop ran
+		// until the watch at 10 s natively (twenty-sixth session). A
+		// message of 1 MB costs 4,096 of the call's 50,000 steps.
+		if !g.p.charge(g.c, float64(s.Length()), 256, "JSON.parse") {
+			return goja.Undefined()
+		}
 		cost, depth := jsonCost(s.String())
 		if depth > limits.UDFJSONNesting {
 			g.throwRange(fmt.Sprintf("JSON.parse: the text nests %d levels deep; subplay allows at most %d", depth, limits.UDFJSONNesting))
@@ -736,6 +744,23 @@ func putMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, 
 // a character natively.
 const jsonCallSteps = 16
 
+// chargeBigText charges the text a BigInt is written as (chargeBits),
+// where the engine writes it in one Go call: a template's placeholder, a
+// + with a string, a key, ToString in a built-in (str), a BigInt's
+// toString.
+func (g *guards) chargeBigText(v goja.Value) { g.chargeBits(bitsOf(v)) }
+
+// chargeBits charges writing a BigInt of the given bits as text, a step
+// per 64 bits past 64: math/big writes a decimal in time that grows
+// faster than its size (1,024 bits took 34 µs in js/wasm and 7 natively,
+// 262,144 bits 50 ms and 11 ms; twenty-sixth session), which
+// limits.UDFBigIntBits bounds.
+func (g *guards) chargeBits(bits int) {
+	if bits > 64 {
+		g.cost((bits + 63) / 64)
+	}
+}
+
 // cost counts n steps to the current call (as builtinSteps are), and
 // stops it past its steps (the built-in runs, the interrupt takes effect
 // when it returns); the allocation counter waits for the next step.
@@ -807,6 +832,7 @@ func (g *guards) str(v goja.Value) goja.String {
 	case *goja.Symbol:
 		panic(g.vm.NewTypeError("cannot convert a Symbol value to a string"))
 	}
+	g.chargeBigText(v)
 	s, _ := g.vm.ToValue(v.String()).(goja.String)
 	return s
 }
@@ -1518,13 +1544,13 @@ func (g *guards) patternText(what string, v goja.Value) (goja.Value, bool) {
 // (not instanceof RegExp), and would have made Number(5) there an object.
 // RegExp's check charges its pattern (patternText), Number's its
 // conversion (Program.number).
-var behind = goja.MustCompile("behind", `(function (g, name, check, all) {
+var behind = goja.MustCompile("behind", `(function (g, name, check, all, only) {
 	"use strict";
 	var C = g[name], construct = Reflect.construct, apply = Reflect.apply, define = Object.defineProperty;
 	var pass = function (args) {
 		var a = [];
 		for (var i = 0; i < args.length; i++) {
-			a.push(i === 0 || all ? check(args[i], i) : args[i]);
+			a.push((i === 0 || all) && (only === "" || typeof args[i] === only) ? check(args[i], i) : args[i]);
 		}
 		return a;
 	};
@@ -1546,15 +1572,22 @@ var behind = goja.MustCompile("behind", `(function (g, name, check, all) {
 // putBehind puts the global constructor name behind check (see behind),
 // given its first argument, or every argument when all is set.
 func (g *guards) putBehind(name string, all bool, check func(goja.Value) goja.Value) {
+	g.putBehindOnly(name, all, "", check)
+}
+
+// putBehindOnly is putBehind for the arguments whose typeof is only (any,
+// when it is empty), and then at no cost but check's own when only is
+// set: the call is the engine's as before for anything else.
+func (g *guards) putBehindOnly(name string, all bool, only string, check func(goja.Value) goja.Value) {
 	vm := g.vm
 	f := programFunc(vm, behind)
 	c := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
-		if fc.Argument(1).ToInteger() == 0 {
+		if fc.Argument(1).ToInteger() == 0 && only == "" {
 			g.cost(builtinSteps) // the call's own cost, as a wrapped built-in's
 		}
 		return check(fc.Argument(0))
 	})
-	if _, err := f(goja.Undefined(), vm.GlobalObject(), vm.ToValue(name), c, vm.ToValue(all)); err != nil {
+	if _, err := f(goja.Undefined(), vm.GlobalObject(), vm.ToValue(name), c, vm.ToValue(all), vm.ToValue(only)); err != nil {
 		panic("transform: guards: " + err.Error())
 	}
 }

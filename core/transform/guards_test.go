@@ -765,7 +765,9 @@ func TestBuiltinCallsCost(t *testing.T) {
 	per := 1 + builtinSteps + 1
 	check(t, loop(limits.UDFCallSteps/per-100, "s.indexOf('b')"), x, want{outcome: Unchanged, data: "x"})
 	check(t, loop(limits.UDFCallSteps/per+100, "s.indexOf('b')"), x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
-	per = 1 + builtinSteps + jsonCallSteps
+	// JSON.parse's text read whole, a step per 256 characters (one at
+	// least), besides its own.
+	per = 1 + builtinSteps + jsonCallSteps + 1
 	check(t, loop(limits.UDFCallSteps/per-100, "JSON.parse(j)"), x, want{outcome: Unchanged, data: "x"})
 	check(t, loop(limits.UDFCallSteps/per+100, "JSON.parse(j)"), x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
 	// A call the engine makes (a for-of loop's next) costs what it did.

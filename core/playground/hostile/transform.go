@@ -185,6 +185,16 @@ func init() {
 		udf("long-key-held-spread-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}; h[t] = 1; for (;;) ({...h}) }", 1),
 		udf("long-key-held-for-in-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}; h[t] = 1; for (var i = 0; i < 20; i++) h['p' + i] = i; for (;;) for (var k in h) break }", 1),
 		udf("long-keys-from-entries", "function f(m) { var t = 'x'.repeat(8e6); return {data: String(Object.keys(Object.fromEntries(Array(20000).fill([t, 1]))).length)} }", 1),
+		// Long strings compared or searched by a built-in, and BigInts
+		// written as text (twenty-sixth session: 3-10 s natively, a
+		// BigInt of 262,144 bits 50 ms a write in js/wasm).
+		udf("index-of-long-string-loop", "function f(m) { var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b', a = [s]; for (;;) a.indexOf(t) }", 1),
+		udf("object-is-long-strings-loop", "function f(m) { var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; for (;;) Object.is(s, t) }", 1),
+		udf("replace-all-long-pattern-loop", "function f(m) { var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; for (;;) s.replaceAll(t, '') }", 1),
+		udf("json-parse-not-json-loop", "function f(m) { var t = 'x'.repeat(8e6); for (;;) try { JSON.parse(t) } catch (e) {} }", 1),
+		udf("bigint-text-loop", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) `${b}` }", 1),
+		udf("bigint-text-in-one-statement", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) ["+repeatList("String(b)", 500)+"] }", 1),
+		udf("bigint-error-messages", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) new Error(b) }", 1),
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A string method given an object for this, and positions that
 		// split and Array.prototype's methods on an array-like convert
