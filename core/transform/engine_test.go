@@ -632,6 +632,24 @@ func TestWatchStopsAStatement(t *testing.T) {
 // A step stands for a region of regionNodes expression nodes: a loop
 // whose body holds many costs steps by its size, and the same loop with a
 // small body one step an iteration, as before.
+// A loop's body or a declaration whose last expression is in parentheses
+// ends, in goja's tree, inside them: the block a loop's body gets, and the
+// charge after a declaration with a nested rest, close past them
+// (statementEnd). Until the twenty-sixth session the first two failed with
+// "subplay could not prepare this code to run".
+func TestStatementsEndingInParentheses(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"var n = 0; while (n < 3) var a = ((n++)); return {data: String(a)}", "2"},
+		{"var n = 0; do var q = (n++) /* c */ ; while (n < 3); return {data: String(q)}", "2"},
+		{"var o = {a: {b: 2}}; var {a: {...r}} = (o); return {data: Object.keys(r).join()}", "b"},
+		{"var o = {a: {b: 2}}; { let {a: {...r}} = ((o)); var z = r } return {data: Object.keys(z).join()}", "b"},
+	} {
+		if got := runUDF(t, "function f(m) { "+tc.body+" }"); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.body, got, tc.want)
+		}
+	}
+}
+
 func TestRegionWeights(t *testing.T) {
 	if tickText(regionNodes) != tickName+"()" || tickText(regionNodes+1) != tickName+"(2)" || tickText(0) != tickName+"()" {
 		t.Fatalf("tickText: %q %q %q", tickText(regionNodes), tickText(regionNodes+1), tickText(0))

@@ -406,13 +406,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if len(names) == 0 {
 				continue
 			}
-			end := off(nodeEnd(code, st, ends))
-			if j, _ := skipBlank(code, end); j < len(code) && code[j] == ';' {
-				end = j + 1
-			}
 			// Closing, so that it comes before the brace a loop's body
 			// gets at the same place (wrapBody).
-			closeAt(end, ";"+chargeRests(names, ";"))
+			closeAt(statementEnd(code, off(nodeEnd(code, st, ends))), ";"+chargeRests(names, ";"))
 		}
 	}
 	wrapBody := func(body ast.Statement, names []string) {
@@ -432,12 +428,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			stepAround(b.Expression, body, names)
 			return
 		}
-		end := off(nodeEnd(code, body, ends))
-		// A statement's end leaves out its semicolon: close the block after
-		// it, or "if (a) while (b) x++; else ..." would lose its else.
-		if j, _ := skipBlank(code, end); j < len(code) && code[j] == ';' {
-			end = j + 1
-		}
+		end := statementEnd(code, off(nodeEnd(code, body, ends)))
 		start := stmtStart(code, body)
 		if start < 1 {
 			bad = true // a loop without its step would be unbounded
@@ -2126,4 +2117,24 @@ func chargeRests(names []string, sep string) string {
 		b.WriteString(keysName + "(0, " + n + ")" + sep)
 	}
 	return b.String()
+}
+
+// statementEnd is where a statement whose node ends at end ends in the
+// text: past the parentheses that close its last expression (goja's end
+// of "var a = (f)" is inside them: a block closed there, "{var a = (f})",
+// did not parse) and past its semicolon (or "if (a) while (b) x++; else
+// ..." would lose its else). Nothing but the statement's own parenthesis
+// can follow a statement there.
+func statementEnd(code string, end int) int {
+	for {
+		j, _ := skipBlank(code, end)
+		if j >= len(code) || code[j] != ')' {
+			break
+		}
+		end = j + 1
+	}
+	if j, _ := skipBlank(code, end); j < len(code) && code[j] == ';' {
+		end = j + 1
+	}
+	return end
 }
