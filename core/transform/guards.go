@@ -1544,13 +1544,13 @@ func (g *guards) patternText(what string, v goja.Value) (goja.Value, bool) {
 // (not instanceof RegExp), and would have made Number(5) there an object.
 // RegExp's check charges its pattern (patternText), Number's its
 // conversion (Program.number).
-var behind = goja.MustCompile("behind", `(function (g, name, check, all, only) {
+var behind = goja.MustCompile("behind", `(function (g, name, check, all) {
 	"use strict";
 	var C = g[name], construct = Reflect.construct, apply = Reflect.apply, define = Object.defineProperty;
 	var pass = function (args) {
 		var a = [];
 		for (var i = 0; i < args.length; i++) {
-			a.push((i === 0 || all) && (only === "" || typeof args[i] === only) ? check(args[i], i) : args[i]);
+			a.push(i === 0 || all ? check(args[i], i) : args[i]);
 		}
 		return a;
 	};
@@ -1572,22 +1572,15 @@ var behind = goja.MustCompile("behind", `(function (g, name, check, all, only) {
 // putBehind puts the global constructor name behind check (see behind),
 // given its first argument, or every argument when all is set.
 func (g *guards) putBehind(name string, all bool, check func(goja.Value) goja.Value) {
-	g.putBehindOnly(name, all, "", check)
-}
-
-// putBehindOnly is putBehind for the arguments whose typeof is only (any,
-// when it is empty), and then at no cost but check's own when only is
-// set: the call is the engine's as before for anything else.
-func (g *guards) putBehindOnly(name string, all bool, only string, check func(goja.Value) goja.Value) {
 	vm := g.vm
 	f := programFunc(vm, behind)
 	c := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
-		if fc.Argument(1).ToInteger() == 0 && only == "" {
+		if fc.Argument(1).ToInteger() == 0 {
 			g.cost(builtinSteps) // the call's own cost, as a wrapped built-in's
 		}
 		return check(fc.Argument(0))
 	})
-	if _, err := f(goja.Undefined(), vm.GlobalObject(), vm.ToValue(name), c, vm.ToValue(all), vm.ToValue(only)); err != nil {
+	if _, err := f(goja.Undefined(), vm.GlobalObject(), vm.ToValue(name), c, vm.ToValue(all)); err != nil {
 		panic("transform: guards: " + err.Error())
 	}
 }
