@@ -275,18 +275,8 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				defaults[x] = true
 				targets(x.Left)
 			}
-		case *ast.ArrayPattern:
-			for _, el := range x.Elements {
-				targets(el)
-			}
-			targets(x.Rest)
-		case *ast.ObjectPattern:
-			for _, p := range x.Properties {
-				if k, ok := p.(*ast.PropertyKeyed); ok {
-					targets(k.Value)
-				}
-			}
-			targets(x.Rest)
+		default:
+			patternParts(e, targets)
 		}
 	}
 	walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(v any) {
@@ -393,15 +383,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 			var names []string
 			for _, b := range bs {
-				if p, ok := b.Target.(*ast.ObjectPattern); ok {
-					for _, q := range p.Properties {
-						if k, ok := q.(*ast.PropertyKeyed); ok {
-							names = append(names, restNames(k.Value)...)
-						}
-					}
-				} else {
-					names = append(names, restNames(b.Target)...)
-				}
+				// Within the pattern: its own rest's source is named, and
+				// keysName wraps it.
+				patternParts(b.Target, func(e ast.Expression) { names = append(names, restNames(e)...) })
 			}
 			if len(names) == 0 {
 				continue
@@ -2090,20 +2074,13 @@ func restNames(n ast.Node) []string {
 			visit(x.Expression)
 		case *ast.AssignExpression:
 			visit(x.Left)
-		case *ast.ArrayPattern:
-			for _, el := range x.Elements {
-				visit(el)
-			}
-			visit(x.Rest)
 		case *ast.ObjectPattern:
-			for _, p := range x.Properties {
-				if k, ok := p.(*ast.PropertyKeyed); ok {
-					visit(k.Value)
-				}
-			}
 			if id, ok := x.Rest.(*ast.Identifier); ok {
 				names = append(names, id.Name.String())
 			}
+			patternParts(x, func(e ast.Expression) { visit(e) })
+		case *ast.ArrayPattern:
+			patternParts(x, func(e ast.Expression) { visit(e) })
 		}
 	}
 	visit(n)
@@ -2137,4 +2114,24 @@ func statementEnd(code string, end int) int {
 		end = j + 1
 	}
 	return end
+}
+
+// patternParts calls f on each target an array or object pattern holds:
+// its elements or its properties' values, and its rest (nil where there
+// is none).
+func patternParts(e ast.Node, f func(ast.Expression)) {
+	switch x := e.(type) {
+	case *ast.ArrayPattern:
+		for _, el := range x.Elements {
+			f(el)
+		}
+		f(x.Rest)
+	case *ast.ObjectPattern:
+		for _, p := range x.Properties {
+			if k, ok := p.(*ast.PropertyKeyed); ok {
+				f(k.Value)
+			}
+		}
+		f(x.Rest)
+	}
 }
