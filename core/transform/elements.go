@@ -318,6 +318,29 @@ func (g *guards) boundComparisons() {
 		}
 		return g.vm.ToValue(fc.Argument(0).SameAs(fc.Argument(1)))
 	})
+	// A regular expression's source is escaped anew at each read (and by
+	// its toString, a template, String(r)), about 10 ns a character
+	// natively: one of 60,000 characters read in a loop ran until the
+	// watch at 10 s. Charged once made, a step per 32 characters of one
+	// longer than convertFree; a short one costs nothing, as before (a
+	// loop of exec paid a step more an iteration when every read was
+	// charged: TestExecCostsItsResult).
+	rp := objectAt(g.vm, "RegExp.prototype")
+	if d, ok := invoke(g.describe, goja.Undefined(), rp, g.vm.ToValue("source")).(*goja.Object); ok {
+		if get, ok := d.Get("get").(*goja.Object); ok {
+			orig, _ := goja.AssertFunction(get)
+			fn := g.vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+				v := invoke(orig, fc.This)
+				if s, ok := v.(goja.String); ok && s.Length() > convertFree {
+					g.p.charge(g.c, float64(s.Length()), 32, "a regular expression's source")
+				}
+				return v
+			}).(*goja.Object)
+			_ = fn.DefineDataProperty("name", get.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+			_ = fn.DefineDataProperty("length", get.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+			_ = rp.DefineAccessorProperty("source", fn, goja.Undefined(), goja.FLAG_TRUE, goja.FLAG_FALSE)
+		}
+	}
 	strs := objectAt(g.vm, "String.prototype")
 	for _, name := range []string{"replace", "replaceAll"} {
 		g.wrapKept(strs, name, func(fc *goja.FunctionCall) {

@@ -194,6 +194,7 @@ func init() {
 		udf("json-parse-not-json-loop", "function f(m) { var t = 'x'.repeat(8e6); for (;;) try { JSON.parse(t) } catch (e) {} }", 1),
 		udf("bigint-text-loop", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) `${b}` }", 1),
 		udf("bigint-text-in-one-statement", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) ["+repeatList("String(b)", 500)+"] }", 1),
+		udf("regexp-source-loop", "function f(m) { var r = new RegExp('x'.repeat(60000)); for (;;) r.source }", 1),
 		udf("bigint-string-loop", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) String(b) }", 1),
 		udf("bigint-error-messages", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) new Error(b) }", 1),
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
