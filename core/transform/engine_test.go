@@ -975,8 +975,9 @@ func TestConversionsCharged(t *testing.T) {
 
 // A BigInt written as text costs a step per 64 bits where the engine
 // writes it (math/big's decimal takes time that grows faster than its size:
-// a loop writing one of 262,144 bits ran 1.2 s natively, 5 times that in
-// js/wasm, before the allocation budget stopped it), and a BigInt may have
+// a loop writing one of 262,144 bits with String ran 1.2 s natively before
+// the allocation budget stopped it; a write took 4.7 times as long in
+// js/wasm), and a BigInt may have
 // at most limits.UDFBigIntBits bits. 2,000 writes of 1,024 bits cost
 // 2,000 loop steps and 32,000 for the text: each way of writing one
 // passes the call's steps at 3,000.
