@@ -336,8 +336,7 @@ func (g *guards) boundComparisons() {
 				}
 				return v
 			}).(*goja.Object)
-			_ = fn.DefineDataProperty("name", get.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-			_ = fn.DefineDataProperty("length", get.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+			sameNameAndArity(fn, get)
 			_ = rp.DefineAccessorProperty("source", fn, goja.Undefined(), goja.FLAG_TRUE, goja.FLAG_FALSE)
 		}
 	}

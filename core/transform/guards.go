@@ -707,6 +707,13 @@ func replaceMethodKept(vm *goja.Runtime, o *goja.Object, name string, f func(goj
 	putMethod(vm, o, name, nil, f, charged)
 }
 
+// sameNameAndArity gives fn the name and length of m, the function it
+// stands in for, as code may read them.
+func sameNameAndArity(fn, m *goja.Object) {
+	_ = fn.DefineDataProperty("name", m.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = fn.DefineDataProperty("length", m.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
 func putMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value, charged bool) {
 	old := methodOf(o, name, sym)
 	var fn *goja.Object
@@ -726,8 +733,7 @@ func putMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, 
 		fn = vm.ToValue(f).(*goja.Object)
 	}
 	if m, ok := old.(*goja.Object); ok {
-		_ = fn.DefineDataProperty("name", m.Get("name"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-		_ = fn.DefineDataProperty("length", m.Get("length"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		sameNameAndArity(fn, m)
 	}
 	if sym != nil {
 		_ = o.SetSymbol(sym, fn)
