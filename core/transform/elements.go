@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"reflect"
 	"strconv"
+	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/unistring"
 )
 
 // What the engine converts to numbers when it writes them: a typed
@@ -374,22 +377,28 @@ func (g *guards) boundBigText() {
 
 // chargeKeys charges the long keys object v holds (and, with chain, the
 // objects it inherits from: a for-in's) as chargeKey does, once for each
-// time the engine is about to go through them all. An array's, a typed
-// array's, arguments' and a String object's are left (their items are
-// charged as such, and the index of each would be a text to make here),
-// and so is a Proxy's (its ownKeys trap is the UDF's code, which would
-// run once more).
+// time the engine is about to go through them all. The keys are read
+// from the engine's own table (heldNames): an array's, a typed array's,
+// arguments' and a String object's named keys too, without a text made
+// for each index. A Proxy's are left: boundProxies charges them when the
+// engine lists them (a trap is the UDF's code, which would run once more
+// here).
 func (g *guards) chargeKeys(v goja.Value, chain bool) {
 	cl := g.c.call
 	o, ok := v.(*goja.Object)
+	charge := func(n int) {
+		if n > convertFree {
+			g.p.chargeText(cl, g, n, keyChars)
+		}
+	}
 	for depth := 0; ok && o != nil && cl != nil && depth < 1000; depth++ {
 		if o.ExportType() == proxyType {
 			return
 		}
-		if c := o.ClassName(); c != "Array" && c != "Arguments" && c != "String" && !isTypedArray(o) {
-			for _, k := range o.GetOwnPropertyNames() {
-				if len(k) > convertFree {
-					g.p.chargeText(cl, g, len(k), keyChars)
+		if !heldNames(o, charge) {
+			if c := o.ClassName(); c != "Array" && c != "Arguments" && c != "String" && !isTypedArray(o) {
+				for _, k := range o.GetOwnPropertyNames() {
+					charge(len(k))
 				}
 			}
 		}
@@ -399,6 +408,54 @@ func (g *guards) chargeKeys(v goja.Value, chain bool) {
 		o = o.Prototype()
 	}
 }
+
+// heldNames calls f with the length (in UTF-16 units, as a string's
+// length) of each string key o keeps in the engine's own table, and says
+// whether it could. goja keeps an object's string keys, but for an
+// array's, a typed array's and a String object's indices, in the
+// propNames of the baseObject each embeds, which no API gives without a
+// text made for every index as well (Object.keys of an array of a million
+// items makes a million; a built-in's own keys, short, may not be there
+// until used). It is read through reflect, never written. A goja whose
+// layout differs gives false, and chargeKeys lists the keys through the
+// API instead, leaving array-likes' (TestHeldNames fails first).
+func heldNames(o *goja.Object, f func(n int)) bool {
+	self := reflect.ValueOf(o).Elem().FieldByName("self")
+	if self.Kind() != reflect.Interface || self.IsNil() {
+		return false
+	}
+	impl := self.Elem()
+	if impl.Kind() != reflect.Pointer || impl.IsNil() || impl.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	at, _ := namesAt.Load(impl.Type())
+	path, ok := at.([]int)
+	if !ok {
+		fd, found := impl.Elem().Type().FieldByName("propNames")
+		if !found || fd.Type.Kind() != reflect.Slice || fd.Type.Elem().Kind() != reflect.String {
+			fd.Index = nil
+		}
+		path = fd.Index
+		namesAt.Store(impl.Type(), path)
+	}
+	if path == nil {
+		return false
+	}
+	names := impl.Elem().FieldByIndex(path)
+	for i := range names.Len() {
+		// A text that is not all ASCII is kept as UTF-16 after a mark.
+		if u := unistring.String(names.Index(i).String()).AsUtf16(); u != nil {
+			f(len(u) - 1)
+		} else {
+			f(names.Index(i).Len())
+		}
+	}
+	return true
+}
+
+// namesAt keeps, for each type of goja's objects heldNames has seen, the
+// path to its propNames field (nil: none).
+var namesAt sync.Map
 
 // boundElements puts the conversions of elementHelpers and element in the
 // typed arrays' from, of, map, with and set, DataView's setters, and the
@@ -658,15 +715,18 @@ func (g *guards) boundElements() {
 	}
 }
 
-// getAt is base[key] for refName's getter: the key converted here, the
-// property read through Reflect.get as the sandbox found it, with base as
+// getAt is base[key] for refName's getter: the key converted here (and
+// charged as a read's: o[k] ??= v read a long k uncharged), the property
+// read through Reflect.get as the sandbox found it, with base as
 // the receiver.
 func (g *guards) getAt(base, key goja.Value) goja.Value {
 	vm := g.vm
 	if base == nil || goja.IsUndefined(base) || goja.IsNull(base) {
 		panic(vm.NewTypeError("Cannot read properties of %s%s", base, reading(key)))
 	}
-	v := invoke(g.reflectGet, goja.Undefined(), base.ToObject(vm), g.key(key), base)
+	k := g.key(key)
+	g.chargeKey(k)
+	v := invoke(g.reflectGet, goja.Undefined(), base.ToObject(vm), k, base)
 	if v == nil {
 		return goja.Undefined() // goja's Reflect.get gives nil for a property a primitive's object lacks
 	}
@@ -923,4 +983,131 @@ func toLength(n float64) float64 {
 		return 0
 	}
 	return math.Min(math.Floor(n), 1<<53-1)
+}
+
+// boundProxies charges the keys the engine goes through when it lists a
+// Proxy's own keys ([[OwnPropertyKeys]]: Object.keys, assign, a spread, a
+// rest, a for-in...), which chargeKeys leaves: each Proxy the UDF makes
+// (new Proxy, Proxy.revocable) is given, in place of its handler h, a
+// stand-in (a Proxy of the engine's own, with a get trap in Go) that
+// gives every trap as h gives it, but ownKeys: with none, the target's
+// long keys are charged as chargeKeys charges an object's; with one, a
+// function that calls it (this h) and hands the engine a copy of what it
+// returns, read as the spec's CreateListFromArrayLike reads it (its
+// length, then each item until one is not a key, which the engine then
+// refuses; a key repeated is refused once all are read, as in V8), the
+// long keys charged (twenty-seventh session: a trap returning a key of 8
+// MB, Object.assign'd from in a loop, ran 1.3 s natively, a spread 1.9 s).
+// The one thing the UDF can tell: a trap's this is the stand-in, not h
+// (a read or write through this reaches h).
+func (g *guards) boundProxies() {
+	vm := g.vm
+	orig, ok := vm.GlobalObject().Get("Proxy").(*goja.Object)
+	if !ok {
+		return
+	}
+	build, ok := goja.AssertConstructor(orig)
+	if !ok {
+		return
+	}
+	// stand gives the handler for a Proxy of target t and handler h.
+	stand := func(args []goja.Value) []goja.Value {
+		if len(args) < 2 {
+			return args
+		}
+		t, tok := args[0].(*goja.Object)
+		h, hok := args[1].(*goja.Object)
+		if !tok || !hok {
+			return args // the engine refuses them
+		}
+		if h.ExportType() != proxyType {
+			// An object's Export would read all it holds (its getters too).
+		} else if px, isProxy := h.Export().(goja.Proxy); isProxy && px.Handler() == nil {
+			return args // revoked: the engine's own Proxy of one would refuse it
+		}
+		meta := vm.NewProxy(h, &goja.ProxyTrapConfig{
+			Get: func(_ *goja.Object, name string, _ goja.Value) goja.Value {
+				trap := h.Get(name)
+				if name != "ownKeys" {
+					return trap
+				}
+				if trap == nil || goja.IsUndefined(trap) || goja.IsNull(trap) {
+					g.chargeKeys(t, false)
+					return trap
+				}
+				f, callable := goja.AssertFunction(trap)
+				if !callable {
+					return trap // the engine refuses it
+				}
+				return vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+					return g.listedKeys(invoke(f, h, fc.Arguments...))
+				})
+			},
+		})
+		return []goja.Value{t, vm.ToValue(meta)}
+	}
+	proxy := vm.NewProxy(orig, &goja.ProxyTrapConfig{
+		Construct: func(_ *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
+			if newTarget == nil {
+				newTarget = orig
+			}
+			o, err := build(newTarget, stand(args)...)
+			if err != nil {
+				panic(err)
+			}
+			return o
+		},
+	})
+	revocable := original(orig, "revocable", nil)
+	replaceMethodKept(vm, orig, "revocable", func(fc goja.FunctionCall) goja.Value {
+		return invoke(revocable, fc.This, stand(fc.Arguments)...)
+	})
+	_ = vm.GlobalObject().DefineDataProperty("Proxy", vm.ToValue(proxy), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
+// standsIn is the handler h a stand-in of boundProxies' stands in for,
+// else h: the traps the UDF gave are h's.
+func standsIn(h *goja.Object) *goja.Object {
+	if h.ExportType() != proxyType {
+		return h // an object's Export would read all it holds
+	}
+	if px, ok := h.Export().(goja.Proxy); ok {
+		if nh := px.Handler(); nh != nil && nh.ExportType() == trapConfigType {
+			return px.Target()
+		}
+	}
+	return h
+}
+
+// trapConfigType is what goja gives as the handler of a Proxy whose traps
+// are Go's (boundProxies' stand-ins): the UDF cannot make one.
+var trapConfigType = reflect.TypeOf((*goja.ProxyTrapConfig)(nil))
+
+// listedKeys is boundProxies' copy of what an ownKeys trap returned (see
+// there), its long keys charged before the engine goes through them.
+func (g *guards) listedKeys(v goja.Value) goja.Value {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return v // the engine refuses it
+	}
+	n := 0.0
+	if l := o.Get("length"); l != nil {
+		n = toLength(l.ToFloat())
+	}
+	var items []any
+	for i := 0.0; i < n; i++ {
+		k := o.Get(strconv.FormatFloat(i, 'f', -1, 64))
+		if k == nil {
+			k = goja.Undefined()
+		}
+		items = append(items, k)
+		if _, sym := k.(*goja.Symbol); !sym {
+			s, key := k.(goja.String)
+			if !key {
+				break // not a key: the engine refuses it
+			}
+			g.chargeKey(s)
+		}
+	}
+	return g.vm.NewArray(items...)
 }

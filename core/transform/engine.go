@@ -494,6 +494,19 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			return v
 		},
 		keysName: func(fc goja.FunctionCall) goja.Value {
+			if fc.Argument(0).ToInteger() == 2 {
+				// The rests an assignment made, read once it has.
+				if f, ok := goja.AssertFunction(fc.Argument(1)); ok {
+					if list, ok := invoke(f, goja.Undefined()).(*goja.Object); ok {
+						for i := range list.Get("length").ToInteger() {
+							r := list.Get(strconv.FormatInt(i, 10))
+							p.charge(c, gd.items(r, "a rest"), 1, "a rest")
+							gd.chargeKeys(r, false)
+						}
+					}
+				}
+				return fc.Argument(2)
+			}
 			chain, v := fc.Argument(0).ToInteger() == 1, fc.Argument(1)
 			if !chain {
 				p.charge(c, gd.items(v, "a spread"), 1, "a spread")
@@ -637,6 +650,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	if _, err := f(goja.Undefined(), deny, g, sized, charged, copied, viewed, bigFrom, vm.NewArray(names...)); err != nil {
 		panic("transform: sandbox: " + err.Error())
 	}
+	gd.boundProxies() // after the sandbox's own Proxies
 }
 
 // charge counts the work of a built-in or a spread over n items as n/per

@@ -392,6 +392,10 @@ func (g *guards) lacks(o *goja.Object, key string) bool {
 	k := g.vm.ToValue(key)
 	for depth := 0; o != nil && depth < 64; depth++ {
 		if o.ExportType() == proxyType {
+			if h := standsIn(o); h != o {
+				o = h // boundProxies' stand-in gives h's traps
+				continue
+			}
 			return false
 		}
 		if _, ok := invoke(g.describe, goja.Undefined(), o, k).(*goja.Object); ok {

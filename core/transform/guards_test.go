@@ -773,3 +773,44 @@ func TestBuiltinCallsCost(t *testing.T) {
 	// A call the engine makes (a for-of loop's next) costs what it did.
 	check(t, "function f(m) { var a = Array(15000).fill(1), n = 0; for (var v of a) n += v; return m }", x, want{outcome: Unchanged, data: "x"})
 }
+
+// TestHeldNames: heldNames reads the string keys goja keeps for each kind
+// of object the UDF can make, an array's, a typed array's and a String
+// object's named keys without their indices, and measures a text that is
+// not all ASCII in UTF-16 units. It reads goja's own fields: a goja whose
+// layout differs fails here first (chargeKeys would then list the keys
+// through the API and leave those of array-likes uncharged).
+func TestHeldNames(t *testing.T) {
+	vm := goja.New()
+	for _, tc := range []struct {
+		code string
+		want []int
+	}{
+		{"var o = {a: 1, bb: 2}; o", []int{1, 2}},
+		{"var a = [1, 2, 3]; a.xyz = 1; a", []int{6, 3}}, // length, xyz
+		{"var a = []; a[1e6] = 1; a.xy = 1; a", []int{6, 2}},
+		{"var a = new Uint8Array(4); a.xy = 1; a", []int{2}},
+		{"var a = new String('abcd'); a.xyz = 1; a", []int{6, 3}},
+		{"(function () { arguments.xyz = 1; return arguments })(1)", []int{6, 1, 6, 3}}, // length, 0, callee, xyz
+		{"var a = {}; a['\u00e9\u00e9'] = 1; a", []int{2}},
+		{"var a = function () {}; a.xyzw = 1; a", nil},
+	} {
+		v, err := vm.RunString(tc.code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		if !heldNames(v.(*goja.Object), func(n int) { got = append(got, n) }) {
+			t.Fatalf("%s: heldNames could not read goja's table", tc.code)
+		}
+		if tc.want == nil {
+			if !slices.Contains(got, 4) {
+				t.Errorf("%s: got %v, want 4 among them", tc.code, got)
+			}
+			continue
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.code, got, tc.want)
+		}
+	}
+}

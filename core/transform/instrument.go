@@ -127,7 +127,9 @@ const (
 	// pattern with a rest ({a, ...r} = o) as keysName(0, ((o))), which
 	// charges the items as spreadName does besides, and a for-in's object
 	// as keysName(1, ((o))), with the objects it inherits from. Each
-	// charges the long keys they hold (guards.chargeKeys).
+	// charges the long keys they hold (guards.chargeKeys). An assignment
+	// to a pattern with rests nested in it becomes keysName(2, () => [r,
+	// ...], ((p = v))): the rests' copies charged once it has made them.
 	keysName = tickName + "_F"
 	// superName wraps what super[k] = v (k a literal) or super.length =
 	// v is given: superName(strict, this, k, ((v))) converts it as put
@@ -587,6 +589,20 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if p, ok := n.Left.(*ast.ObjectPattern); ok && p.Rest != nil && n.Operator == token.ASSIGN {
 				around(n.Right, keysName, "0")
 			}
+			if n.Operator == token.ASSIGN && isPattern(n.Left) {
+				// Rests nested in the pattern ({x: {...r}} = w), whose
+				// sources the code does not name: their copies charged once
+				// made, read by a function given before the assignment.
+				names := restNames(n.Left)
+				if p, ok := n.Left.(*ast.ObjectPattern); ok && p.Rest != nil {
+					if _, named := p.Rest.(*ast.Identifier); named {
+						names = names[1:] // its source is the right side
+					}
+				}
+				if len(names) > 0 {
+					around(n, keysName, "2, () => ["+strings.Join(names, ", ")+"]")
+				}
+			}
 			if more, ok := supers[n]; ok {
 				// super[k] = v: v converted for this (superName).
 				around(n.Right, superName, more)
@@ -676,8 +692,10 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		case *ast.BracketExpression:
 			// A target refMember planned, or a read whose key is not a
-			// number or a short literal.
-			if !take(n) && !written[n] && !num(n.Member) {
+			// number or a short literal, or a super property written
+			// (super[k] = v, super[k]++, [super[k]] = a: no rewrite takes
+			// its place, and the engine hashes its key as a read's).
+			if !take(n) && (!written[n] || isSuper(n.Left)) && !num(n.Member) {
 				around(n.Member, propertyKeyName, "")
 			}
 		case *ast.ObjectPattern:
@@ -2134,4 +2152,10 @@ func patternParts(e ast.Node, f func(ast.Expression)) {
 		}
 		f(x.Rest)
 	}
+}
+
+// isSuper says whether e is super (the base of super.x or super[k]).
+func isSuper(e ast.Expression) bool {
+	_, ok := e.(*ast.SuperExpression)
+	return ok
 }

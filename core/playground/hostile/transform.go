@@ -197,6 +197,16 @@ func init() {
 		udf("regexp-source-loop", "function f(m) { var r = new RegExp('x'.repeat(60000)); for (;;) r.source }", 1),
 		udf("bigint-string-loop", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) String(b) }", 1),
 		udf("bigint-error-messages", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) new Error(b) }", 1),
+		// Long keys hashed where nothing charged them (twenty-seventh
+		// session, natively): a super property's key (8.6 s), a logical
+		// assignment's read (1.2 s), a named key an array holds (1.1-1.4
+		// s), a rest nested in an assignment's pattern (1.3 s), the keys a
+		// Proxy's ownKeys trap gives (1.3-1.9 s).
+		udf("super-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6); class A { g() { for (;;) super[t] = 1 } } new A().g() }", 1),
+		udf("logical-assignment-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), o = {}; for (var i = 0; i < 20; i++) o['p' + i] = i; for (;;) o[t] ??= 1 }", 1),
+		udf("array-long-key-held-loop", "function f(m) { var t = 'x'.repeat(8e6), a = [], o = {}; a[t] = 1; for (var i = 0; i < 20; i++) o['p' + i] = i; for (;;) Object.assign(o, a) }", 1),
+		udf("nested-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, r; h[t] = 1; var w = {x: h}; for (;;) ({x: {...r}} = w) }", 1),
+		udf("proxy-own-keys-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), p = new Proxy({}, {ownKeys: function () { return [t] }, getOwnPropertyDescriptor: function () { return {value: 1, enumerable: true, configurable: true} }}); for (;;) ({...p}) }", 1),
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A string method given an object for this, and positions that
 		// split and Array.prototype's methods on an array-like convert
