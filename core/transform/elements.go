@@ -298,7 +298,7 @@ func (g *guards) boundKeys() {
 func (g *guards) boundComparisons() {
 	stop := func(ok bool) {
 		if !ok {
-			panic(g.vm.NewTypeError("the call was stopped")) // the stop's finding is given
+			g.halt()
 		}
 	}
 	arrays := objectAt(g.vm, "Array.prototype")
@@ -350,7 +350,7 @@ func (g *guards) boundComparisons() {
 				return // a regular expression's search is charged as it goes
 			}
 			if t, ok := fc.This.(goja.String); ok {
-				stop(g.p.charge(g.c, float64(t.Length()), 1024, name))
+				stop(g.p.charge(g.c, float64(t.Length()), compareChars, name))
 			}
 		})
 	}
@@ -815,7 +815,7 @@ func (g *guards) chargeSort(total, n float64) {
 	cl.refuse("udf-budget", fmt.Sprintf("sorting %s items whose long strings hold %s characters (but the longest) would take %s (each compared about log2(%s) times, a step per %d characters)",
 		countText(n), countText(total), g.p.whose(cl), countText(n), compareChars),
 		"a sort compares long strings through all they share: sort shorter keys (a prefix, or an index), or fewer items")
-	panic(g.vm.NewTypeError("the call was stopped"))
+	g.halt()
 }
 
 // superValue is superName: v, to be set at a super property with key k
@@ -1062,7 +1062,7 @@ func (g *guards) boundProxies() {
 	replaceMethodKept(vm, orig, "revocable", func(fc goja.FunctionCall) goja.Value {
 		return invoke(revocable, fc.This, stand(fc.Arguments)...)
 	})
-	_ = vm.GlobalObject().DefineDataProperty("Proxy", vm.ToValue(proxy), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = vm.GlobalObject().DefineDataProperty("Proxy", vm.ToValue(proxy), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
 // standsIn is the handler h a stand-in of boundProxies' stands in for,

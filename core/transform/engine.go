@@ -914,9 +914,9 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 		// are charged as they go) reads up to the whole text: fast per
 		// character, but 300 indexOf of a 16 MB text in one statement took
 		// 2.2 s in js/wasm with no step between them.
-		{"String.prototype", "indexOf", 1024, self},
-		{"String.prototype", "lastIndexOf", 1024, self},
-		{"String.prototype", "includes", 1024, self},
+		{"String.prototype", "indexOf", compareChars, self},
+		{"String.prototype", "lastIndexOf", compareChars, self},
+		{"String.prototype", "includes", compareChars, self},
 		// The case conversions copy the text, about 3.6 ns a character
 		// natively and ten times that in js/wasm: toUpperCase of 16
 		// million characters took 0.9 s there with the repeat that made
@@ -1074,7 +1074,7 @@ func chargeIterators(g *guards, p *Program, c *compiled) {
 					p.tick(c, 1)
 				}
 				if cl.stopped != "" {
-					panic(vm.NewTypeError("the call was stopped"))
+					g.halt()
 				}
 			}
 			return invoke(next, fc.This, fc.Arguments...)
@@ -1744,7 +1744,7 @@ func (p *Program) chargeText(cl *call, g *guards, n, per int) {
 	}
 	cl.refuse("udf-budget", fmt.Sprintf(what+" would take %s (a step per %d characters)", n, p.whose(cl), chars),
 		"converting or comparing a long string goes through all of it each time: do it once and keep the result")
-	panic(g.vm.NewTypeError("the call was stopped")) // the stop's finding is given
+	g.halt()
 }
 
 // whose names the budget a charge past the steps left would pass: the
@@ -2197,7 +2197,7 @@ func (p *Program) checkBig(cl *call, g *guards, op int64, lbits int, number bool
 	if k := math.Ceil(est / bigStepBits); k > p.stepsLeft(cl.c) {
 		cl.refuse("udf-budget", fmt.Sprintf("%s on BigInts of about %s bits would take the UDF past its steps (one per %d bits of a BigInt result)", bigOpName[op], countText(est), bigStepBits),
 			"keep BigInts small: their arithmetic costs steps by their size")
-		panic(g.vm.NewTypeError("the call was stopped")) // the stop's finding is given
+		g.halt()
 	} else {
 		cl.steps += int(k)
 	}

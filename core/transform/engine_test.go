@@ -676,6 +676,20 @@ func TestRegionWeights(t *testing.T) {
 	check(t, arrow, x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
 	// A small body: 49,000 iterations fit, as they did.
 	check(t, "function f(m) { var y; for (var i = 0; i < 49000; i++) { y = i * 2 } return m }", x, want{outcome: Unchanged, data: "x"})
+	// A long name the engine hashes at each use (nameNodes): 30,720
+	// bytes weigh 1,920 nodes, 31 steps an iteration with the rest, so
+	// 2,000 iterations pass 50,000 steps and 1,000 do not (each was one
+	// step until the twenty-seventh session); names of 256 bytes or
+	// fewer weigh nothing more.
+	long := strings.Repeat("n", 30720)
+	for _, use := range []string{"o." + long, "o?." + long, "typeof " + long, "({" + long + ": 1})", "({'" + long + "': 1})", "(class { " + long + "() {} })"} {
+		named := func(n int) string {
+			return fmt.Sprintf("function f(m) { var o = {}; for (var i = 0; i < %d; i++) { %s } return m }", n, use)
+		}
+		check(t, named(1000), x, want{outcome: Unchanged, data: "x"})
+		check(t, named(2000), x, want{outcome: Failed, code: "udf-budget", msg: "steps"})
+	}
+	check(t, "function f(m) { var o = {}; for (var i = 0; i < 49000; i++) o."+strings.Repeat("n", 256)+"; return m }", x, want{outcome: Unchanged, data: "x"})
 }
 
 // The operators and built-ins whose strings are now charged give what V8
@@ -839,6 +853,12 @@ func TestConversionsSemantics(t *testing.T) {
 		// that is a Proxy or has a getter, Reflect.construct.
 		{"var log = [];\nvar L = function (s) { log.push(s) };\nvar t = {a: 1, b: 2};\nvar h = {\n  ownKeys(tt) { L('ownKeys:' + (tt === t)); return ['b', 'a', 'c'] },\n  getOwnPropertyDescriptor(tt, k) { L('gopd:' + k); return k === 'c' ? {value: 3, enumerable: true, configurable: true} : Reflect.getOwnPropertyDescriptor(tt, k) },\n  get(tt, k, r) { L('get:' + String(k)); return k === 'c' ? 3 : Reflect.get(tt, k, r) },\n  count: 0,\n  has(tt, k) { this.count++; L('has:' + k + ':' + this.count); return k in tt }\n};\nvar p = new Proxy(t, h);\nvar r1 = Object.keys(p), r2 = JSON.stringify({...p}), r3 = Object.assign({}, p), r4 = [];\nfor (var k in p) r4.push(k);\nvar r5 = ('a' in p) + ',' + ('z' in p) + ',' + h.count;\nvar r6 = [];\nfunction tryIt(f) { try { return f() } catch (e) { return e.constructor.name } }\nr6.push(tryIt(() => Object.keys(new Proxy({}, {ownKeys() { return ['a', 'a'] }}))));\nr6.push(tryIt(() => Object.keys(new Proxy({}, {ownKeys() { return ['a', 1] }}))));\nr6.push(tryIt(() => Object.keys(new Proxy({}, {ownKeys() { return 5 }}))));\nr6.push(tryIt(() => Object.keys(new Proxy(Object.preventExtensions({x: 1}), {ownKeys() { return [] }}))));\nr6.push(tryIt(() => Object.keys(new Proxy({}, {ownKeys: 7}))));\nr6.push(tryIt(() => Proxy({}, {})));\nr6.push(tryIt(() => new Proxy(1, {})));\nr6.push(tryIt(() => new Proxy({}, null)));\nr6.push(typeof Proxy, Proxy.name, Proxy.length, Proxy.prototype, typeof Proxy.revocable, Proxy.revocable.name, Proxy.revocable.length);\nvar rv = Proxy.revocable({q: 1}, {ownKeys() { L('rv'); return ['q'] }});\nr6.push(Object.keys(rv.proxy).join());\nrv.revoke();\nr6.push(tryIt(() => Object.keys(rv.proxy)));\nvar seq = [];\nvar arrLike = {get length() { seq.push('len'); return 3 }, get 0() { seq.push(0); return 'x' }, get 1() { seq.push(1); return 'x' }, get 2() { seq.push(2); return 'y' }};\nr6.push(tryIt(() => Reflect.ownKeys(new Proxy({}, {ownKeys() { return arrLike }}))), seq.join());\nvar seq2 = [];\nvar arrLike2 = {get length() { seq2.push('len'); return 2 }, get 0() { seq2.push(0); return 'x' }, get 1() { seq2.push(1); return 'y' }};\nr6.push(Reflect.ownKeys(new Proxy({}, {ownKeys() { return arrLike2 }})).join(), seq2.join());\nvar hp = new Proxy({}, {get(tt, k) { L('meta:' + String(k)); return undefined }});\nvar p2 = new Proxy({m: 1}, hp);\nr6.push(Object.keys(p2).join(), p2.m);\nvar hg = {get ownKeys() { L('getter'); return function () { return ['z'] } }};\nr6.push(Object.keys(new Proxy({}, hg)).length);\nr6.push(Reflect.construct(Proxy, [{w: 1}, {}]).w);\nvar sym = Symbol('s');\nr6.push(Reflect.ownKeys(new Proxy({}, {ownKeys() { return [sym, 'k'] }})).length);\nvar fnp = new Proxy(function (a, b) { return a + b }, {apply(tt, self, args) { return 'ap' + args.join() }});\nr6.push(fnp(1, 2), typeof fnp);\nclass C { constructor(x) { this.x = x } }\nvar cp = new Proxy(C, {construct(tt, args, nt) { return {made: args[0]} }});\nr6.push(new cp(5).made);\nvar ro = new Proxy([1, 2, 3], {});\nr6.push(Array.isArray(ro), ro.length, JSON.stringify(ro), Object.keys(ro).join());\nvar frozen = Object.freeze(new Proxy({f: 1}, {}));\nr6.push(Object.isFrozen(frozen));\nreturn JSON.stringify([r1.join(), r2, JSON.stringify(r3), r4.join(), r5, r6, log]);",
 			"[\"b,a,c\",\"{\\\"b\\\":2,\\\"a\\\":1,\\\"c\\\":3}\",\"{\\\"b\\\":2,\\\"a\\\":1,\\\"c\\\":3}\",\"b,a,c\",\"true,false,2\",[\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\",\"TypeError\",\"function\",\"Proxy\",2,null,\"function\",\"revocable\",2,\"q\",\"TypeError\",\"TypeError\",\"len,0,1,2\",\"x,y\",\"len,0,1\",\"m\",1,0,1,2,\"ap1,2\",\"function\",5,true,3,\"[1,2,3]\",\"0,1,2\",true],[\"ownKeys:true\",\"gopd:b\",\"gopd:a\",\"gopd:c\",\"ownKeys:true\",\"gopd:b\",\"get:b\",\"gopd:a\",\"get:a\",\"gopd:c\",\"get:c\",\"ownKeys:true\",\"gopd:b\",\"get:b\",\"gopd:a\",\"get:a\",\"gopd:c\",\"get:c\",\"ownKeys:true\",\"gopd:b\",\"gopd:a\",\"gopd:c\",\"has:a:1\",\"has:z:2\",\"rv\",\"meta:ownKeys\",\"meta:getOwnPropertyDescriptor\",\"meta:get\",\"getter\"]]"},
+		// The global Proxy, now boundProxies' stand-in constructor: its
+		// property's attributes, its own keys, its prototype, what it
+		// refuses. (Its text is "function () { [native code] }" where V8
+		// writes its name, as BigInt's, also behind a Proxy: left out.)
+		{"var d = Object.getOwnPropertyDescriptor(globalThis, 'Proxy'); return [d.writable, d.enumerable, d.configurable, Object.getOwnPropertyNames(Proxy).sort().join(), Object.getPrototypeOf(Proxy) === Function.prototype, (function () { try { class X extends Proxy {} return 'made' } catch (e) { return e.name } })(), (function () { try { return ({}) instanceof Proxy } catch (e) { return e.name } })(), Proxy.revocable.name, typeof Proxy].join()",
+			"true,false,true,length,name,revocable,true,TypeError,TypeError,revocable,function"},
 		// A super property's computed key converted once where the engine
 		// converts it (propertyKeyName), and the logical assignments' read
 		// (refName's getter).

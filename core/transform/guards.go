@@ -679,6 +679,14 @@ func original(o *goja.Object, name string, sym *goja.Symbol) goja.Callable {
 	return f
 }
 
+// halt leaves the built-in or helper at once after a stop (call.refuse,
+// or a budget passed) has given the call's finding: the call is already
+// interrupted (vm.Interrupt), which the UDF cannot catch, so the TypeError
+// only unwinds the Go code under it, and the verdict is the stop's.
+func (g *guards) halt() {
+	panic(g.vm.NewTypeError("the call was stopped"))
+}
+
 // set replaces a method of o (see replaceMethod).
 func (g *guards) set(o *goja.Object, name string, sym *goja.Symbol, f func(goja.FunctionCall) goja.Value) {
 	replaceMethod(g.vm, o, name, sym, f)
@@ -968,7 +976,7 @@ func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route
 			if cl := g.c.call; cl != nil && cl.stopped != "" {
 				// Out of a loop of the engine's (split's goes position by
 				// position): the stop's finding is given.
-				panic(g.vm.NewTypeError("the call was stopped"))
+				g.halt()
 			}
 			if p, rx, ok = g.pattern(fc.This); ok {
 				s = g.text(&fc, 0)

@@ -1677,9 +1677,9 @@ func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int
 		if v.IsNil() || v.Elem().Kind() != reflect.Struct || v.Elem().Type().PkgPath() != astPkg || seen[v.Pointer()] {
 			return 0, true
 		}
-		n := 0
+		n := nameNodes(v.Interface())
 		if v.Type().Implements(exprType) {
-			n = 1
+			n++
 		}
 		var region ast.Node
 		var with []any
@@ -1740,6 +1740,45 @@ func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int
 		return n, true
 	}
 	return 0, true
+}
+
+// nameNodes is the weight, in expression nodes, of the name node x holds
+// when the engine may hash it as it runs (a property's name after a dot
+// or in an object literal or a class, an identifier it may look up in the
+// global object; a private name is found when compiled): nothing for a name of convertFree bytes or fewer, else
+// a step's worth of nodes per compareChars bytes, as a computed key is
+// charged (chargeKey). The code may hold a name of up to UDFCodeBytes:
+// a loop reading o.<a name of 60,000 characters> ran 0.88 s in js/wasm
+// for its 50,000 steps, before its weight counted the name
+// (twenty-seventh session).
+func nameNodes(x any) int {
+	n := 0
+	switch x := x.(type) {
+	case *ast.Identifier:
+		n = len(x.Name)
+	case *ast.DotExpression:
+		n = len(x.Identifier.Name)
+	case *ast.PropertyKeyed:
+		n = literalKeyLength(x.Key, x.Computed)
+	case *ast.MethodDefinition:
+		n = literalKeyLength(x.Key, x.Computed)
+	case *ast.FieldDefinition:
+		n = literalKeyLength(x.Key, x.Computed)
+	}
+	if n <= convertFree {
+		return 0
+	}
+	return n * regionNodes / compareChars
+}
+
+// literalKeyLength is the length of a key written as a string literal
+// ({"k": v}, class members), 0 for a computed one (charged as it runs)
+// or another (an identifier is weighed as a node of its own).
+func literalKeyLength(key ast.Expression, computed bool) int {
+	if s, ok := key.(*ast.StringLiteral); ok && !computed {
+		return len(s.Value)
+	}
+	return 0
 }
 
 // skipQuoted returns the offset of the quote that closes the string or

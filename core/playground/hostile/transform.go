@@ -207,6 +207,14 @@ func init() {
 		udf("array-long-key-held-loop", "function f(m) { var t = 'x'.repeat(8e6), a = [], o = {}; a[t] = 1; for (var i = 0; i < 20; i++) o['p' + i] = i; for (;;) Object.assign(o, a) }", 1),
 		udf("nested-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, r; h[t] = 1; var w = {x: h}; for (;;) ({x: {...r}} = w) }", 1),
 		udf("proxy-own-keys-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), p = new Proxy({}, {ownKeys: function () { return [t] }, getOwnPropertyDescriptor: function () { return {value: 1, enumerable: true, configurable: true} }}); for (;;) ({...p}) }", 1),
+		// A name of 60,000 characters read at each step of the top-level
+		// code of five transforms: the engine hashes it at each read
+		// (twenty-seventh session: 0.88 s in js/wasm for one transform's
+		// 50,000 steps).
+		Case{Name: "transform/long-names-per-transform", Op: "transform", Body: func() []byte {
+			code := "var o = {};\nfor (var i = 0; i < 20; i++) o['p' + i] = i;\nfor (var j = 0; j < 49000; j++) o." + strings.Repeat("n", 60000) + ";\nfunction f(m) { return m }"
+			return transformsRequest([]string{code, code, code, code, code}, 1)
+		}},
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A string method given an object for this, and positions that
 		// split and Array.prototype's methods on an array-like convert
