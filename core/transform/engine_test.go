@@ -682,7 +682,7 @@ func TestRegionWeights(t *testing.T) {
 	// step until the twenty-seventh session); names of 256 bytes or
 	// fewer weigh nothing more.
 	long := strings.Repeat("n", 30720)
-	for _, use := range []string{"o." + long, "o?." + long, "typeof " + long, "({" + long + ": 1})", "({'" + long + "': 1})", "(class { " + long + "() {} })"} {
+	for _, use := range []string{"o." + long, "o?." + long, "typeof " + long, "({" + long + ": 1})", "var {" + long + "} = o", "({'" + long + "': 1})", "(class { " + long + "() {} })"} {
 		named := func(n int) string {
 			return fmt.Sprintf("function f(m) { var o = {}; for (var i = 0; i < %d; i++) { %s } return m }", n, use)
 		}

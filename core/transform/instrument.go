@@ -1758,6 +1758,8 @@ func nameNodes(x any) int {
 		n = len(x.Name)
 	case *ast.DotExpression:
 		n = len(x.Identifier.Name)
+	case *ast.PropertyShort: // {name} in an object literal or a pattern
+		n = len(x.Name.Name)
 	case *ast.PropertyKeyed:
 		n = literalKeyLength(x.Key, x.Computed)
 	case *ast.MethodDefinition:
