@@ -859,6 +859,12 @@ func TestConversionsSemantics(t *testing.T) {
 		// writes its name, as BigInt's, also behind a Proxy: left out.)
 		{"var d = Object.getOwnPropertyDescriptor(globalThis, 'Proxy'); return [d.writable, d.enumerable, d.configurable, Object.getOwnPropertyNames(Proxy).sort().join(), Object.getPrototypeOf(Proxy) === Function.prototype, (function () { try { class X extends Proxy {} return 'made' } catch (e) { return e.name } })(), (function () { try { return ({}) instanceof Proxy } catch (e) { return e.name } })(), Proxy.revocable.name, typeof Proxy].join()",
 			"true,false,true,length,name,revocable,true,TypeError,TypeError,revocable,function"},
+		// A generator's parameters with rests: charged at the call by a
+		// rest parameter of the engine's (its length, arguments, a trailing
+		// comma, a rest parameter of the code's, methods, the order of the
+		// source's getters and the call).
+		{"var h = {a: 1, b: 2, c: 3}, r = [];\nfunction* g1({a, ...rest}, x = 5) { yield [Object.keys(rest).join(), x, arguments.length]; }\nfunction* g2({...rest},) { yield Object.keys(rest).join(); }\nfunction* g3(p, {q: {...deep}} = {q: {z: 1}}) { yield [p, Object.keys(deep).join()]; }\nfunction* g4({...rest}, ...more) { yield [Object.keys(rest).join(), more.length]; }\nvar g5 = function* named({...rest} /* c */ , ) { yield Object.keys(rest).join() };\nvar o = {*m({...rest}) { yield Object.keys(rest).join() }};\nclass C { *m({...rest}, ) { yield Object.keys(rest).join() } static *s({b, ...rest}) { yield Object.keys(rest).join() } }\nr.push(g1.length, g2.length, g3.length, g4.length, g5.length, o.m.length);\nr.push(JSON.stringify(g1(h, undefined, 9).next().value), g2(h).next().value, JSON.stringify(g3(7).next().value), JSON.stringify(g3(7, {q: h}).next().value), JSON.stringify(g4(h, 1, 2).next().value), g5(h).next().value, o.m(h).next().value, new C().m(h).next().value, C.s(h).next().value);\nvar e; try { g1(null) } catch (x) { e = x.name } r.push(e);\nvar seq = []; var src = {get a() { seq.push('a'); return 1 }, get b() { seq.push('b'); return 2 }};\nvar it = g1(src); seq.push('called'); it.next(); r.push(seq.join());\n\nreturn r.join('|');",
+			"1|1|1|1|1|1|[\"b,c\",5,3]|a,b,c|[7,\"z\"]|[7,\"a,b,c\"]|[\"a,b,c\",2]|a,b,c|a,b,c|a,b,c|a,c|TypeError|a,b,called"},
 		// A super property's computed key converted once where the engine
 		// converts it (propertyKeyName), and the logical assignments' read
 		// (refName's getter).
@@ -964,6 +970,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"a rest of a long key held", text + "var h = {}; h[t] = 1; for (;;) { var {a, ...r} = h }", "as a property's or a collection's key"},
 		{"a for-in over a long key held", text + "var h = {}; h[t] = 1; for (var i = 0; i < 20; i++) h['p' + i] = i; for (;;) for (var k in h) break", "as a property's or a collection's key"},
 		{"a parameter's rest of a long key held", text + "var h = {}; h[t] = 1; var g = ({...r}) => r; for (;;) g(h)", "as a property's or a collection's key"},
+		{"a generator's parameter's rest of a long key held, never resumed", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var g = function* ({...r}) {}; for (;;) g(h)", "as a property's or a collection's key"},
 		{"a catch's rest of a long key held", text + "var h = {}; h[t] = 1; for (;;) try { throw h } catch ({...r}) {}", "as a property's or a collection's key"},
 		{"a nested rest of a long key held", text + "var h = {}; h[t] = 1; var w = {x: h}; for (;;) { var {x: {...r}} = w }", "as a property's or a collection's key"},
 		// Long keys hashed where nothing charged them (twenty-seventh

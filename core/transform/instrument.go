@@ -131,6 +131,9 @@ const (
 	// to a pattern with rests nested in it becomes keysName(2, () => [r,
 	// ...], ((p = v))): the rests' copies charged once it has made them.
 	keysName = tickName + "_F"
+	// restBinding is the name a generator's added rest parameter binds
+	// (see keysName's use in instrument).
+	restBinding = tickName + "_R"
 	// superName wraps what super[k] = v (k a literal) or super.length =
 	// v is given: superName(strict, this, k, ((v))) converts it as put
 	// does when this is a typed array or an array (a super property's set
@@ -493,7 +496,20 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		case *ast.DoWhileStatement:
 			wrapBody(n.Body, nil)
 		case *ast.FunctionLiteral:
-			funcBody(n.Body, restNames(n.ParameterList))
+			names := restNames(n.ParameterList)
+			if at := off(n.ParameterList.Closing); n.Generator && len(names) > 0 && n.ParameterList.Rest == nil && at > 0 && at < len(code) && code[at] == ')' {
+				// A generator's body starts at its first next, but its
+				// parameters are bound at the call: the rests are charged
+				// there, by a rest parameter of the engine's whose pattern's
+				// key is keysName's (it binds the array's length).
+				sep := ", "
+				if trailingComma(code, off(nodeEnd(code, n.ParameterList.List[len(n.ParameterList.List)-1], ends)), at) {
+					sep = ""
+				}
+				add(at, sep+"...{["+keysName+"(2, () => ["+strings.Join(names, ", ")+"], 'length')]: "+restBinding+"}")
+				names = nil
+			}
+			funcBody(n.Body, names)
 		case *ast.ArrowFunctionLiteral:
 			switch b := n.Body.(type) {
 			case *ast.BlockStatement:
@@ -2193,6 +2209,19 @@ func patternParts(e ast.Node, f func(ast.Expression)) {
 		}
 		f(x.Rest)
 	}
+}
+
+// trailingComma says whether a comma stands between a list's last item,
+// which ends at from (goja's end, maybe inside parentheses that close it),
+// and the list's closing parenthesis at closing.
+func trailingComma(code string, from, closing int) bool {
+	for j := from; j >= 0 && j < closing; j++ {
+		j, _ = skipBlank(code, j)
+		if j >= closing || code[j] != ')' {
+			return j < closing && code[j] == ','
+		}
+	}
+	return false
 }
 
 // isSuper says whether e is super (the base of super.x or super[k]).
