@@ -990,7 +990,8 @@ func toLength(n float64) float64 {
 // rest, a for-in...), which chargeKeys leaves: each Proxy the UDF makes
 // (new Proxy, Proxy.revocable) is given, in place of its handler h, a
 // stand-in (a Proxy of the engine's own, with a get trap in Go) that
-// gives every trap as h gives it, but ownKeys: with none, the target's
+// gives every trap h gives, called with this h, but ownKeys: with none,
+// the target's
 // long keys are charged as chargeKeys charges an object's; with one, a
 // function that calls it (this h) and hands the engine a copy of what it
 // returns, read as the spec's CreateListFromArrayLike reads it (its
@@ -998,8 +999,7 @@ func toLength(n float64) float64 {
 // refuses; a key repeated is refused once all are read, as in V8), the
 // long keys charged (twenty-seventh session: a trap returning a key of 8
 // MB, Object.assign'd from in a loop, ran 1.3 s natively, a spread 1.9 s).
-// The one thing the UDF can tell: a trap's this is the stand-in, not h
-// (a read or write through this reaches h).
+// The UDF never sees the stand-in.
 func (g *guards) boundProxies() {
 	vm := g.vm
 	orig, ok := vm.GlobalObject().Get("Proxy").(*goja.Object)
@@ -1025,23 +1025,40 @@ func (g *guards) boundProxies() {
 		} else if px, isProxy := h.Export().(goja.Proxy); isProxy && px.Handler() == nil {
 			return args // revoked: the engine's own Proxy of one would refuse it
 		}
-		meta := vm.NewProxy(h, &goja.ProxyTrapConfig{
+		// The stand-in's target holds nothing the engine could check a
+		// trap against (a frozen h made a changed ownKeys a TypeError, and
+		// h a Proxy had its getOwnPropertyDescriptor trap run at each
+		// check), but h, for standsIn.
+		mirror := vm.NewObject()
+		_ = mirror.SetPrototype(nil)
+		_ = mirror.Set(standInKey, h)
+		type kept struct {
+			fn   *goja.Object
+			call goja.Value
+		}
+		calls := map[string]kept{}
+		meta := vm.NewProxy(mirror, &goja.ProxyTrapConfig{
 			Get: func(_ *goja.Object, name string, _ goja.Value) goja.Value {
 				trap := h.Get(name)
-				if name != "ownKeys" {
-					return trap
-				}
-				if trap == nil || goja.IsUndefined(trap) || goja.IsNull(trap) {
+				if name == "ownKeys" && (trap == nil || goja.IsUndefined(trap) || goja.IsNull(trap)) {
 					g.chargeKeys(t, false)
 					return trap
 				}
+				fn, isObject := trap.(*goja.Object)
 				f, callable := goja.AssertFunction(trap)
-				if !callable {
-					return trap // the engine refuses it
+				if !isObject || !callable {
+					return trap // none, or one the engine refuses
 				}
-				return vm.ToValue(func(fc goja.FunctionCall) goja.Value {
-					return g.listedKeys(invoke(f, h, fc.Arguments...))
-				})
+				if k, ok := calls[name]; ok && k.fn == fn {
+					return k.call
+				}
+				// Each trap is called with this h, as the engine would.
+				call := vm.ToValue(func(fc goja.FunctionCall) goja.Value { return invoke(f, h, fc.Arguments...) })
+				if name == "ownKeys" {
+					call = vm.ToValue(func(fc goja.FunctionCall) goja.Value { return g.listedKeys(invoke(f, h, fc.Arguments...)) })
+				}
+				calls[name] = kept{fn, call}
+				return call
 			},
 		})
 		return []goja.Value{t, vm.ToValue(meta)}
@@ -1073,11 +1090,17 @@ func standsIn(h *goja.Object) *goja.Object {
 	}
 	if px, ok := h.Export().(goja.Proxy); ok {
 		if nh := px.Handler(); nh != nil && nh.ExportType() == trapConfigType {
-			return px.Target()
+			if in, ok := px.Target().Get(standInKey).(*goja.Object); ok {
+				return in
+			}
 		}
 	}
 	return h
 }
+
+// standInKey is the property of a stand-in's target that holds the
+// handler it stands in for (the UDF never sees that object).
+const standInKey = tickName + "_H"
 
 // trapConfigType is what goja gives as the handler of a Proxy whose traps
 // are Go's (boundProxies' stand-ins): the UDF cannot make one.
