@@ -411,6 +411,7 @@ func FuzzUDF(f *testing.F) {
 		// nested in assignments' patterns, super's computed keys written
 		// and logical assignments' reads (boundProxies, heldNames,
 		// keysName(2, ...), propertyKeyName, refName).
+		"function f(m) { var w = {x: JSON.parse(m.data)}, r, q; [{x: {...r}} = w] = []; var [{x: {...q}} = w] = [], g = function* ([{x: {...v}} = w], {...z} = w) { yield [v, z] }; return {data: JSON.stringify([r, q, g([]).next().value])} }",
 		"function f(m) { var k = m.data, h = {ownKeys(t) { return Reflect.ownKeys(t).concat([k]) }, getOwnPropertyDescriptor(t, q) { return {value: q, enumerable: true, configurable: true} }}, p = new Proxy({a: 1}, h), v = Proxy.revocable([1], {}), a = [1], r, s; a[k] = 2; ({x: {...r}, y: [{...s}]} = {x: {...p}, y: [a]}); v.revoke(); class C { g() { super[k] = 1; super[k] ??= 2; return super[k] } } var o = {}; o[k] ||= Object.keys(new String(k)).length; return {data: String([Object.keys(r), Object.keys(s), new C().g(), o[k], Object.assign({}, arguments, new Uint8Array(2))[0]])} }",
 	} {
 		f.Add(s, []byte(`{"a":1}`))
@@ -847,6 +848,12 @@ func TestConversionsSemantics(t *testing.T) {
 		// that is a property (not charged: the code does not name it).
 		{"var log = [];\nvar w = {x: {a: 1, b: 2}, y: [{c: 3, d: 4}]}, r, q, z, u;\nvar v1 = ({x: {a, ...r}} = w);\nvar v2 = ({x: {...q}, y: [{...z}]} = (w));\nvar v3 = [{...u}] = ((w.y));\nvar o = {}, s1;\nvar v4 = ({x: {...o.m}} = w);\nclass A { f() { var t; return [({x: {...t}} = w) === w, t]; } }\nvar g = {get x() { log.push('gx'); return {k: 1} }};\nvar v5 = ({x: {...s1}} = g);\nfor (var i = 0; i < 2; i++) ({x: {...r}} = w);\nvar nested = [[{p: 1, q2: 2}]], n1;\n[[{...n1}]] = nested;\nvar e;\ntry { ({x: {...e}} = {x: null}) } catch (err) { e = err.constructor.name }\nvar sup = {__proto__: {}, m() { var h; [{...h}] = [{z: 9}]; return h } };\nreturn JSON.stringify([v1 === w, r, v2 === w, q, z, v3 === w.y, u, o.m, new A().f(), v5 === g, s1, log, n1, e, sup.m()]);",
 			"[true,{\"a\":1,\"b\":2},true,{\"a\":1,\"b\":2},{\"c\":3,\"d\":4},true,{\"c\":3,\"d\":4},{\"a\":1,\"b\":2},[true,{\"a\":1,\"b\":2}],true,{\"k\":1},[\"gx\"],{\"p\":1,\"q2\":2},\"TypeError\",{\"z\":9}]"},
+		// Rests nested in patterns that are defaults in other patterns, in
+		// assignments, declarations, parameters, a catch and loop heads:
+		// nothing can wrap a default (the first keysName(2, ...) did, and
+		// those failed to prepare).
+		{"var w = {x: {a: 1}}, r0, q0, s0;\n[{x: {...r0}} = {x: {b: 2}}] = [];\n({k: {y: {...q0}} = {y: {c: 3}}} = {});\nfor ([{...s0} = {d: 4}] of [[]]) ;\nvar [{x: {...r}} = w] = [];\nfunction g([{x: {...u}} = w] = []) { return u }\nvar z = function* ([{x: {...v}} = w] = []) { yield v };\nvar c; try { throw [] } catch ([{x: {...e}} = w]) { c = e }\nvar f = []; for (var [{x: {...k}} = w] of [[]]) f.push(k);\nvar q; [[{x: {...q}} = w] = []] = [];\nvar o = {}; ({p: [{x: {...o.m}} = w] = []} = {});\nreturn JSON.stringify([r0, q0, s0, r, g(), z().next().value, c, f, q, o.m]);",
+			"[{\"b\":2},{\"c\":3},{\"d\":4},{\"a\":1},{\"a\":1},{\"a\":1},{\"a\":1},[{\"a\":1}],{\"a\":1},{\"a\":1}]"},
 		// Proxies behind boundProxies' stand-in handlers: every trap as the
 		// handler gives it, ownKeys' list read as the spec reads it (all
 		// items before a repeat is refused), revocable, errors, a handler

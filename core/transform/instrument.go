@@ -364,6 +364,10 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// ownKeys are the spreads of object literals (keysName's, not
 	// spreadName's).
 	ownKeys := map[*ast.SpreadElement]bool{}
+	// inPattern are the assignments that are a pattern's defaults
+	// ([{x: {...r}} = w] = a), marked as the walk meets their pattern:
+	// nothing can wrap one.
+	inPattern := map[*ast.AssignExpression]bool{}
 	// stepAround puts a step before an expression, (step(), E), opened
 	// before the parentheses E starts with (goja's start of "(a) += 1" is
 	// inside them, and "((step(), a) += 1)" would not parse).
@@ -605,7 +609,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if p, ok := n.Left.(*ast.ObjectPattern); ok && p.Rest != nil && n.Operator == token.ASSIGN {
 				around(n.Right, keysName, "0")
 			}
-			if n.Operator == token.ASSIGN && isPattern(n.Left) {
+			if n.Operator == token.ASSIGN && isPattern(n.Left) && !inPattern[n] {
 				// Rests nested in the pattern ({x: {...r}} = w), whose
 				// sources the code does not name: their copies charged once
 				// made, read by a function given before the assignment.
@@ -720,6 +724,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 					around(k.Key, propertyKeyName, "")
 				}
 			}
+			markDefaults(n, inPattern)
+		case *ast.ArrayPattern:
+			markDefaults(n, inPattern)
 		case *ast.ClassLiteral:
 			for _, el := range n.Body {
 				switch m := el.(type) {
@@ -1760,10 +1767,10 @@ func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int
 
 // nameNodes is the weight, in expression nodes, of the name node x holds
 // when the engine may hash it as it runs (a property's name after a dot
-// or in an object literal or a class, an identifier it may look up in the
-// global object; a private name is found when compiled): nothing for a name of convertFree bytes or fewer, else
-// a step's worth of nodes per compareChars bytes, as a computed key is
-// charged (chargeKey). The code may hold a name of up to UDFCodeBytes:
+// or in an object literal or a class, an identifier it may look up in
+// the global object; a private name is found when compiled): nothing for
+// a name of convertFree bytes or fewer, else a step's worth of nodes per
+// compareChars bytes, as a computed key is charged (chargeKey). The code may hold a name of up to UDFCodeBytes:
 // a loop reading o.<a name of 60,000 characters> ran 0.88 s in js/wasm
 // for its 50,000 steps, before its weight counted the name
 // (twenty-seventh session).
@@ -2209,6 +2216,15 @@ func patternParts(e ast.Node, f func(ast.Expression)) {
 		}
 		f(x.Rest)
 	}
+}
+
+// markDefaults marks the defaults of pattern p's parts (a = 1 in [a = 1]).
+func markDefaults(p ast.Node, in map[*ast.AssignExpression]bool) {
+	patternParts(p, func(e ast.Expression) {
+		if a, ok := e.(*ast.AssignExpression); ok {
+			in[a] = true
+		}
+	})
 }
 
 // trailingComma says whether a comma stands between a list's last item,
