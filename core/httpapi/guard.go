@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/subplay/subplay/core/limits"
@@ -110,6 +111,7 @@ type outcome struct {
 // should be written; a busy server or a time-out is an outcome with an
 // *playground.Error.
 func (h *handler) runGuarded(ctx context.Context, op *playground.Op, body []byte) (o outcome, ok bool) {
+	costly := h.gate.isCostly(op.Name, len(body))
 	release, err := h.gate.acquire(ctx, op.Name, len(body), h.queueWait)
 	if err == errBusy {
 		return outcome{err: errServerBusy}, true
@@ -119,6 +121,9 @@ func (h *handler) runGuarded(ctx context.Context, op *playground.Op, body []byte
 	}
 	done := make(chan outcome, 1)
 	go func() {
+		if n := costlyNice.Load(); costly && n > 0 {
+			lowerThisThread(int(n))
+		}
 		defer release()
 		start := time.Now()
 		defer func() { h.gate.record(op.Name, len(body), time.Since(start)) }()
@@ -143,6 +148,11 @@ func (h *handler) runGuarded(ctx context.Context, op *playground.Op, body []byte
 		return outcome{}, false
 	}
 }
+
+// costlyNice is the priority a costly operation's thread is lowered to
+// (limits.HTTPCostlyNice), set by ListenAndServe: only a native server
+// lowers its threads, never a test's handler or the worker.
+var costlyNice atomic.Int32
 
 var errServerBusy = &playground.Error{Code: codeBusy, Message: fmt.Sprintf(
 	"the server is busy with other requests; retry in %d s", limits.HTTPRetryAfterSeconds)}

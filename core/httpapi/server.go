@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/subplay/subplay/core/limits"
@@ -20,7 +21,9 @@ import (
 // header size (core/limits/server.go). It is meant to be the process's one
 // server, so it also sets the process's soft memory limit and the
 // collector's target (limits.HTTPMemoryLimitMB, HTTPGCPercent), unless
-// GOMEMLIMIT or GOGC already do.
+// GOMEMLIMIT or GOGC already do, and on Linux the priority its costly
+// operations run at (limits.HTTPCostlyNice, unless SUBPLAY_COSTLY_NICE
+// says otherwise).
 func ListenAndServe(ctx context.Context, addr string, h http.Handler, ready func(addr string)) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -32,6 +35,11 @@ func ListenAndServe(ctx context.Context, addr string, h http.Handler, ready func
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(limits.HTTPGCPercent)
 	}
+	nice := limits.HTTPCostlyNice
+	if v, err := strconv.Atoi(os.Getenv("SUBPLAY_COSTLY_NICE")); err == nil {
+		nice = v
+	}
+	costlyNice.Store(int32(min(max(nice, 0), 19)))
 	srv := newServer(h)
 	if ready != nil {
 		ready(ln.Addr().String())

@@ -70,6 +70,18 @@ const HTTPRetryAfterSeconds = 1
 // the bound on running operations still holds.
 const HTTPOperationMillis = 10_000
 
+// HTTPCostlyNice is the priority (nice, 0 to 19; higher yields more) at
+// which a native server on Linux runs a costly operation (one that holds
+// a slot of the large pool): on an OS thread of its own, lowered for it,
+// so that ordinary requests get the cores first when both are busy. With
+// two cores, one held by costly work, ordinary requests' p95 rose 3.4-4.2
+// times under scripts/load-edge's hostile load (1.0-1.1 ms alone, 4.2-4.3
+// loaded); at nice 10, 3.2-3.3 times; at 19, 2.4-2.5 (2.7 ms loaded), with
+// the collector's pauses shorter too and no hostile answer turned into a
+// time-out (twenty-seventh session). 0 leaves the thread as it is; the
+// environment's SUBPLAY_COSTLY_NICE sets another.
+const HTTPCostlyNice = 19
+
 // HTTPMemoryLimitMB is the soft memory limit (runtime/debug.SetMemoryLimit)
 // of a native server, unless GOMEMLIMIT says otherwise: the garbage
 // collector works harder near it, which keeps the process under the 300 MB

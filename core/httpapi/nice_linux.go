@@ -1,0 +1,27 @@
+//go:build linux
+
+package httpapi
+
+import (
+	"runtime"
+	"syscall"
+)
+
+// lowerThisThread runs the rest of the calling goroutine on an OS thread
+// of its own at priority nice n. The thread is never handed back to the
+// runtime, so it ends with the goroutine, and its priority with it (an
+// unprivileged process could not raise it again).
+func lowerThisThread(n int) {
+	runtime.LockOSThread()
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), n)
+}
+
+// threadNice is the nice of the calling goroutine's OS thread now (the
+// raw getpriority gives 20 - nice).
+func threadNice() int {
+	p, err := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid())
+	if err != nil {
+		return -100
+	}
+	return 20 - p
+}
