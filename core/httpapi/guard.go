@@ -59,10 +59,10 @@ func (g *gate) record(op string, size int, d time.Duration) {
 }
 
 // acquire waits at most wait for the slots an operation op on a body of
-// size bytes needs. It returns the function that frees them, or the reason
-// it could not have them: ctx's error when the client went away, errBusy
-// when the wait ran out.
-func (g *gate) acquire(ctx context.Context, op string, size int, wait time.Duration) (release func(), err error) {
+// size bytes needs. It returns the function that frees them and whether
+// the operation counted as costly, or the reason it could not have them:
+// ctx's error when the client went away, errBusy when the wait ran out.
+func (g *gate) acquire(ctx context.Context, op string, size int, wait time.Duration) (release func(), costly bool, err error) {
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	take := func(c chan struct{}) error {
@@ -77,18 +77,18 @@ func (g *gate) acquire(ctx context.Context, op string, size int, wait time.Durat
 	}
 	if g.isCostly(op, size) {
 		if err := take(g.large); err != nil {
-			return nil, err
+			return nil, true, err
 		}
 		if err := take(g.all); err != nil {
 			<-g.large
-			return nil, err
+			return nil, true, err
 		}
-		return func() { <-g.all; <-g.large }, nil
+		return func() { <-g.all; <-g.large }, true, nil
 	}
 	if err := take(g.all); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return func() { <-g.all }, nil
+	return func() { <-g.all }, false, nil
 }
 
 var errBusy = fmt.Errorf("no free slot")
@@ -111,8 +111,7 @@ type outcome struct {
 // should be written; a busy server or a time-out is an outcome with an
 // *playground.Error.
 func (h *handler) runGuarded(ctx context.Context, op *playground.Op, body []byte) (o outcome, ok bool) {
-	costly := h.gate.isCostly(op.Name, len(body))
-	release, err := h.gate.acquire(ctx, op.Name, len(body), h.queueWait)
+	release, costly, err := h.gate.acquire(ctx, op.Name, len(body), h.queueWait)
 	if err == errBusy {
 		return outcome{err: errServerBusy}, true
 	}

@@ -15,13 +15,3 @@ func lowerThisThread(n int) {
 	runtime.LockOSThread()
 	_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), n)
 }
-
-// threadNice is the nice of the calling goroutine's OS thread now (the
-// raw getpriority gives 20 - nice).
-func threadNice() int {
-	p, err := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid())
-	if err != nil {
-		return -100
-	}
-	return 20 - p
-}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -91,4 +92,14 @@ func threadsNot(t *testing.T, n int) int {
 		}
 	}
 	return count
+}
+
+// threadNice is the nice of the calling goroutine's OS thread now (the
+// raw getpriority gives 20 - nice).
+func threadNice() int {
+	p, err := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid())
+	if err != nil {
+		return -100
+	}
+	return 20 - p
 }

@@ -39,7 +39,7 @@ func ListenAndServe(ctx context.Context, addr string, h http.Handler, ready func
 	if v, err := strconv.Atoi(os.Getenv("SUBPLAY_COSTLY_NICE")); err == nil {
 		nice = v
 	}
-	costlyNice.Store(int32(min(max(nice, 0), 19)))
+	costlyNice.Store(int32(min(max(nice, 0), 19))) // Linux's priorities go from -20 to 19
 	srv := newServer(h)
 	if ready != nil {
 		ready(ln.Addr().String())

@@ -991,10 +991,9 @@ func toLength(n float64) float64 {
 // (new Proxy, Proxy.revocable) is given, in place of its handler h, a
 // stand-in (a Proxy of the engine's own, with a get trap in Go) that
 // gives every trap h gives, called with this h, but ownKeys: with none,
-// the target's
-// long keys are charged as chargeKeys charges an object's; with one, a
-// function that calls it (this h) and hands the engine a copy of what it
-// returns, read as the spec's CreateListFromArrayLike reads it (its
+// the target's long keys are charged as chargeKeys charges an object's;
+// with one, a function that calls it (this h) and hands the engine a
+// copy of what it returns, read as the spec's CreateListFromArrayLike reads it (its
 // length, then each item until one is not a key, which the engine then
 // refuses; a key repeated is refused once all are read, as in V8), the
 // long keys charged (twenty-seventh session: a trap returning a key of 8

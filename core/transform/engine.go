@@ -424,6 +424,12 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	// findings).
 	wrapping.Store(vm, &wrappers{charge: func() { gd.cost(builtinSteps) }})
 	defer markCalls(vm)
+	// copiedOut charges an object the engine copies all of (a spread's
+	// source, a rest's): its items, and the long keys it holds.
+	copiedOut := func(v goja.Value, what string) {
+		p.charge(c, gd.items(v, what), 1, what)
+		gd.chargeKeys(v, false)
+	}
 	for name, f := range map[string]func(goja.FunctionCall) goja.Value{
 		tickName: func(fc goja.FunctionCall) goja.Value {
 			w := 1
@@ -494,24 +500,22 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			return v
 		},
 		keysName: func(fc goja.FunctionCall) goja.Value {
-			if fc.Argument(0).ToInteger() == 2 {
-				// The rests an assignment made, read once it has.
-				if f, ok := goja.AssertFunction(fc.Argument(1)); ok {
+			v := fc.Argument(1)
+			switch fc.Argument(0).ToInteger() {
+			case 1: // a for-in's object, with what it inherits
+				gd.chargeKeys(v, true)
+			case 2: // the rests an assignment made, read once it has
+				if f, ok := goja.AssertFunction(v); ok {
 					if list, ok := invoke(f, goja.Undefined()).(*goja.Object); ok {
 						for i := range list.Get("length").ToInteger() {
-							r := list.Get(strconv.FormatInt(i, 10))
-							p.charge(c, gd.items(r, "a rest"), 1, "a rest")
-							gd.chargeKeys(r, false)
+							copiedOut(list.Get(strconv.FormatInt(i, 10)), "a rest")
 						}
 					}
 				}
 				return fc.Argument(2)
+			default:
+				copiedOut(v, "a spread")
 			}
-			chain, v := fc.Argument(0).ToInteger() == 1, fc.Argument(1)
-			if !chain {
-				p.charge(c, gd.items(v, "a spread"), 1, "a spread")
-			}
-			gd.chargeKeys(v, chain)
 			return v
 		},
 		spreadName: func(fc goja.FunctionCall) goja.Value {
