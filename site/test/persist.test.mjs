@@ -99,6 +99,45 @@ test("the write waits for an idle moment; flush does not", async () => {
   assert.equal(queued.length, 0, "flush cancels the idle write");
 });
 
+test("flush waits for a write the idle moment began; writes end in order", async () => {
+  // encode answers when the test says: the idle write is still compressing
+  // when Share calls flush (a share link once read the address bar then,
+  // before the state was in it).
+  const f = fakes();
+  const { idle, queued } = fakeIdle();
+  const gates = new Map();
+  const slow = (s) => new Promise((r) => gates.set(s.config, () => r("z=" + s.config)));
+  const saver = createSaver({ encode: slow, isDefault: () => false, ...f, wait: 5, idle });
+  saver.save({ config: "a" });
+  await quiet();
+  queued.shift()();
+  await null;
+  assert.ok(gates.has("a"), "the idle write began");
+  let flushed = null;
+  const done = saver.flush().then((frag) => { flushed = frag; });
+  await quiet();
+  assert.equal(flushed, null, "flush answered before the write under way ended");
+  gates.get("a")();
+  await done;
+  assert.equal(flushed, "z=a");
+  assert.deepEqual(f.urls, ["/#z=a"]);
+
+  // A later write whose encoding ends first still lands last.
+  saver.save({ config: "b" });
+  await quiet();
+  queued.shift()();
+  await null;
+  saver.save({ config: "c" });
+  const both = saver.flush();
+  await quiet();
+  assert.ok(!gates.has("c"), "the second write waits for the first to end");
+  gates.get("b")();
+  await quiet();
+  gates.get("c")();
+  assert.equal(await both, "z=c");
+  assert.deepEqual(f.urls, ["/#z=a", "/#z=b", "/#z=c"]);
+});
+
 test("idleWriter: the last value, once quiet, when idle; flush, drop and cancel", async () => {
   // A step is a value to schedule, or "wait" (past the quiet time),
   // "idle" (the page idles: the queued write runs), "flush" or "drop".

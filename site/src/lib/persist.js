@@ -19,7 +19,17 @@ export const DEBOUNCE_MS = 400;
  */
 export function createSaver({ encode, isDefault, storage, history, location, wait, idle }) {
   let written = null;
-  const writer = idleWriter(async (s) => {
+  // Encoding is asynchronous: a write the idle callback began may still be
+  // compressing when flush is called (Share clicked just then), and two
+  // writes could finish out of order. Each write waits for the one before,
+  // and flush for the last one begun.
+  let last = Promise.resolve();
+  const writer = idleWriter((s) => {
+    const p = last.then(() => write(s));
+    last = p.catch(() => {});
+    return p;
+  }, { wait, idle });
+  async function write(s) {
     const frag = await encode(s);
     const bare = isDefault(s);
     const url = location.pathname + location.search + (bare ? "" : "#" + frag);
@@ -32,11 +42,16 @@ export function createSaver({ encode, isDefault, storage, history, location, wai
     }
     written = frag;
     return frag;
-  }, { wait, idle });
+  }
   return {
     save: writer.schedule,
-    // With nothing pending, the fragment last written.
-    flush: async () => (await writer.flush()) ?? written,
+    // With nothing pending, the fragment last written, once any write
+    // under way has ended.
+    flush: async () => {
+      const frag = await writer.flush();
+      await last;
+      return frag ?? written;
+    },
   };
 }
 
