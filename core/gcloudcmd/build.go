@@ -517,19 +517,21 @@ func (r *reader) buildLabels(last *occurrence) {
 		chain = append(chain, o)
 	}
 	obj := &doc.Node{Kind: doc.Object, Span: chain[len(chain)-1].valueSpan()}
+	at := map[string]int{} // a key's member in obj: a flag may hold thousands
 	for i := len(chain) - 1; i >= 0; i-- {
 		if r.isUnknown(chain[i].val, chain[i].valFrom, "--labels", "/labels") {
 			return
 		}
-		if !r.labelPairs(chain[i], obj) {
+		if !r.labelPairs(chain[i], obj, at) {
 			return
 		}
 	}
 	r.set("/labels", obj, chain[len(chain)-1].flag)
 }
 
-// labelPairs adds the labels of one flag to obj; false after an error.
-func (r *reader) labelPairs(o *occurrence, obj *doc.Node) bool {
+// labelPairs adds the labels of one flag to obj (at holds each key's
+// index in obj.Members); false after an error.
+func (r *reader) labelPairs(o *occurrence, obj *doc.Node, at map[string]int) bool {
 	w, from := o.val, o.valFrom
 	v := w.text[from:]
 	start := 0
@@ -563,13 +565,10 @@ func (r *reader) labelPairs(o *occurrence, obj *doc.Node) bool {
 			return false
 		}
 		node := str(val, w.span(kEnd+1, b))
-		replaced := false
-		for i := range obj.Members {
-			if obj.Members[i].Key == key {
-				obj.Members[i].Value, replaced = node, true
-			}
-		}
-		if !replaced {
+		if i, ok := at[key]; ok {
+			obj.Members[i].Value = node
+		} else {
+			at[key] = len(obj.Members)
 			obj.Members = append(obj.Members, doc.Member{Key: key, KeySpan: w.span(a, kEnd), Value: node})
 		}
 		start = end + 1

@@ -489,9 +489,15 @@ func suggestFlag(name string) string {
 		if strings.ReplaceAll(norm, "-", "") == cand {
 			return f.name
 		}
-		d := diag.EditDistance(norm, f.name)
+		d := bestD
 		if strings.HasPrefix(f.name, norm) && len(norm) >= 3 {
-			d = min(d, 2)
+			d = 2
+		}
+		// The distance is at least the lengths' difference: a name that
+		// cannot come closer is not measured (each of 400 unknown flags
+		// of 64 bytes was measured against every flag: 240 ms in js/wasm).
+		if diff := len(norm) - len(f.name); diff < d && -diff < d {
+			d = min(d, diag.EditDistance(norm, f.name))
 		}
 		if d < bestD {
 			best, bestD = f.name, d
