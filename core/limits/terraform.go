@@ -26,4 +26,23 @@ const (
 	// followed to resolve one value (local.a = local.b, ...), bounding the
 	// resolver's recursion; cycles are refused on their own.
 	TerraformMaxLocals = 16
+
+	// TerraformEvalBytes bounds what evaluating the expressions of one
+	// text may build and do, estimated from their syntax before HCL
+	// evaluates them (core/terraform/cost.go: a value counts 64 bytes, a
+	// string its length too, a conversion to a string 8 KiB, a for
+	// expression its collection's elements times its body, a conditional
+	// both results). HCL's evaluator has no bound of its own: nested for
+	// expressions over a list of a thousand numbers (4 KB of text) build a
+	// billion values. Measured natively, the estimate's bytes cost 0.1-14
+	// ns each (14 for == of nested lists), so 4 MiB is at most about 60 ms;
+	// a subscription's values estimate at a few KB, a label map made by a
+	// for expression over 100 numbers at about 3.5 MiB.
+	TerraformEvalBytes = 4 << 20
+
+	// TerraformMaxExponent bounds a number literal's decimal exponent
+	// (1e400, 1e-400): cty writes a number as text digit by digit, and
+	// 1e99999999 as a value ran over a minute, in a template 23 s. No attribute
+	// of a subscription takes a number past 2^63.
+	TerraformMaxExponent = 400
 )

@@ -3,6 +3,7 @@
 package terraform
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,13 +48,19 @@ type reader struct {
 	// resolved, to refuse cycles.
 	resolved  map[string]resolution
 	resolving map[string]bool
-	unknown   map[string]bool
-	root      *doc.Node
+	// defaults caches each variable's default, evaluated once.
+	defaults map[string]resolution
+	// spent is what the evaluations so far may have built (estimate's
+	// bounds), at most limits.TerraformEvalBytes.
+	spent   int64
+	unknown map[string]bool
+	root    *doc.Node
 }
 
-// resolution is a value, or why it is unknown.
+// resolution is a value and its bound, or why it is unknown.
 type resolution struct {
 	v   cty.Value
+	b   bound
 	why string // "" when v is known
 }
 
@@ -63,7 +70,7 @@ type resolution struct {
 func Read(req Request) *Result {
 	r := &reader{req: req, src: diag.NewSource(req.Name, req.Text), vars: map[string]*hclsyntax.Attribute{}, noDef: map[string]bool{},
 		local: map[string]*hclsyntax.Attribute{}, topics: map[string]*hclsyntax.Body{}, providers: map[string]*hclsyntax.Body{},
-		resolved: map[string]resolution{}, resolving: map[string]bool{}, unknown: map[string]bool{}}
+		resolved: map[string]resolution{}, resolving: map[string]bool{}, defaults: map[string]resolution{}, unknown: map[string]bool{}}
 	res := &Result{}
 	switch {
 	case len(req.Text) > limits.TerraformMaxBytes:
@@ -124,6 +131,12 @@ func (r *reader) scan() bool {
 					brackets--
 				}
 			}
+		case hclsyntax.TokenNumberLit:
+			if m := magnitude(string(t.Bytes)); m > limits.TerraformMaxExponent || m < -limits.TerraformMaxExponent {
+				r.errorf(span(t.Range), "", "terraform-bad-value", "this number is beyond 1e±"+strconv.Itoa(limits.TerraformMaxExponent)+", more than subplay evaluates",
+					"no attribute of a subscription takes a number larger than 2^63; write the value itself")
+				return false
+			}
 		case hclsyntax.TokenNewline:
 			if brackets == 0 {
 				ops = 0
@@ -141,6 +154,33 @@ func (r *reader) scan() bool {
 		}
 	}
 	return true
+}
+
+// magnitude is the decimal exponent of a number literal's value as HCL
+// writes it (digits, a point, digits, an exponent): 0 for 0, 2 for 123,
+// -3 for 0.001, 400 for 1e400; past an int's range, a value past it.
+func magnitude(lit string) int {
+	mant, exp, _ := strings.Cut(strings.ToLower(lit), "e")
+	ip, fp, _ := strings.Cut(mant, ".")
+	m := 0
+	if ip = strings.TrimLeft(ip, "0"); ip != "" {
+		m = len(ip) - 1
+	} else if t := strings.TrimLeft(fp, "0"); t != "" {
+		m = -(len(fp) - len(t)) - 1
+	} else {
+		return 0
+	}
+	if exp != "" {
+		e, err := strconv.Atoi(strings.TrimPrefix(exp, "+"))
+		if err != nil {
+			if strings.HasPrefix(exp, "-") {
+				return math.MinInt32
+			}
+			return math.MaxInt32
+		}
+		m += max(min(e, math.MaxInt32), math.MinInt32)
+	}
+	return m
 }
 
 func (r *reader) read(res *Result) {
@@ -176,7 +216,7 @@ func (r *reader) read(res *Result) {
 		case b.Type == "provider" && len(b.Labels) == 1 && b.Labels[0] == "google":
 			alias := ""
 			if a := b.Body.Attributes["alias"]; a != nil {
-				if v, diags := a.Expr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+				if v, ok := r.literal(a.Expr); ok && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
 					alias = v.AsString()
 				}
 			}
@@ -547,7 +587,7 @@ func (r *reader) itemSpans(expr hclsyntax.Expression) map[string][2]diag.Span {
 	for _, it := range o.Items {
 		k := hcl.ExprAsKeyword(it.KeyExpr)
 		if k == "" {
-			if v, diags := it.KeyExpr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+			if v, ok := r.literal(it.KeyExpr); ok && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
 				k = v.AsString()
 			}
 		}
@@ -670,6 +710,13 @@ func (r *reader) eval(e hclsyntax.Expression, path, name string) (cty.Value, boo
 			r.errorf(span(e.Range()), path, "terraform-bad-value", why[1:], "")
 			return cty.NilVal, false
 		}
+		if strings.HasPrefix(why, "~") {
+			// subplay's bound, not the user's mistake: said as a warning.
+			r.unknown[path] = true
+			r.add(diag.Warning, span(e.Range()), path, "terraform-too-costly", name+" "+why[1:]+": subplay does not know its value",
+				"a subscription's values are literals or short references; loops over large lists belong in a module subplay does not read")
+			return cty.NilVal, false
+		}
 		r.markUnknown(path, span(e.Range()), name+" "+why+": subplay does not know its value", "write the value itself to have it checked")
 		return cty.NilVal, false
 	}
@@ -678,14 +725,59 @@ func (r *reader) eval(e hclsyntax.Expression, path, name string) (cty.Value, boo
 
 // resolve evaluates e with the variables, locals and topics the file
 // defines. why is "" when the value is known, a reason when it is not,
-// and starts with "!" when evaluating fails (an error in the text).
+// and starts with "!" when evaluating fails (an error in the text), "~"
+// when subplay's bound on evaluating refused it.
 func (r *reader) resolve(e hclsyntax.Expression, depth int) (cty.Value, string) {
+	res := r.resolveBound(e, depth)
+	return res.v, res.why
+}
+
+// tooCostly is why an expression past the evaluation bound is unknown.
+var tooCostly = "~builds more than subplay evaluates in one text (" + strconv.Itoa(limits.TerraformEvalBytes>>20) + " MiB of values, estimated before evaluating)"
+
+// charge adds an evaluation's bound to what the text has spent (its work,
+// and the reader's of going through the value and converting each element
+// to the attribute's type); false, with nothing added, when that would
+// pass limits.TerraformEvalBytes.
+func (r *reader) charge(b bound) bool {
+	c := add(add(b.cost, b.size), mul(add(b.n, 1), convertBytes))
+	if c > limits.TerraformEvalBytes-r.spent {
+		return false
+	}
+	r.spent += c
+	return true
+}
+
+// literal evaluates an expression that may refer to nothing (a variable's
+// default, a key, the provider's alias); false when it is not a value or
+// costs more than the bound left.
+func (r *reader) literal(e hclsyntax.Expression) (cty.Value, bool) {
+	res := r.literalBound(e)
+	return res.v, res.why == ""
+}
+
+func (r *reader) literalBound(e hclsyntax.Expression) resolution {
+	es := estimator{}
+	b := es.estimate(e)
+	if !r.charge(b) {
+		return resolution{why: tooCostly}
+	}
+	v, diags := e.Value(nil)
+	if diags.HasErrors() {
+		return resolution{why: "!" + clause(diags[0].Summary) + ": " + clause(diags[0].Detail)}
+	}
+	return resolution{v: v, b: valueBound(v)}
+}
+
+func (r *reader) resolveBound(e hclsyntax.Expression, depth int) resolution {
+	unknown := func(why string) resolution { return resolution{why: why} }
 	if depth > limits.TerraformMaxLocals {
-		return cty.NilVal, "goes through more than " + strconv.Itoa(limits.TerraformMaxLocals) + " locals"
+		return unknown("goes through more than " + strconv.Itoa(limits.TerraformMaxLocals) + " locals")
 	}
 	if fn := findCall(e); fn != "" {
-		return cty.NilVal, "calls " + fn + "(), a function Terraform evaluates"
+		return unknown("calls " + fn + "(), a function Terraform evaluates")
 	}
+	roots := map[string]bound{}
 	vars, locals, topics := map[string]cty.Value{}, map[string]cty.Value{}, map[string]cty.Value{}
 	for _, t := range e.Variables() {
 		root := t.RootName()
@@ -703,51 +795,60 @@ func (r *reader) resolve(e hclsyntax.Expression, depth int) (cty.Value, string) 
 			a := r.vars[n]
 			if a == nil {
 				if r.noDef[n] {
-					return cty.NilVal, "is var." + n + ", a variable without default"
+					return unknown("is var." + n + ", a variable without default")
 				}
-				return cty.NilVal, "is var." + n + ", which the text does not declare"
+				return unknown("is var." + n + ", which the text does not declare")
 			}
-			v, diags := a.Expr.Value(nil)
-			if diags.HasErrors() || !v.IsWhollyKnown() {
-				return cty.NilVal, "is var." + n + ", whose default is not a plain value"
+			res, ok := r.defaults[n]
+			if !ok {
+				res = r.literalBound(a.Expr)
+				if res.why == "" && !res.v.IsWhollyKnown() {
+					res.why = "!"
+				}
+				r.defaults[n] = res
 			}
-			vars[n] = v
+			switch {
+			case strings.HasPrefix(res.why, "~"):
+				return res
+			case res.why != "":
+				return unknown("is var." + n + ", whose default is not a plain value")
+			}
+			vars[n], roots["var."+n] = res.v, res.b
 		case "local":
 			a := r.local[n]
 			if a == nil {
-				return cty.NilVal, "is local." + n + ", which the text does not define"
+				return unknown("is local." + n + ", which the text does not define")
 			}
 			res, ok := r.resolved[n]
 			if !ok {
 				if r.resolving[n] {
-					return cty.NilVal, "!local." + n + " refers to itself"
+					return unknown("!local." + n + " refers to itself")
 				}
 				r.resolving[n] = true
-				v, why := r.resolve(a.Expr, depth+1)
+				res = r.resolveBound(a.Expr, depth+1)
 				delete(r.resolving, n)
-				res = resolution{v, why}
 				r.resolved[n] = res
 			}
 			if res.why != "" {
-				return cty.NilVal, res.why
+				return unknown(res.why)
 			}
-			locals[n] = res.v
+			locals[n], roots["local."+n] = res.v, res.b
 		case TopicType:
 			body := r.topics[n]
 			field := attrName(2)
 			if body == nil {
-				return cty.NilVal, "refers to " + TopicType + "." + n + ", which the text does not define"
+				return unknown("refers to " + TopicType + "." + n + ", which the text does not define")
 			}
 			if field != "id" && field != "name" && field != "project" {
-				return cty.NilVal, "refers to " + TopicType + "." + n + "." + field + ", which the provider computes"
+				return unknown("refers to " + TopicType + "." + n + "." + field + ", which the provider computes")
 			}
 			tv, why := r.topic(body, depth)
 			if why != "" {
-				return cty.NilVal, why
+				return unknown(why)
 			}
-			topics[n] = tv
+			topics[n], roots[TopicType+"."+n] = tv, valueBound(tv)
 		default:
-			return cty.NilVal, "refers to " + t.RootName() + ", which Terraform fills in"
+			return unknown("refers to " + t.RootName() + ", which Terraform fills in")
 		}
 	}
 	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}}
@@ -760,14 +861,20 @@ func (r *reader) resolve(e hclsyntax.Expression, depth int) (cty.Value, string) 
 	if len(topics) > 0 {
 		ctx.Variables[TopicType] = cty.ObjectVal(topics)
 	}
+	es := estimator{roots: roots}
+	b := es.estimate(e)
+	if !r.charge(b) {
+		return unknown(tooCostly)
+	}
 	v, diags := e.Value(ctx)
 	if diags.HasErrors() {
-		return cty.NilVal, "!" + clause(diags[0].Summary) + ": " + clause(diags[0].Detail)
+		return unknown("!" + clause(diags[0].Summary) + ": " + clause(diags[0].Detail))
 	}
 	if !v.IsWhollyKnown() {
-		return cty.NilVal, "is not known before Terraform applies it"
+		return unknown("is not known before Terraform applies it")
 	}
-	return v, ""
+	b.cost = 0
+	return resolution{v: v, b: b}
 }
 
 // topic evaluates a google_pubsub_topic's id, name and project.

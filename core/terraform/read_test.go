@@ -228,6 +228,73 @@ resource "google_pubsub_subscription" "s" {
   expiration_policy { ttl = "" }
 }`,
 			diags: []string{"11:12 error terraform-bad-value", "12:3 info never-expires"}},
+		{name: "for expressions, splats, conditionals and template loops are evaluated",
+			text: project + `locals {
+  teams = ["checkout", "billing"]
+  base  = { env = "prod", tier = "1" }
+  subs  = [{ name = "a" }, { name = "b" }]
+}
+resource "google_pubsub_subscription" "s" {
+  name                 = "orders"
+  topic                = "projects/shop-prod/topics/orders"
+  labels               = { for s in local.subs[*].name : s => local.base.env }
+  filter               = "attributes.team = \"%{ for t in local.teams }${t}%{ endfor }\""
+  ack_deadline_seconds = local.base.tier == "1" ? 20 : 30
+  expiration_policy { ttl = "" }
+}`,
+			want:  `{"name":"projects/shop-prod/subscriptions/orders","topic":"projects/shop-prod/topics/orders","labels":{"a":"prod","b":"prod"},"filter":"attributes.team = \"checkoutbilling\"","ackDeadlineSeconds":20,"expirationPolicy":{}}`,
+			diags: []string{"15:3 info never-expires"}},
+		// Each of these ran for seconds to minutes, or out of memory,
+		// before the estimate (twenty-eighth session): the rest of the
+		// resource is still read.
+		{name: "expressions that would build too much are not evaluated",
+			text: project + `variable "grid" {
+  default = [for a in [` + strings.Repeat("1,", 300) + `1] : [for b in [` + strings.Repeat("1,", 300) + `1] : b]]
+}
+locals {
+  l = [` + strings.Repeat("7,", 999) + `7]
+  cube = [for a in local.l : [for b in local.l : [for c in local.l : a]]]
+  q0 = "xxxxxxxxxxxxxxxx"
+  q1 = "${local.q0}${local.q0}${local.q0}${local.q0}"
+  q2 = "${local.q1}${local.q1}${local.q1}${local.q1}"
+  q3 = "${local.q2}${local.q2}${local.q2}${local.q2}"
+  q4 = "${local.q3}${local.q3}${local.q3}${local.q3}"
+  q5 = "${local.q4}${local.q4}${local.q4}${local.q4}"
+  q6 = "${local.q5}${local.q5}${local.q5}${local.q5}"
+  q7 = "${local.q6}${local.q6}${local.q6}${local.q6}"
+  q8 = "${local.q7}${local.q7}${local.q7}${local.q7}"
+}
+resource "google_pubsub_subscription" "s" {
+  name                 = "orders"
+  topic                = "projects/shop-prod/topics/orders"
+  labels               = { for v in local.cube : "k" => "v" }
+  filter               = local.q8
+  ack_deadline_seconds = var.grid == [] ? 10 : 20
+  enable_message_ordering = [for a in local.l : [for b in local.l : a]] == [] ? true : false
+  expiration_policy { ttl = "" }
+}`,
+			want: `{"name":"projects/shop-prod/subscriptions/orders","topic":"projects/shop-prod/topics/orders","expirationPolicy":{}}`,
+			diags: []string{"23:26 warning terraform-too-costly", "24:26 warning terraform-too-costly", "25:26 warning terraform-too-costly",
+				"26:29 warning terraform-too-costly", "27:3 info never-expires"},
+			unknown: []string{"/ackDeadlineSeconds", "/enableMessageOrdering", "/filter", "/labels"}},
+		{name: "a number past 1e400 is refused before anything is evaluated",
+			text: project + `resource "google_pubsub_subscription" "s" {
+  name                 = "orders"
+  topic                = "projects/shop-prod/topics/orders"
+  ack_deadline_seconds = 1e99999999
+  filter               = "${0.1e-400}"
+}`,
+			diags: []string{"7:26 error terraform-bad-value"}},
+		{name: "numbers up to 1e400 are read",
+			text: project + `resource "google_pubsub_subscription" "s" {
+  name                 = "orders"
+  topic                = "projects/shop-prod/topics/orders"
+  ack_deadline_seconds = 1e400
+  filter               = "attributes.n = \"${1e-399 * 1e399}\""
+  expiration_policy { ttl = "" }
+}`,
+			want:  `{"name":"projects/shop-prod/subscriptions/orders","topic":"projects/shop-prod/topics/orders","filter":"attributes.n = \"1\"","expirationPolicy":{}}`,
+			diags: []string{"7:26 error number-overflow", "9:3 info never-expires"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -72,6 +72,71 @@ func init() {
 			}
 			return b.String()
 		}),
+		// Evaluation (twenty-eighth session): HCL evaluates with no bound
+		// of its own. On main nested-for-1000 ran out of memory,
+		// quadrupling-locals-12 took 17 s and 3 GB, exponent-value over a
+		// minute; the estimate refuses each before HCL evaluates it. The
+		// -under cases are the costliest shapes the bound lets through.
+		tf("terraform-eval/nested-for-1000", func() string {
+			return "locals {\n  l = [" + strings.Repeat("7,", 999) + "7]\n  x = [for a in local.l : [for b in local.l : [for c in local.l : a]]]\n}\n" +
+				tfHead + "\"t\"\n  labels = { for v in local.x : \"k\" => \"v\" }\n}\n"
+		}),
+		tf("terraform-eval/quadrupling-locals-15", func() string {
+			var b strings.Builder
+			b.WriteString("locals {\n  l0 = \"" + strings.Repeat("x", 16) + "\"\n")
+			for i := 1; i <= 15; i++ {
+				p := "${local.l" + strconv.Itoa(i-1) + "}"
+				b.WriteString("  l" + strconv.Itoa(i) + " = \"" + p + p + p + p + "\"\n")
+			}
+			b.WriteString("}\n" + tfHead + "\"t\"\n  filter = local.l15\n}\n")
+			return b.String()
+		}),
+		tf("terraform-eval/template-loops-1000", func() string {
+			return "locals {\n  l = [" + strings.Repeat("7,", 999) + "7]\n}\n" + tfHead +
+				"\"t\"\n  filter = \"%{ for a in local.l }%{ for b in local.l }${a}${b}%{ endfor }%{ endfor }\"\n}\n"
+		}),
+		tf("terraform-eval/variable-default-grid", func() string {
+			l := "[" + strings.Repeat("1,", 2_999) + "1]"
+			return "variable \"g\" {\n  default = [for a in " + l + " : [for b in " + l + " : b]]\n}\n" + tfHead + "\"t\"\n  ack_deadline_seconds = var.g == [] ? 10 : 20\n}\n"
+		}),
+		tf("terraform-eval/splat-of-fors", func() string {
+			return "locals {\n  l = [" + strings.Repeat("{n = [1, 2, 3]},", 2_000) + "{n = [1]}]\n  m = [for a in local.l : local.l[*].n]\n}\n" +
+				tfHead + "\"t\"\n  labels = { for v in local.m : \"k\" => \"v\" }\n}\n"
+		}),
+		tf("terraform-eval/labels-for-under", func() string {
+			l := make([]string, 120)
+			for i := range l {
+				l[i] = strconv.Itoa(i)
+			}
+			return tfHead + "\"t\"\n  labels = { for i in [" + strings.Join(l, ",") + "] : \"k${i}\" => \"v${i}\" }\n}\n"
+		}),
+		tf("terraform-eval/equal-under", func() string {
+			l := "[" + strings.Repeat("1,", 49) + "1]"
+			return "locals {\n  l = [for a in " + l + " : [for b in " + l + " : b]]\n}\n" + tfHead + "\"t\"\n  filter = local.l == local.l ? \"a\" : \"b\"\n}\n"
+		}),
+		tf("terraform-eval/shared-under", func() string {
+			// Many attributes, each within the bound, share it.
+			var b strings.Builder
+			b.WriteString("locals {\n  l = [" + strings.Repeat("1,", 49) + "1]\n")
+			for i := 0; i < 40; i++ {
+				b.WriteString("  m" + strconv.Itoa(i) + " = [for a in local.l : [for c in local.l : c]]\n")
+			}
+			b.WriteString("}\n" + tfHead + "\"t\"\n  labels = {\n")
+			for i := 0; i < 40; i++ {
+				b.WriteString("    k" + strconv.Itoa(i) + " = local.m" + strconv.Itoa(i) + " == [] ? \"a\" : \"b\"\n")
+			}
+			b.WriteString("  }\n}\n")
+			return b.String()
+		}),
+		tf("terraform-number/exponent-value", func() string { return tfHead + "\"t\"\n  ack_deadline_seconds = 1e99999999\n}\n" }),
+		tf("terraform-number/exponent-template", func() string { return tfHead + "\"t\"\n  filter = \"${1e-9999999}\"\n}\n" }),
+		tf("terraform-number/long-mantissa-in-loop", func() string {
+			return "locals {\n  l = [" + strings.Repeat("7,", 99) + "7]\n  d = 1." + strings.Repeat("3", 100_000) + "\n}\n" + tfHead +
+				"\"t\"\n  labels = { for i in local.l : \"k${i}\" => \"${local.d * local.d}\" }\n}\n"
+		}),
+		tf("terraform-number/products-of-1e400", func() string {
+			return tfHead + "\"t\"\n  filter = \"${1e400" + strings.Repeat(" * 1e400", 60) + "}\"\n}\n"
+		}),
 		tf("terraform-size/over-limit", func() string { return tfHead + `"` + strings.Repeat("x", 200_000) + "\"\n}\n" }),
 		tf("terraform-size/long-string", func() string { return tfHead + `"` + strings.Repeat("x", 120_000) + "\"\n}\n" }),
 		Case{Name: "terraform-convert/wide-labels", Op: "convert", Body: func() []byte {
