@@ -151,5 +151,21 @@ func init() {
 			b.WriteString("}}")
 			return jsonRequest(`"config":` + b.String())
 		}},
+		Case{Name: "terraform-convert/update-wide-labels", Op: "convert", Body: func() []byte {
+			// Every form of an update: each of 9,999 labels removed, each of
+			// 9,999 others added (gcloud's flags, Terraform's import).
+			labels := func(prefix, value string) string {
+				var b strings.Builder
+				for i := 0; i < 9_999; i++ {
+					if i > 0 {
+						b.WriteByte(',')
+					}
+					b.WriteString(`"` + prefix + strconv.Itoa(i) + `":"` + value + `"`)
+				}
+				return b.String()
+			}
+			const head = `{"name":"projects/shop-prod/subscriptions/s","topic":"projects/shop-prod/topics/t","labels":{`
+			return jsonRequest(`"config":`+head+labels("k", `v\"'$`+"`"+`\\`)+"}}", `"old":{"config":`+head+labels("j", "w")+"}}}", `"effective":true`)
+		}},
 	)
 }
