@@ -35,7 +35,8 @@ const convertBytes = 8 << 10
 const saturated = math.MaxInt64 / 4
 
 // bound is an upper bound of a value and of the work of making it, in
-// bytes: each value counts nodeBytes and a string its length too.
+// bytes: each value counts nodeBytes, and a scalar the length of its text
+// too.
 type bound struct {
 	size int64 // the value
 	elem int64 // each of its elements (a collection's), else 0
@@ -78,6 +79,8 @@ func valueBound(v cty.Value) bound {
 		return scalar(add(nodeBytes, int64(len(v.AsString()))))
 	case t == cty.Number:
 		return scalar(numberBytes(v.AsBigFloat()))
+	case t == cty.Bool:
+		return scalar(nodeBytes + int64(len("false")))
 	case t.IsCollectionType() || t.IsTupleType() || t.IsObjectType():
 		// A map's or an object's keys count; a list's indexes do not.
 		keyed := t.IsMapType() || t.IsObjectType()
@@ -129,10 +132,13 @@ func (es *estimator) estimate(e hclsyntax.Expression) bound {
 	case *hclsyntax.ObjectConsKeyExpr:
 		return es.estimate(e.Wrapped)
 	case *hclsyntax.TemplateExpr:
+		// A part's text is at most its size less the nodeBytes a value
+		// counts (strings, numbers and booleans are sized so): a string
+		// made of strings made of strings counts nodeBytes once.
 		b := bound{size: nodeBytes}
 		for _, p := range e.Parts {
 			pb := es.estimate(p)
-			b.size = add(b.size, pb.size)
+			b.size = add(b.size, max(pb.size-nodeBytes, 0))
 			b.cost = add(b.cost, pb.cost)
 			if l, ok := p.(*hclsyntax.LiteralValueExpr); !ok || l.Val.Type() != cty.String {
 				b.cost = add(b.cost, convertBytes)

@@ -263,20 +263,34 @@ locals {
   q6 = "${local.q5}${local.q5}${local.q5}${local.q5}"
   q7 = "${local.q6}${local.q6}${local.q6}${local.q6}"
   q8 = "${local.q7}${local.q7}${local.q7}${local.q7}"
+  q9 = "${local.q8}${local.q8}${local.q8}${local.q8}"
+  q10 = "${local.q9}${local.q9}${local.q9}${local.q9}"
 }
 resource "google_pubsub_subscription" "s" {
   name                 = "orders"
   topic                = "projects/shop-prod/topics/orders"
   labels               = { for v in local.cube : "k" => "v" }
-  filter               = local.q8
+  filter               = local.q10
   ack_deadline_seconds = var.grid == [] ? 10 : 20
   enable_message_ordering = [for a in local.l : [for b in local.l : a]] == [] ? true : false
   expiration_policy { ttl = "" }
 }`,
 			want: `{"name":"projects/shop-prod/subscriptions/orders","topic":"projects/shop-prod/topics/orders","expirationPolicy":{}}`,
-			diags: []string{"23:26 warning terraform-too-costly", "24:26 warning terraform-too-costly", "25:26 warning terraform-too-costly",
-				"26:29 warning terraform-too-costly", "27:3 info never-expires"},
+			diags: []string{"25:26 warning terraform-too-costly", "26:26 warning terraform-too-costly", "27:26 warning terraform-too-costly",
+				"28:29 warning terraform-too-costly", "29:3 info never-expires"},
 			unknown: []string{"/ackDeadlineSeconds", "/enableMessageOrdering", "/filter", "/labels"}},
+		{name: "a topic that refers to itself, and topics whose names multiply",
+			text: project + `resource "google_pubsub_topic" "self" {
+  name = "${google_pubsub_topic.self.name}-x"
+}
+` + topicFan(15) + `resource "google_pubsub_subscription" "s" {
+  name   = "orders"
+  topic  = google_pubsub_topic.self.id
+  filter = "attributes.t = \"${google_pubsub_topic.t0.name}\""
+  expiration_policy { ttl = "" }
+}`,
+			diags:   []string{"55:1 error missing-field", "57:12 error terraform-bad-value", "58:12 warning terraform-too-costly", "59:3 info never-expires"},
+			unknown: []string{"/filter"}},
 		{name: "a number past 1e400 is refused before anything is evaluated",
 			text: project + `resource "google_pubsub_subscription" "s" {
   name                 = "orders"
@@ -332,4 +346,17 @@ resource "google_pubsub_subscription" "s" {
 			}
 		})
 	}
+}
+
+// topicFan is n topics, each named by the next one's name four times (on
+// main, evaluated again at each reference: 10 such topics took 12 s), and
+// the last one named "x".
+func topicFan(n int) string {
+	var b strings.Builder
+	for i := range n {
+		r := fmt.Sprintf("${google_pubsub_topic.t%d.name}", i+1)
+		fmt.Fprintf(&b, "resource \"google_pubsub_topic\" \"t%d\" {\n  name = \"%s\"\n}\n", i, strings.Repeat(r, 4))
+	}
+	fmt.Fprintf(&b, "resource \"google_pubsub_topic\" \"t%d\" {\n  name = \"x\"\n}\n", n)
+	return b.String()
 }

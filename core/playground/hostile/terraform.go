@@ -128,6 +128,42 @@ func init() {
 			b.WriteString("  }\n}\n")
 			return b.String()
 		}),
+		tf("terraform-eval/topics-fan-out-15", func() string {
+			// Each topic named by the next one's name four times: on main
+			// each reference evaluated the topic again (10 topics: 12 s).
+			var b strings.Builder
+			for i := 0; i < 15; i++ {
+				r := "${google_pubsub_topic.t" + strconv.Itoa(i+1) + ".name}"
+				b.WriteString(`resource "google_pubsub_topic" "t` + strconv.Itoa(i) + `" {` + "\n  name = \"" + r + r + r + r + "\"\n}\n")
+			}
+			b.WriteString(`resource "google_pubsub_topic" "t15" {` + "\n  name = \"x\"\n}\n")
+			return b.String() + tfHead + "google_pubsub_topic.t0.id\n}\n"
+		}),
+		tf("terraform-eval/numeric-labels", func() string {
+			// Each number made a string with cty's 512 bits (30-60 us).
+			var b strings.Builder
+			b.WriteString(tfHead + "\"t\"\n  labels = {\n")
+			for i := 0; b.Len() < 120_000; i++ {
+				b.WriteString("k" + strconv.Itoa(i) + "=" + strconv.Itoa(i) + "\n")
+			}
+			b.WriteString("  }\n}\n")
+			return b.String()
+		}),
+		tf("terraform-eval/provider-project-per-topic", func() string {
+			// The provider's project, a long tuple, is read for every topic
+			// the labels name.
+			var b strings.Builder
+			b.WriteString(`provider "google" {` + "\n  project = [" + strings.Repeat("1,", 15_000) + "1]\n}\n")
+			for i := 0; i < 700; i++ {
+				b.WriteString(`resource "google_pubsub_topic" "t` + strconv.Itoa(i) + `" { name = "x" }` + "\n")
+			}
+			b.WriteString(`resource "google_pubsub_subscription" "s" {` + "\n  name = \"s\"\n  topic = \"t\"\n  labels = {\n")
+			for i := 0; i < 700; i++ {
+				b.WriteString("    k" + strconv.Itoa(i) + " = google_pubsub_topic.t" + strconv.Itoa(i) + ".id\n")
+			}
+			b.WriteString("  }\n}\n")
+			return b.String()
+		}),
 		tf("terraform-number/exponent-value", func() string { return tfHead + "\"t\"\n  ack_deadline_seconds = 1e99999999\n}\n" }),
 		tf("terraform-number/exponent-template", func() string { return tfHead + "\"t\"\n  filter = \"${1e-9999999}\"\n}\n" }),
 		tf("terraform-number/long-mantissa-in-loop", func() string {
