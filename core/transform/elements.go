@@ -1053,8 +1053,18 @@ func (g *guards) boundProxies() {
 				}
 				// Each trap is called with this h, as the engine would.
 				call := vm.ToValue(func(fc goja.FunctionCall) goja.Value { return invoke(f, h, fc.Arguments...) })
-				if name == "ownKeys" {
+				switch name {
+				case "ownKeys":
 					call = vm.ToValue(func(fc goja.FunctionCall) goja.Value { return g.listedKeys(invoke(f, h, fc.Arguments...)) })
+				case "get":
+					// The key a generator's pattern reads first (keysName 4)
+					// is the sandbox's: the UDF's trap never sees it.
+					call = vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+						if s, ok := fc.Argument(1).(*goja.Symbol); ok && s == g.unheld {
+							return goja.Undefined()
+						}
+						return invoke(f, h, fc.Arguments...)
+					})
 				}
 				calls[name] = kept{fn, call}
 				return call

@@ -513,6 +513,13 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 					}
 				}
 				return fc.Argument(2)
+			case 3: // a rest set to a property: read back, seen by nothing
+				return gd.ownData(v, fc.Argument(2))
+			case 4: // a generator's argument, before its pattern's rest copies it
+				if args, ok := v.(*goja.Object); ok {
+					copiedOut(args.Get(fc.Argument(2).String()), "a rest")
+				}
+				return gd.unheld
 			default:
 				copiedOut(v, "a spread")
 			}

@@ -412,6 +412,7 @@ func FuzzUDF(f *testing.F) {
 		// and logical assignments' reads (boundProxies, heldNames,
 		// keysName(2, ...), propertyKeyName, refName).
 		"function f(m) { var w = {x: JSON.parse(m.data)}, r, q; [{x: {...r}} = w] = []; var [{x: {...q}} = w] = [], g = function* ([{x: {...v}} = w], {...z} = w) { yield [v, z] }; return {data: JSON.stringify([r, q, g([]).next().value])} }",
+		"function f(m) { var h = JSON.parse('{\"a\": 1, \"b\": 2}'), o = {}, out = []; h[m.data] = 3; [{a: o.first, ...o.r}] = [h]; ({x: {...o['s']}} = {x: h}); for ({...o.t} of [h]) { let o = 1; out.push(o) } var g = function* ({...r}, {x, ...s}, ...a) { yield [r, s, a] }, p = new Proxy(h, {get(t, k) { out.push(typeof k); return t[k] }}); return {data: JSON.stringify([o, out, g(p, {x: 1, y: m.data}, 2).next().value])} }",
 		"function f(m) { var k = m.data, h = {ownKeys(t) { return Reflect.ownKeys(t).concat([k]) }, getOwnPropertyDescriptor(t, q) { return {value: q, enumerable: true, configurable: true} }}, p = new Proxy({a: 1}, h), v = Proxy.revocable([1], {}), a = [1], r, s; a[k] = 2; ({x: {...r}, y: [{...s}]} = {x: {...p}, y: [a]}); v.revoke(); class C { g() { super[k] = 1; super[k] ??= 2; return super[k] } } var o = {}; o[k] ||= Object.keys(new String(k)).length; return {data: String([Object.keys(r), Object.keys(s), new C().g(), o[k], Object.assign({}, arguments, new Uint8Array(2))[0]])} }",
 	} {
 		f.Add(s, []byte(`{"a":1}`))
@@ -730,6 +731,21 @@ func TestConversionsSemantics(t *testing.T) {
 			"0,,5,7,1,TypeError,TypeError,5|ooooo" + "true"},
 		{"class C { constructor() { this.v = BigInt(5); this.n = Number('7') } } var c = new C(); return [typeof c.v, c.v, typeof c.n, Object(1n) instanceof BigInt, 1n instanceof BigInt].join()",
 			"bigint,5,number,true,false"},
+		// Rests set to properties (restRead: keysName 3 reads them back as
+		// own data, so a setter's getter or a Proxy's traps are not run
+		// again), loop heads whose body declares the name a rest binds (the
+		// charge stands outside a block around the body), and generators'
+		// pattern rests beside a rest parameter (keysName 4: the argument
+		// charged first, through a symbol a Proxy's get trap never sees).
+		// Outputs are Node 20's (twenty-eighth session).
+		{`var log = []; var h = {a: 1, b: 2, c: 3}; var o = {}; [{a: o.first, ...o.r}] = [h]; var w = {x: h}; var obj = { m() { ({x: {...this.r}} = w); return Object.keys(this.r).join(':') } }; var q = {}; [{...q['k']}] = [h]; var g = {get r() { log.push('get'); return this._r }, set r(v) { log.push('set'); this._r = v }}; [{...g.r}] = [h]; var p = new Proxy({}, {get(t, k, rc) { log.push('pget:' + String(k)); return Reflect.get(t, k, rc) }, set(t, k, v, rc) { log.push('pset:' + String(k)); return Reflect.set(t, k, v, rc) }}); [{...p.r}] = [h]; var f = {}; var n = 0; for ({...f.r} of [h, {z: 9}]) n += Object.keys(f.r).length; var e = {}; for ([{...e.r}] of [[h]]) ; var z = {}; var res = ([{...z.r}] = [h]); var t = (function () { try { var u; [{...u.r}] = [h]; } catch (err) { return err.name } })(); return [Object.keys(o.r).join(':'), o.first, obj.m(), Object.keys(q.k).join(':'), Object.keys(g._r).join(':'), n, Object.keys(e.r).join(':'), res[0] === h, Object.keys(z.r).length, t].join() + '|' + log.join(',');`,
+			"b:c,1,a:b:c,a:b:c,a:b:c,4,a:b:c,true,3,TypeError|set,pset:r"},
+		{`var h = {a: 1, b: 2}; var out = []; for (const {...r} of [h]) { let r2 = r; out.push(Object.keys(r2).length); } for (var {...s} of [h]) { out.push(Object.keys(s).length); } var o = {}; for ({...o.r} of [h]) { let o = 5; out.push(o); } return out.join();`,
+			"2,2,5"},
+		{`var h = {a: 1, b: 2}; var out = []; var r; for ({...r} of [h]) { let r = 5; out.push(r); } for (const {...s} of [h]) { let s2 = 1; out.push(Object.keys(s).length); } return out.join();`,
+			"5,2"},
+		{`var log = []; var h = {a: 1, b: 2}; function* g({...r}, {x, ...s}, ...rest) { yield [Object.keys(r).join(':'), x, Object.keys(s).join(':'), rest.length, arguments.length].join('/') } var p = new Proxy({q: 1}, {get(t, k, rc) { log.push('get:' + String(k)); return Reflect.get(t, k, rc) }, ownKeys(t) { log.push('ownKeys'); return Reflect.ownKeys(t) }, getOwnPropertyDescriptor(t, k) { log.push('gopd:' + String(k)); return Reflect.getOwnPropertyDescriptor(t, k) }}); var it = g(h, {x: 5, y: 6, z: 7}, 1, 2, 3); var v1 = it.next().value; var v2 = g(p, {x: 1}).next().value; var e1 = (function () { try { g(null, {}) } catch (e) { return e.name } })(); var e2 = (function () { try { g({}, undefined) } catch (e) { return e.name } })(); var o = { *m({...r}, ...a) { yield Object.keys(r).length + a.length } }; var v3 = o.m(h, 1).next().value; function* d({...r} = h, ...a) { yield Object.keys(r).join(':') } var v4 = d().next().value; var v5 = [g.length, o.m.length, d.length, g.name].join(':'); var ga = function* (arguments, {...r}, ...a) { yield typeof arguments + Object.keys(r).length }; var v6 = ga(1, h).next().value; return [v1, v2, e1, e2, v3, v4, v5, v6].join() + '|' + log.join(',');`,
+			"a:b/5/y:z/3/5,q/1//0/2,TypeError,TypeError,3,a:b,2:1:0:g,number2|ownKeys,gopd:q,get:q"},
 		// An assignment to a computed member (putName): a typed array's
 		// element converted here, an array's length, anything else set as
 		// it is, in V8's order (the key converted after the value is made).
@@ -1012,6 +1028,14 @@ func TestConversionsCharged(t *testing.T) {
 		{"a spread of a Proxy's ownKeys", text + "var p = new Proxy({}, {ownKeys() { return [t, 'p1'] }, getOwnPropertyDescriptor() { return {value: 1, enumerable: true, configurable: true} }}); for (;;) ({...p})", "as a property's or a collection's key"},
 		{"a revocable Proxy's ownKeys", text + "var p = Proxy.revocable({}, {ownKeys() { return [t] }}).proxy; for (;;) Reflect.ownKeys(p)", "as a property's or a collection's key"},
 		{"a spread of a Proxy with no ownKeys", text + "var a = {}; for (var i = 0; i < 20; i++) a['p' + i] = i; a[t] = 1; var p = new Proxy(a, {}); for (;;) ({...p})", "as a property's or a collection's key"},
+		// Rests set to a property in a nested pattern or a loop's head,
+		// and a generator's parameter's rest beside a rest parameter of its
+		// own (twenty-eighth session: 2.8-2.9 s natively before the
+		// allocations stopped them).
+		{"a property's rest nested in an array pattern", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var o = {}; for (;;) [{...o.r}] = [h]", "as a property's or a collection's key"},
+		{"a property's rest in a loop's head", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var o = {}, l = [h, h, h, h]; for (;;) for ({...o['r']} of l);", "as a property's or a collection's key"},
+		{"this's property's rest nested in a pattern", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var w = {x: h}; ({f() { for (;;) ({x: {...this.r}} = w) }}).f()", "as a property's or a collection's key"},
+		{"a generator's parameter's rest beside its rest parameter", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var g = function* ({...r}, ...a) {}; for (;;) g(h)", "as a property's or a collection's key"},
 		// Long strings compared or searched by a built-in with no step
 		// (twenty-sixth session: 3-10 s natively in a loop).
 		{"an array's indexOf of a long string", "var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; var a = [s]; for (;;) a.indexOf(t)", "indexOf of a string of 8000001 characters"},

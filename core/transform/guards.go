@@ -44,6 +44,9 @@ type guards struct {
 	// (see steady).
 	describe    goja.Callable
 	typedLength *goja.Object
+	// unheld is a symbol no object of the UDF's can hold: the key a
+	// generator's pattern reads first, to charge its argument (keysName 4).
+	unheld *goja.Symbol
 	// reflectGet, reflectSet and reflectHas are Reflect.get, set and has
 	// as they were before the UDF's code ran (guards.count reads and sets
 	// through them, sortItems asks a Proxy through has).
@@ -86,6 +89,21 @@ func (g *guards) own(o *goja.Object, key goja.Value) *goja.Object {
 	}
 	v, _ := d.Get("value").(*goja.Object)
 	return v
+}
+
+// ownData is o's own property key when it is a data property of an
+// object that is not a Proxy, else undefined: reading it runs no code of
+// the UDF's (no getter, no trap).
+func (g *guards) ownData(o goja.Value, key goja.Value) goja.Value {
+	obj, ok := o.(*goja.Object)
+	if !ok || obj.ExportType() == proxyType {
+		return goja.Undefined()
+	}
+	d, ok := invoke(g.describe, goja.Undefined(), obj, key).(*goja.Object)
+	if !ok || d.Get("get") != nil && !goja.IsUndefined(d.Get("get")) || d.Get("set") != nil && !goja.IsUndefined(d.Get("set")) {
+		return goja.Undefined()
+	}
+	return d.Get("value")
 }
 
 func (g *guards) plainState(proto *goja.Object) rxPlain {
@@ -368,7 +386,8 @@ func substitute(b *goja.StringBuilder, tmpl, text string, m []int) {
 const seenPatterns = 64
 
 func newGuards(vm *goja.Runtime, p *Program, c *compiled) *guards {
-	g := &guards{vm: vm, p: p, c: c, get: map[string]goja.Callable{}, seen: map[string]rxPattern{}, joining: map[*goja.Object]int{}}
+	g := &guards{vm: vm, p: p, c: c, get: map[string]goja.Callable{}, seen: map[string]rxPattern{}, joining: map[*goja.Object]int{},
+		unheld: goja.NewSymbol("subplay")}
 	g.rangeError, _ = vm.GlobalObject().Get("RangeError").(*goja.Object)
 	g.imported = reflect.TypeOf(vm.ToValue("\u00e9"))
 	g.describe = original(objectAt(vm, "Object"), "getOwnPropertyDescriptor", nil)

@@ -411,7 +411,16 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		step := tickText(weights[body]) + ";" + chargeRests(names, ";")
 		switch b := body.(type) {
 		case *ast.BlockStatement:
-			add(off(b.LeftBrace)+1, step)
+			if len(names) == 0 {
+				add(off(b.LeftBrace)+1, step)
+				return
+			}
+			// The rests are charged outside a block around the body's
+			// statements: a body may declare a name the head's rest binds
+			// (for ({...r} of l) { let r }), which the charge would meet in
+			// its temporal dead zone.
+			add(off(b.LeftBrace)+1, step+"{")
+			closeAt(off(b.RightBrace), "}")
 			return
 		case *ast.ExpressionStatement:
 			// Around the expression, as around an arrow function's
@@ -512,6 +521,26 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				}
 				add(at, sep+"...{["+keysName+"(2, () => ["+strings.Join(names, ", ")+"], 'length')]: "+restBinding+"}")
 				names = nil
+			} else if n.Generator && len(names) > 0 && n.ParameterList.Rest != nil && !bindsArguments(n.ParameterList) {
+				// One with a rest parameter of its own, which no parameter
+				// may follow: a parameter's own object pattern gets a first
+				// key, keysName's, which charges the argument's keys before
+				// the engine copies them (its value is a symbol no object
+				// holds, so the rest copies what it would have). Rests nested
+				// deeper, or in a pattern with a default (whose source may be
+				// the default), are charged at the first next.
+				for i, b := range n.ParameterList.List {
+					p, ok := b.Target.(*ast.ObjectPattern)
+					id, named := restOf(p)
+					if !ok || !named || b.Initializer != nil {
+						continue
+					}
+					k := strconv.Itoa(i)
+					add(off(p.LeftBrace)+1, "["+keysName+"(4, arguments, "+k+")]: "+restBinding+k+", ")
+					if j := slices.Index(names, id); j >= 0 {
+						names = slices.Delete(names, j, j+1)
+					}
+				}
 			}
 			funcBody(n.Body, names)
 		case *ast.ArrowFunctionLiteral:
@@ -614,10 +643,8 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// sources the code does not name: their copies charged once
 				// made, read by a function given before the assignment.
 				names := restNames(n.Left)
-				if p, ok := n.Left.(*ast.ObjectPattern); ok && p.Rest != nil {
-					if _, named := p.Rest.(*ast.Identifier); named {
-						names = names[1:] // its source is the right side
-					}
+				if p, ok := n.Left.(*ast.ObjectPattern); ok && restRead(p.Rest) != "" {
+					names = names[1:] // its source is the right side
 				}
 				if len(names) > 0 {
 					around(n, keysName, "2, () => ["+strings.Join(names, ", ")+"]")
@@ -2127,8 +2154,9 @@ func isPattern(e ast.Node) bool {
 }
 
 // restNames are the names that the rests of object patterns in n bind
-// (at any depth: {a: {...r}}), for the rests whose source the code does
-// not name, a parameter's, a catch's and a loop head's: keysName charges
+// (at any depth: {a: {...r}}), or restRead's reads of the properties they
+// set, for the rests whose source the code does not name, a parameter's,
+// a catch's, a loop head's and a nested one's: keysName charges
 // what they hold once the engine has copied it (chargeRests), at the
 // start of the body, which the copy precedes by one call or iteration.
 func restNames(n ast.Node) []string {
@@ -2157,8 +2185,8 @@ func restNames(n ast.Node) []string {
 		case *ast.AssignExpression:
 			visit(x.Left)
 		case *ast.ObjectPattern:
-			if id, ok := x.Rest.(*ast.Identifier); ok {
-				names = append(names, id.Name.String())
+			if r := restRead(x.Rest); r != "" {
+				names = append(names, r)
 			}
 			patternParts(x, func(e ast.Expression) { visit(e) })
 		case *ast.ArrayPattern:
@@ -2167,6 +2195,87 @@ func restNames(n ast.Node) []string {
 	}
 	visit(n)
 	return names
+}
+
+// restRead is what reads the rest an object pattern's rest target holds
+// once made: its name, or, for a property (an assignment's pattern may
+// set one: [{...o.r}] = a), keysName's read of it as an own data property
+// (3: no getter or Proxy trap runs, so reading it again is not seen),
+// when its object is a name or this and its key is written; "" for any
+// other target (o[f()], a.b.c), which is left uncharged.
+func restRead(rest ast.Expression) string {
+	var base ast.Expression
+	var key string
+	switch x := rest.(type) {
+	case *ast.Identifier:
+		return x.Name.String()
+	case *ast.DotExpression:
+		base, key = x.Left, x.Identifier.Name.String()
+	case *ast.BracketExpression:
+		lit, ok := x.Member.(*ast.StringLiteral)
+		if !ok {
+			return ""
+		}
+		base, key = x.Left, lit.Value.String()
+	default:
+		return ""
+	}
+	switch b := base.(type) {
+	case *ast.Identifier:
+		return keysName + "(3, " + b.Name.String() + ", " + strconv.Quote(key) + ")"
+	case *ast.ThisExpression:
+		return keysName + "(3, this, " + strconv.Quote(key) + ")"
+	}
+	return ""
+}
+
+// restOf is the name an object pattern's rest binds, if it is a name.
+func restOf(p *ast.ObjectPattern) (string, bool) {
+	if p == nil {
+		return "", false
+	}
+	id, ok := p.Rest.(*ast.Identifier)
+	if !ok {
+		return "", false
+	}
+	return id.Name.String(), true
+}
+
+// bindsArguments reports whether a parameter list binds the name
+// arguments (sloppy code may), which would hide the function's.
+func bindsArguments(l *ast.ParameterList) bool {
+	found := false
+	var visit func(n ast.Node)
+	visit = func(n ast.Node) {
+		switch x := n.(type) {
+		case *ast.Identifier:
+			found = found || x.Name == "arguments"
+		case *ast.Binding:
+			if x != nil {
+				visit(x.Target)
+			}
+		case *ast.PropertyShort:
+			visit(&x.Name)
+		case *ast.AssignExpression:
+			visit(x.Left)
+		case *ast.ObjectPattern, *ast.ArrayPattern:
+			patternParts(x, func(e ast.Expression) { visit(e) })
+			if o, ok := x.(*ast.ObjectPattern); ok {
+				for _, p := range o.Properties {
+					if s, ok := p.(*ast.PropertyShort); ok {
+						visit(&s.Name)
+					}
+				}
+			}
+		}
+	}
+	for _, b := range l.List {
+		visit(b)
+	}
+	if l.Rest != nil {
+		visit(l.Rest)
+	}
+	return found
 }
 
 // chargeRests is keysName's call on each name, each followed by sep.

@@ -207,6 +207,11 @@ func init() {
 		udf("array-long-key-held-loop", "function f(m) { var t = 'x'.repeat(8e6), a = [], o = {}; a[t] = 1; for (var i = 0; i < 20; i++) o['p' + i] = i; for (;;) Object.assign(o, a) }", 1),
 		udf("nested-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, r; h[t] = 1; var w = {x: h}; for (;;) ({x: {...r}} = w) }", 1),
 		udf("proxy-own-keys-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), p = new Proxy({}, {ownKeys: function () { return [t] }, getOwnPropertyDescriptor: function () { return {value: 1, enumerable: true, configurable: true} }}); for (;;) ({...p}) }", 1),
+		// Rests set to a property in a nested pattern (twenty-eighth
+		// session: 2.8 s natively before the allocations stopped it), and a
+		// generator's pattern's rest beside a rest parameter (2.9 s).
+		udf("property-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, o = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; for (;;) [{...o.r}] = [h] }", 1),
+		udf("generator-rest-beside-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var g = function* ({...r}, ...a) {}; for (;;) g(h) }", 1),
 		// A name of 60,000 characters read at each step of the top-level
 		// code of five transforms: the engine hashes it at each read
 		// (twenty-seventh session: 0.88 s in js/wasm for one transform's
