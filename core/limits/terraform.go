@@ -30,14 +30,16 @@ const (
 	// TerraformEvalBytes bounds what evaluating the expressions of one
 	// text may build and do, estimated from their syntax before HCL
 	// evaluates them (core/terraform/cost.go: a value counts 64 bytes, a
-	// string its length too, a conversion to a string 8 KiB, a for
+	// scalar its text too, a conversion to a string 8 KiB, a for
 	// expression its collection's elements times its body, a conditional
-	// both results). HCL's evaluator has no bound of its own: nested for
+	// both results; a number read into a string attribute is charged when
+	// converted; what an expression's own text pays for, 64 bytes a byte,
+	// is not charged). HCL's evaluator has no bound of its own: nested for
 	// expressions over a list of a thousand numbers (4 KB of text) build a
-	// billion values. Measured natively, the estimate's bytes cost 0.1-14
-	// ns each (14 for == of nested lists), so 4 MiB is at most about 60 ms;
-	// a subscription's values estimate at a few KB, a label map made by a
-	// for expression over 100 numbers at about 3.5 MiB.
+	// billion values. Measured natively, an estimated byte costs 0.5-6 ns
+	// (up to 14 beside a CI run), so 4 MiB is at most about 25-60 ms; a
+	// subscription's values estimate at a few KB, a label map made by a
+	// for expression over 120 numbers just passes.
 	TerraformEvalBytes = 4 << 20
 
 	// TerraformMaxExponent bounds a number literal's decimal exponent
