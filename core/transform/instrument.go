@@ -2254,8 +2254,6 @@ func bindsArguments(l *ast.ParameterList) bool {
 			if x != nil {
 				visit(x.Target)
 			}
-		case *ast.PropertyShort:
-			visit(&x.Name)
 		case *ast.AssignExpression:
 			visit(x.Left)
 		case *ast.ObjectPattern, *ast.ArrayPattern:
