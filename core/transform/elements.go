@@ -501,7 +501,12 @@ func (g *guards) boundElements() {
 	// putName, for o[k] = v (see putHelper).
 	f = programFunc(vm, putHelper)
 	goPut := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
-		return g.put(fc.Argument(0).ToInteger(), fc.Argument(1), fc.Argument(2), fc.Argument(3))
+		kind, v := fc.Argument(0).ToInteger(), fc.Argument(3)
+		if kind&restCopy != 0 {
+			g.copied(v, "a rest") // the copy a pattern's rest made, set here
+			kind &^= restCopy
+		}
+		return g.put(kind, fc.Argument(1), fc.Argument(2), v)
 	})
 	goGet := vm.ToValue(func(fc goja.FunctionCall) goja.Value { return g.getAt(fc.Argument(0), fc.Argument(1)) })
 	// isView says whether o is a typed array or a Proxy (which may pass a

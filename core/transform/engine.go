@@ -424,12 +424,16 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	// findings).
 	wrapping.Store(vm, &wrappers{charge: func() { gd.cost(builtinSteps) }})
 	defer markCalls(vm)
-	// copiedOut charges an object the engine copies all of (a spread's
-	// source, a rest's): its items, and the long keys it holds.
-	copiedOut := func(v goja.Value, what string) {
-		p.charge(c, gd.items(v, what), 1, what)
-		gd.chargeKeys(v, false)
-	}
+	// superKey is the last computed key of a super[k] = v, and superGiven
+	// the last value given one, before its conversion (superName). A
+	// setter that the engine's write runs may make another super[k] = v in
+	// between: that one takes its own value, and the outer assignment's
+	// value is then its converted one (as every super[k] = v's was before
+	// the twenty-eighth session).
+	var superKey goja.Value = goja.Undefined()
+	var superGiven goja.Value
+	// keptKeys are the stand-ins of super[k] = v's object keys (earlyKey).
+	keptKeys := map[*goja.Object]func() goja.Value{}
 	for name, f := range map[string]func(goja.FunctionCall) goja.Value{
 		tickName: func(fc goja.FunctionCall) goja.Value {
 			w := 1
@@ -465,7 +469,43 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		convertedName: func(goja.FunctionCall) goja.Value { return c.converted },
 		keyName:       func(goja.FunctionCall) goja.Value { return c.key },
 		superName: func(fc goja.FunctionCall) goja.Value {
-			return gd.superValue(fc.Argument(1), fc.Argument(2), fc.Argument(3))
+			switch fc.Argument(0).ToInteger() {
+			case -1: // super[k] = v's key, as the engine will use it, kept
+				if o, ok := fc.Argument(1).(*goja.Object); ok {
+					// A stand-in whose conversion superName makes, the
+					// engine's then given that key (V8 converts super[k]'s
+					// key once, after the value is made, before converting
+					// it, as superName does).
+					d, early := gd.earlyKey(o)
+					keptKeys[d] = early
+					superKey = d
+				} else {
+					superKey = gd.usedKey(fc.Argument(1))
+				}
+				return superKey
+			case -2: // the key kept, for the value's conversion
+				k := superKey
+				superKey = goja.Undefined()
+				return k
+			case -3: // the assignment done: its value is what was given
+				if superGiven != nil {
+					v := superGiven
+					superGiven = nil
+					return v
+				}
+				return fc.Argument(1)
+			}
+			superGiven = fc.Argument(3)
+			k := fc.Argument(2)
+			if d, stand := k.(*goja.Object); stand {
+				early := keptKeys[d]
+				delete(keptKeys, d)
+				if early == nil {
+					return fc.Argument(3)
+				}
+				k = early()
+			}
+			return gd.superValue(fc.Argument(1), k, fc.Argument(3))
 		},
 		propertyKeyName: func(fc goja.FunctionCall) goja.Value { return gd.usedKey(fc.Argument(0)) },
 		heldName: func(goja.FunctionCall) goja.Value {
@@ -508,7 +548,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 				if f, ok := goja.AssertFunction(v); ok {
 					if list, ok := invoke(f, goja.Undefined()).(*goja.Object); ok {
 						for i := range list.Get("length").ToInteger() {
-							copiedOut(list.Get(strconv.FormatInt(i, 10)), "a rest")
+							gd.copied(list.Get(strconv.FormatInt(i, 10)), "a rest")
 						}
 					}
 				}
@@ -517,11 +557,11 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 				return gd.ownData(v, fc.Argument(2))
 			case 4: // a generator's argument, before its pattern's rest copies it
 				if args, ok := v.(*goja.Object); ok {
-					copiedOut(args.Get(fc.Argument(2).String()), "a rest")
+					gd.copied(args.Get(fc.Argument(2).String()), "a rest")
 				}
 				return gd.unheld
 			default:
-				copiedOut(v, "a spread")
+				gd.copied(v, "a spread")
 			}
 			return v
 		},
@@ -1996,6 +2036,31 @@ func (g *guards) usedKey(v goja.Value) goja.Value {
 	}
 	g.chargeBigText(v)
 	return v
+}
+
+// earlyKey is usedKey's stand-in for an object key whose conversion may be
+// made before the engine asks (early): the engine's next conversion then
+// gives that key, running nothing more.
+func (g *guards) earlyKey(v *goja.Object) (*goja.Object, func() goja.Value) {
+	var made goja.Value
+	convert := func() goja.Value {
+		k := g.key(v)
+		g.chargeKey(k)
+		return k
+	}
+	d := g.vm.NewObject()
+	_ = d.SetSymbol(goja.SymToPrimitive, g.vm.ToValue(func(goja.FunctionCall) goja.Value {
+		if made != nil {
+			k := made
+			made = nil
+			return k
+		}
+		return convert()
+	}))
+	return d, func() goja.Value {
+		made = convert()
+		return made
+	}
 }
 
 // chargeKey charges a property key that is a long string, as compared

@@ -91,6 +91,13 @@ func (g *guards) own(o *goja.Object, key goja.Value) *goja.Object {
 	return v
 }
 
+// copied charges an object the engine copies all of (a spread's source,
+// a rest's): its items, and the long keys it holds.
+func (g *guards) copied(v goja.Value, what string) {
+	g.p.charge(g.c, g.items(v, what), 1, what)
+	g.chargeKeys(v, false)
+}
+
 // ownData is o's own property key when it is a data property of an
 // object that is not a Proxy, else undefined: reading it runs no code of
 // the UDF's (no getter, no trap).

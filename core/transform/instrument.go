@@ -148,6 +148,9 @@ const (
 	countDown   = 1
 	countPrefix = 2
 	countStrict = 4
+	// restCopy marks refName's reference to a member that a pattern's
+	// rest sets ({...o[k]}): goPut charges the copy it is given.
+	restCopy = 8
 )
 
 // insertion is text added to the code before the byte at offset at (in the
@@ -253,6 +256,8 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// with what it is given besides the value (first the key, then the
 	// kind and this before it).
 	supers := map[*ast.AssignExpression]string{}
+	// keptKeys are the computed keys of super[k] = v (see supers).
+	keptKeys := map[*ast.BracketExpression]bool{}
 	// defaults are the initializers in patterns ([o[k] = 1] = a), which
 	// are not assignments to rewrite as such.
 	defaults := map[*ast.AssignExpression]bool{}
@@ -263,6 +268,10 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	written := map[ast.Expression]bool{}
 	// targets adds the computed members, and the lengths, that a pattern
 	// or a loop's head writes.
+	// restTargets are the members the rests of patterns set whose copies
+	// no other call charges (all but an assignment's own rest, whose source
+	// is its right side): refName's reference charges what it is given.
+	restTargets := map[ast.Expression]bool{}
 	var targets func(e ast.Expression)
 	targets = func(e ast.Expression) {
 		switch x := e.(type) {
@@ -281,6 +290,20 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				targets(x.Left)
 			}
 		default:
+			if p, ok := e.(*ast.ObjectPattern); ok {
+				switch m := p.Rest.(type) {
+				case *ast.BracketExpression:
+					restTargets[m] = !isSuper(m.Left)
+				case *ast.DotExpression:
+					if !isSuper(m.Left) {
+						restTargets[m] = true
+						if m.Identifier.Name != "length" {
+							written[m] = true
+							refs = append(refs, m)
+						}
+					}
+				}
+			}
 			patternParts(e, targets)
 		}
 	}
@@ -305,11 +328,20 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if n.Operator == token.ASSIGN && !num(n.Right) {
 				if key := superKey(code, n.Left, off, ends); key != "" {
 					supers[n] = key
+				} else if br, ok := n.Left.(*ast.BracketExpression); ok && isSuper(br.Left) && !num(br.Member) {
+					// super[k] = v with k computed: the key, as the engine
+					// will use it, is kept when made (superName(-1, k)) and
+					// given to the value's conversion (superName(-2)).
+					supers[n] = superName + "(-2)"
+					keptKeys[br] = true
 				}
 			}
-			switch n.Left.(type) {
+			switch l := n.Left.(type) {
 			case *ast.ArrayPattern, *ast.ObjectPattern:
 				targets(n.Left)
+				if p, ok := l.(*ast.ObjectPattern); ok && n.Operator == token.ASSIGN {
+					delete(restTargets, p.Rest) // keysName(0) charges the right side
+				}
 			case *ast.BracketExpression, *ast.DotExpression:
 				if logical(n.Operator) {
 					targets(n.Left)
@@ -346,10 +378,16 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		}
 		for _, n := range refs {
-			if r, ok := refMember(code, n, strict(n.Idx0()), off, starts, ends); ok {
+			if r, ok := refMember(code, n, strict(n.Idx0()), restTargets[n], off, starts, ends); ok {
 				rewrites[n] = r
 			}
 		}
+	}
+	// charged says of a member a rest sets whether refName's reference
+	// charges its copy (restTargets, rewritten).
+	charged := func(e ast.Expression) bool {
+		_, ok := rewrites[e]
+		return ok && restTargets[e]
 	}
 	// take adds a rewrite's insertions.
 	take := func(n ast.Node) bool {
@@ -394,7 +432,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			for _, b := range bs {
 				// Within the pattern: its own rest's source is named, and
 				// keysName wraps it.
-				patternParts(b.Target, func(e ast.Expression) { names = append(names, restNames(e)...) })
+				patternParts(b.Target, func(e ast.Expression) { names = append(names, restNames(e, nil)...) })
 			}
 			if len(names) == 0 {
 				continue
@@ -500,16 +538,16 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		case *ast.ForStatement:
 			wrapBody(n.Body, nil)
 		case *ast.ForInStatement:
-			wrapBody(n.Body, restNames(n.Into))
+			wrapBody(n.Body, restNames(n.Into, charged))
 			around(n.Source, keysName, "1")
 		case *ast.ForOfStatement:
-			wrapBody(n.Body, restNames(n.Into))
+			wrapBody(n.Body, restNames(n.Into, charged))
 		case *ast.WhileStatement:
 			wrapBody(n.Body, nil)
 		case *ast.DoWhileStatement:
 			wrapBody(n.Body, nil)
 		case *ast.FunctionLiteral:
-			names := restNames(n.ParameterList)
+			names := restNames(n.ParameterList, nil)
 			if at := off(n.ParameterList.Closing); n.Generator && len(names) > 0 && n.ParameterList.Rest == nil && at > 0 && at < len(code) && code[at] == ')' {
 				// A generator's body starts at its first next, but its
 				// parameters are bound at the call: the rests are charged
@@ -546,12 +584,12 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		case *ast.ArrowFunctionLiteral:
 			switch b := n.Body.(type) {
 			case *ast.BlockStatement:
-				funcBody(b, restNames(n.ParameterList))
+				funcBody(b, restNames(n.ParameterList, nil))
 			case *ast.ExpressionBody:
-				stepAround(b.Expression, b, restNames(n.ParameterList))
+				stepAround(b.Expression, b, restNames(n.ParameterList, nil))
 			}
 		case *ast.CatchStatement:
-			if names := restNames(n.Parameter); len(names) > 0 && n.Body != nil {
+			if names := restNames(n.Parameter, nil); len(names) > 0 && n.Body != nil {
 				add(off(n.Body.LeftBrace)+1, chargeRests(names, ";"))
 			}
 		case *ast.Program:
@@ -642,7 +680,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// Rests nested in the pattern ({x: {...r}} = w), whose
 				// sources the code does not name: their copies charged once
 				// made, read by a function given before the assignment.
-				names := restNames(n.Left)
+				names := restNames(n.Left, charged)
 				if p, ok := n.Left.(*ast.ObjectPattern); ok && restRead(p.Rest) != "" {
 					names = names[1:] // its source is the right side
 				}
@@ -651,7 +689,10 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				}
 			}
 			if more, ok := supers[n]; ok {
-				// super[k] = v: v converted for this (superName).
+				// super[k] = v: v converted for this (superName), and the
+				// assignment's value v as given, not as converted
+				// (superName(-3) around it).
+				around(n, superName, "-3")
 				around(n.Right, superName, more)
 			}
 			if dot, ok := n.Left.(*ast.DotExpression); ok && n.Operator == token.ASSIGN && dot.Identifier.Name == "length" && !num(n.Right) {
@@ -743,7 +784,11 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			// (super[k] = v, super[k]++, [super[k]] = a: no rewrite takes
 			// its place, and the engine hashes its key as a read's).
 			if !take(n) && (!written[n] || isSuper(n.Left)) && !num(n.Member) {
-				around(n.Member, propertyKeyName, "")
+				if keptKeys[n] {
+					around(n.Member, superName, "-1") // propertyKeyName's work, and kept
+				} else {
+					around(n.Member, propertyKeyName, "")
+				}
 			}
 		case *ast.ObjectPattern:
 			for _, p := range n.Properties {
@@ -1343,11 +1388,12 @@ func setMember(code string, n *ast.AssignExpression, strict bool, off func(file.
 }
 
 // refMember plans how refName takes the place of a computed member, or a
-// length, that a pattern, a loop's head or a logical assignment writes:
+// length, that a pattern, a loop's head or a logical assignment writes, or
+// any member a pattern's rest sets (rest: its copy charged when set):
 // the insertions that make its text refName(strict, ((o)), ((k))).value
 // (refName(strict, ((o)), "length").value), and whether it can (member's
 // conditions).
-func refMember(code string, target ast.Expression, strict bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
+func refMember(code string, target ast.Expression, strict, rest bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
 	a, b, sep, end, list, ok := member(code, target, off, starts, ends)
 	if !ok {
 		return rewrite{}, false
@@ -1355,6 +1401,9 @@ func refMember(code string, target ast.Expression, strict bool, off func(file.Id
 	kind := 0
 	if strict {
 		kind = countStrict
+	}
+	if rest {
+		kind |= restCopy
 	}
 	list = append(list, insertion{at: a, text: refName + "(" + strconv.Itoa(kind) + ", (("})
 	if x, dot := target.(*ast.DotExpression); dot {
@@ -2159,7 +2208,7 @@ func isPattern(e ast.Node) bool {
 // a catch's, a loop head's and a nested one's: keysName charges
 // what they hold once the engine has copied it (chargeRests), at the
 // start of the body, which the copy precedes by one call or iteration.
-func restNames(n ast.Node) []string {
+func restNames(n ast.Node, charged func(ast.Expression) bool) []string {
 	var names []string
 	var visit func(n ast.Node)
 	visit = func(n ast.Node) {
@@ -2185,7 +2234,7 @@ func restNames(n ast.Node) []string {
 		case *ast.AssignExpression:
 			visit(x.Left)
 		case *ast.ObjectPattern:
-			if r := restRead(x.Rest); r != "" {
+			if r := restRead(x.Rest); r != "" && (charged == nil || !charged(x.Rest)) {
 				names = append(names, r)
 			}
 			patternParts(x, func(e ast.Expression) { visit(e) })
@@ -2199,10 +2248,11 @@ func restNames(n ast.Node) []string {
 
 // restRead is what reads the rest an object pattern's rest target holds
 // once made: its name, or, for a property (an assignment's pattern may
-// set one: [{...o.r}] = a), keysName's read of it as an own data property
-// (3: no getter or Proxy trap runs, so reading it again is not seen),
-// when its object is a name or this and its key is written; "" for any
-// other target (o[f()], a.b.c), which is left uncharged.
+// set one: [{...o.r}] = a) whose set refName's reference does not charge
+// (restTargets: where member could not take the text apart), keysName's
+// read of it as an own data property (3: no getter or Proxy trap runs, so
+// reading it again is not seen), when its object is a name or this and
+// its key is written; "" for any other target, left uncharged.
 func restRead(rest ast.Expression) string {
 	var base ast.Expression
 	var key string

@@ -208,10 +208,15 @@ func init() {
 		udf("nested-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, r; h[t] = 1; var w = {x: h}; for (;;) ({x: {...r}} = w) }", 1),
 		udf("proxy-own-keys-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), p = new Proxy({}, {ownKeys: function () { return [t] }, getOwnPropertyDescriptor: function () { return {value: 1, enumerable: true, configurable: true} }}); for (;;) ({...p}) }", 1),
 		// Rests set to a property in a nested pattern (twenty-eighth
-		// session: 2.8 s natively before the allocations stopped it), and a
-		// generator's pattern's rest beside a rest parameter (2.9 s).
+		// session: 1.7-2.2 s natively before the allocations stopped them),
+		// a generator's pattern's rest beside a rest parameter (1.7 s), and a
+		// typed array's element written through super with a computed key
+		// (0.9 s js/wasm CPU) or by += (charged already: 85 ms).
 		udf("property-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, o = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; for (;;) [{...o.r}] = [h] }", 1),
 		udf("generator-rest-beside-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var g = function* ({...r}, ...a) {}; for (;;) g(h) }", 1),
+		udf("computed-member-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, o = {}, k = 'r'; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; for (;;) [{...o[k]}] = [h] }", 1),
+		udf("typed-subclass-super-computed-loop", "function f(m) { var s = '1'.repeat(4e6); class T extends Float64Array { g() { var k = 0; for (;;) super[k] = s } } new T(1).g() }", 1),
+		udf("typed-array-add-assign-loop", "function f(m) { var s = '1'.repeat(4e6), ta = new Float64Array(1), k = 0; for (;;) ta[k] += s }", 1),
 		// A name of 60,000 characters read at each step of the top-level
 		// code of five transforms: the engine hashes it at each read
 		// (twenty-seventh session: 0.88 s in js/wasm for one transform's
