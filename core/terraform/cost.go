@@ -13,7 +13,7 @@ import (
 
 // HCL evaluates an expression with no bound on its work: a few lines of
 // nested for expressions over a list of a thousand numbers build a
-// billion values, and sixteen locals each quadrupling the previous one's
+// billion values, and twelve locals each quadrupling the previous one's
 // text build gigabytes (twenty-eighth session: 4 KB of text that ran out
 // of memory, 1 KB that took 17 s and 3 GB). Before an expression is
 // evaluated, estimate gives an upper bound of what it builds and of the

@@ -749,7 +749,7 @@ func (r *reader) eval(e hclsyntax.Expression, path, name string) (cty.Value, boo
 func (r *reader) tooCostly(sp diag.Span, path, name string) {
 	r.unknown[path] = true
 	r.add(diag.Warning, sp, path, "terraform-too-costly", name+" "+tooCostlyWhy[1:]+": subplay does not know its value",
-		"a subscription's values are literals or short references; loops over large lists belong in a module subplay does not read")
+		"write the value itself to have it checked; a subscription's values are rarely more than literals and short references")
 }
 
 // affords charges converting v, a value read, to the attribute's type: a
