@@ -555,9 +555,13 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 				return fc.Argument(2)
 			case 3: // a rest set to a property: read back, seen by nothing
 				return gd.ownData(v, fc.Argument(2))
-			case 4: // a generator's argument, before its pattern's rest copies it
-				if args, ok := v.(*goja.Object); ok {
-					gd.copied(args.Get(fc.Argument(2).String()), "a rest")
+			case 4: // what a generator's pattern's rest copies, before it does
+				if path, ok := fc.Argument(2).(*goja.Object); ok {
+					src := v
+					for i := range path.Get("length").ToInteger() {
+						src = gd.ownData(src, path.Get(strconv.FormatInt(i, 10)))
+					}
+					gd.copied(src, "a rest")
 				}
 				return gd.unheld
 			default:

@@ -602,15 +602,17 @@ func TestConstantLogicChains(t *testing.T) {
 // when its caller stops waiting, also in one statement that repeats work
 // no step counts. Here 10,000 calls of a generator whose parameter's rest,
 // nested in its pattern beside a rest parameter, copies a key of 8 million
-// characters, charged only at the first next, which never comes (several
-// seconds when nothing stops it). Until the twenty-eighth session the
-// statement was 300 super[k] = s into a typed array's subclass, since
-// charged; when this one is charged too, the test needs another.
+// characters from an object a getter gives (keysName 4 reads the path as
+// own data and stops at a getter: charged only at the first next, which
+// never comes; 0.9 s natively before the allocations stop it). Until the twenty-eighth
+// session the statement was 300 super[k] = s into a typed array's
+// subclass, since charged; when this one is charged too, the test needs
+// another.
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
 	}
-	code := "var w = {x: {}}; w.x['x'.repeat(8e6)] = 1; var g = function* ({x: {...r}}, ...a) {};\nfunction f(m) { return {data: String([" + strings.TrimSuffix(strings.Repeat("g(w),", 10000), ",") + "].length)} }"
+	code := "var o = {}; o['x'.repeat(8e6)] = 1; var w = {get x() { return o }}; var g = function* ({x: {...r}}, ...a) {};\nfunction f(m) { return {data: String([" + strings.TrimSuffix(strings.Repeat("g(w),", 10000), ",") + "].length)} }"
 	run := func(opts Options) Step {
 		t.Helper()
 		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, opts)
@@ -757,6 +759,11 @@ func TestConversionsSemantics(t *testing.T) {
 			"true,true"},
 		{`var log = []; var k = {toString() { log.push('k'); return '1' }}; var bad = {toString() { log.push('bad'); throw new RangeError('no') }}; class T extends Float64Array { g(key, v) { return (super[key] = (log.push('rhs'), v)) } } var t = new T(2); var v = {valueOf() { log.push('v'); return 9 }}; var r1 = t.g(k, v) === v, r2 = t[1]; var e1 = (function () { try { t.g(bad, v) } catch (e) { return e.name } })(); var o = {}; class P { m(key) { super[key] = (log.push('rhs2'), 3); return this[key] } } Object.setPrototypeOf(P.prototype, o); var r3 = new P().m(k); return [r1, r2, e1, r3].join() + '|' + log.join(',');`,
 			"true,9,RangeError,3|rhs,k,v,rhs,bad,rhs2,k,k"},
+		// A generator's rests at any depth of its parameters beside a rest
+		// parameter (keysName 4 with a path read as own data: a getter on
+		// the path runs once, a Proxy's get trap too).
+		{`var log = []; var h = {a: 1, b: 2}; function* g({x: {...r}}, [{...s}, , {...u}], {0: {...n}}, ...rest) { yield [Object.keys(r).join(':'), Object.keys(s).join(':'), Object.keys(u).join(':'), Object.keys(n).join(':'), rest.length, arguments.length].join('/') } var v1 = g({x: h}, [h, 0, {c: 3}], [{d: 4}], 7, 8).next().value; var acc = {get x() { log.push('getx'); return h }}; var v2 = g(acc, [h, 1, h], {0: h}).next().value; var p = new Proxy({x: h}, {get(t, k, rc) { log.push('pget:' + String(k)); return Reflect.get(t, k, rc) }}); var v3 = g(p, [h, 1, h], [h]).next().value; var e1 = (function () { try { g({x: null}, [h, 1, h], [h]) } catch (e) { return e.name } })(); var e2 = (function () { try { g({x: h}, null, [h]) } catch (e) { return e.name } })(); function* d({x: {...r} = h} = {}, ...a) { yield Object.keys(r).join(':') } var v4 = d().next().value + ';' + d({x: {z: 1}}).next().value; var v5 = [g.length, d.length].join(':'); return [v1, v2, v3, e1, e2, v4, v5].join() + '|' + log.join(',');`,
+			"a:b/a:b/c/d/2/5,a:b/a:b/a:b/a:b/0/3,a:b/a:b/a:b/a:b/0/3,TypeError,TypeError,a:b;z,3:0|getx,pget:x"},
 		// An assignment to a computed member (putName): a typed array's
 		// element converted here, an array's length, anything else set as
 		// it is, in V8's order (the key converted after the value is made).
@@ -1047,6 +1054,8 @@ func TestConversionsCharged(t *testing.T) {
 		{"a property's rest in a loop's head", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var o = {}, l = [h, h, h, h]; for (;;) for ({...o['r']} of l);", "as a property's or a collection's key"},
 		{"this's property's rest nested in a pattern", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var w = {x: h}; ({f() { for (;;) ({x: {...this.r}} = w) }}).f()", "as a property's or a collection's key"},
 		{"a generator's parameter's rest beside its rest parameter", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var g = function* ({...r}, ...a) {}; for (;;) g(h)", "as a property's or a collection's key"},
+		{"a generator's nested rest beside its rest parameter", text + "var w = {x: {}}; for (var i = 0; i < 20; i++) w.x['p' + i] = i; w.x[t] = 1; var g = function* ({x: {...r}}, ...a) {}; for (;;) g(w)", "as a property's or a collection's key"},
+		{"a generator's rest in an array pattern beside its rest parameter", text + "var w = {}; for (var i = 0; i < 20; i++) w['p' + i] = i; w[t] = 1; var g = function* ([{...r}], ...a) {}; for (;;) g([w])", "as a property's or a collection's key"},
 		{"a computed member's rest nested in a pattern", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var o = {}; function g() { return 'r' } for (;;) [{...o[g()]}] = [h]", "as a property's or a collection's key"},
 		{"a chain's rest nested in a pattern", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var q = {o: {}}; for (;;) [{...q.o.r}] = [h]", "as a property's or a collection's key"},
 		{"a typed array's element through super, the key in a name", digits + "class T extends Float64Array { f(k) { return [" + list("super[k] = s", 300) + "] } } new T(1).f(0)", "to a number"},

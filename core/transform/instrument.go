@@ -3,6 +3,7 @@
 package transform
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -561,23 +562,27 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				names = nil
 			} else if n.Generator && len(names) > 0 && n.ParameterList.Rest != nil && !bindsArguments(n.ParameterList) {
 				// One with a rest parameter of its own, which no parameter
-				// may follow: a parameter's own object pattern gets a first
-				// key, keysName's, which charges the argument's keys before
-				// the engine copies them (its value is a symbol no object
-				// holds, so the rest copies what it would have). Rests nested
-				// deeper, or in a pattern with a default (whose source may be
-				// the default), are charged at the first next.
+				// may follow: each object pattern holding a rest gets a
+				// first key, keysName's, which charges the object the rest
+				// copies before the engine copies it, reached from the
+				// function's arguments by the pattern's path, read as own
+				// data (paths); its value is a symbol no object holds, so the
+				// rest copies what it would have. A rest in a pattern with a
+				// default on its path (whose source may be the default) is
+				// charged at the first next.
+				seq := 0
 				for i, b := range n.ParameterList.List {
-					p, ok := b.Target.(*ast.ObjectPattern)
-					id, named := restOf(p)
-					if !ok || !named || b.Initializer != nil {
+					if b.Initializer != nil {
 						continue
 					}
-					k := strconv.Itoa(i)
-					add(off(p.LeftBrace)+1, "["+keysName+"(4, arguments, "+k+")]: "+restBinding+k+", ")
-					if j := slices.Index(names, id); j >= 0 {
-						names = slices.Delete(names, j, j+1)
-					}
+					restPaths(b.Target, []string{strconv.Itoa(i)}, func(p *ast.ObjectPattern, id string, path []string) {
+						k := strconv.Itoa(seq)
+						seq++
+						add(off(p.LeftBrace)+1, "["+keysName+"(4, arguments, ["+strings.Join(path, ", ")+"])]: "+restBinding+k+", ")
+						if j := slices.Index(names, id); j >= 0 {
+							names = slices.Delete(names, j, j+1)
+						}
+					})
 				}
 			}
 			funcBody(n.Body, names)
@@ -2277,6 +2282,42 @@ func restRead(rest ast.Expression) string {
 		return keysName + "(3, this, " + strconv.Quote(key) + ")"
 	}
 	return ""
+}
+
+// restPaths calls f on each object pattern in target whose rest binds a
+// name, with the path to it from the parameter (the argument's index,
+// then each key or position, as JavaScript literals), through object
+// patterns' written keys and array patterns' positions before any rest,
+// never through a default.
+func restPaths(target ast.Expression, path []string, f func(p *ast.ObjectPattern, id string, path []string)) {
+	switch x := target.(type) {
+	case *ast.ObjectPattern:
+		if id, ok := restOf(x); ok {
+			f(x, id, path)
+		}
+		for _, p := range x.Properties {
+			k, ok := p.(*ast.PropertyKeyed)
+			if !ok || k.Computed {
+				continue
+			}
+			var key string
+			switch name := k.Key.(type) {
+			case *ast.StringLiteral:
+				key = strconv.Quote(name.Value.String())
+			case *ast.Identifier:
+				key = strconv.Quote(name.Name.String())
+			case *ast.NumberLiteral:
+				key = strconv.Quote(fmt.Sprint(name.Value))
+			default:
+				continue
+			}
+			restPaths(k.Value, append(slices.Clip(path), key), f)
+		}
+	case *ast.ArrayPattern:
+		for j, e := range x.Elements {
+			restPaths(e, append(slices.Clip(path), strconv.Itoa(j)), f)
+		}
+	}
 }
 
 // restOf is the name an object pattern's rest binds, if it is a name.

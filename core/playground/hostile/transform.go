@@ -209,11 +209,13 @@ func init() {
 		udf("proxy-own-keys-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), p = new Proxy({}, {ownKeys: function () { return [t] }, getOwnPropertyDescriptor: function () { return {value: 1, enumerable: true, configurable: true} }}); for (;;) ({...p}) }", 1),
 		// Rests set to a property in a nested pattern (twenty-eighth
 		// session: 1.7-2.2 s natively before the allocations stopped them),
-		// a generator's pattern's rest beside a rest parameter (1.7 s), and a
+		// a generator's pattern's rest beside a rest parameter (1.7 s; nested
+		// in its pattern 3.2 s), and a
 		// typed array's element written through super with a computed key
 		// (0.9 s js/wasm CPU) or by += (charged already: 85 ms).
 		udf("property-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, o = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; for (;;) [{...o.r}] = [h] }", 1),
 		udf("generator-rest-beside-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var g = function* ({...r}, ...a) {}; for (;;) g(h) }", 1),
+		udf("generator-nested-rest-beside-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), w = {x: {}}; for (var i = 0; i < 20; i++) w.x['p' + i] = i; w.x[t] = 1; var g = function* ({x: {...r}}, ...a) {}; for (;;) g(w) }", 1),
 		udf("computed-member-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, o = {}, k = 'r'; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; for (;;) [{...o[k]}] = [h] }", 1),
 		udf("typed-subclass-super-computed-loop", "function f(m) { var s = '1'.repeat(4e6); class T extends Float64Array { g() { var k = 0; for (;;) super[k] = s } } new T(1).g() }", 1),
 		udf("typed-array-add-assign-loop", "function f(m) { var s = '1'.repeat(4e6), ta = new Float64Array(1), k = 0; for (;;) ta[k] += s }", 1),
