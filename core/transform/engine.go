@@ -553,8 +553,6 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 					}
 				}
 				return fc.Argument(2)
-			case 3: // a rest set to a property: read back, seen by nothing
-				return gd.ownData(v, fc.Argument(2))
 			case 4: // what a generator's pattern's rest copies, before it does
 				if path, ok := fc.Argument(2).(*goja.Object); ok {
 					src := v
@@ -2026,16 +2024,11 @@ func (g *guards) key(v goja.Value) goja.Value {
 // base first (null[k] and k in 5 throw with k not converted), and so
 // does the engine.
 func (g *guards) usedKey(v goja.Value) goja.Value {
-	switch v.(type) {
+	switch o := v.(type) {
 	case goja.String:
 		g.chargeKey(v)
 	case *goja.Object:
-		d := g.vm.NewObject()
-		_ = d.SetSymbol(goja.SymToPrimitive, g.vm.ToValue(func(goja.FunctionCall) goja.Value {
-			k := g.key(v)
-			g.chargeKey(k)
-			return k
-		}))
+		d, _ := g.earlyKey(o) // converted only when the engine asks
 		return d
 	}
 	g.chargeBigText(v)

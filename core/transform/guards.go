@@ -106,11 +106,14 @@ func (g *guards) ownData(o goja.Value, key goja.Value) goja.Value {
 	if !ok || obj.ExportType() == proxyType {
 		return goja.Undefined()
 	}
-	d, ok := invoke(g.describe, goja.Undefined(), obj, key).(*goja.Object)
-	if !ok || d.Get("get") != nil && !goja.IsUndefined(d.Get("get")) || d.Get("set") != nil && !goja.IsUndefined(d.Get("set")) {
-		return goja.Undefined()
+	// An accessor's descriptor has no value (a data property's value may
+	// be undefined, but is there).
+	if d, ok := invoke(g.describe, goja.Undefined(), obj, key).(*goja.Object); ok {
+		if v := d.Get("value"); v != nil {
+			return v
+		}
 	}
-	return d.Get("value")
+	return goja.Undefined()
 }
 
 func (g *guards) plainState(proto *goja.Object) rxPlain {

@@ -131,14 +131,19 @@ const (
 	// charges the long keys they hold (guards.chargeKeys). An assignment
 	// to a pattern with rests nested in it becomes keysName(2, () => [r,
 	// ...], ((p = v))): the rests' copies charged once it has made them.
+	// In a generator's parameters beside a rest parameter, a pattern with a
+	// rest gets the first key [keysName(4, arguments, [i, ...path])], which
+	// charges what the rest copies before it does (restPaths).
 	keysName = tickName + "_F"
 	// restBinding is the name a generator's added rest parameter binds
 	// (see keysName's use in instrument).
 	restBinding = tickName + "_R"
-	// superName wraps what super[k] = v (k a literal) or super.length =
-	// v is given: superName(strict, this, k, ((v))) converts it as put
-	// does when this is a typed array or an array (a super property's set
-	// reaches this at last).
+	// superName wraps what super[k] = v or super.length = v is given:
+	// superName(strict, this, k, ((v))) converts it as put does when this
+	// is a typed array or an array (a super property's set reaches this at
+	// last). A computed k is kept as the engine will use it by
+	// superName(-1, k) and given as superName(-2); superName(-3, ((the
+	// assignment))) makes its value v as given.
 	superName = tickName + "_S"
 )
 
@@ -267,12 +272,12 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// refMember, readTwice, countMember) or left as they are, never a
 	// read's (propertyKeyName).
 	written := map[ast.Expression]bool{}
-	// targets adds the computed members, and the lengths, that a pattern
-	// or a loop's head writes.
 	// restTargets are the members the rests of patterns set whose copies
 	// no other call charges (all but an assignment's own rest, whose source
 	// is its right side): refName's reference charges what it is given.
 	restTargets := map[ast.Expression]bool{}
+	// targets adds the computed members, and the lengths, that a pattern
+	// or a loop's head writes, and the members their rests set.
 	var targets func(e ast.Expression)
 	targets = func(e ast.Expression) {
 		switch x := e.(type) {
@@ -384,12 +389,6 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		}
 	}
-	// charged says of a member a rest sets whether refName's reference
-	// charges its copy (restTargets, rewritten).
-	charged := func(e ast.Expression) bool {
-		_, ok := rewrites[e]
-		return ok && restTargets[e]
-	}
 	// take adds a rewrite's insertions.
 	take := func(n ast.Node) bool {
 		r, ok := rewrites[n]
@@ -433,7 +432,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			for _, b := range bs {
 				// Within the pattern: its own rest's source is named, and
 				// keysName wraps it.
-				patternParts(b.Target, func(e ast.Expression) { names = append(names, restNames(e, nil)...) })
+				patternParts(b.Target, func(e ast.Expression) { names = append(names, restNames(e)...) })
 			}
 			if len(names) == 0 {
 				continue
@@ -539,16 +538,16 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		case *ast.ForStatement:
 			wrapBody(n.Body, nil)
 		case *ast.ForInStatement:
-			wrapBody(n.Body, restNames(n.Into, charged))
+			wrapBody(n.Body, restNames(n.Into))
 			around(n.Source, keysName, "1")
 		case *ast.ForOfStatement:
-			wrapBody(n.Body, restNames(n.Into, charged))
+			wrapBody(n.Body, restNames(n.Into))
 		case *ast.WhileStatement:
 			wrapBody(n.Body, nil)
 		case *ast.DoWhileStatement:
 			wrapBody(n.Body, nil)
 		case *ast.FunctionLiteral:
-			names := restNames(n.ParameterList, nil)
+			names := restNames(n.ParameterList)
 			if at := off(n.ParameterList.Closing); n.Generator && len(names) > 0 && n.ParameterList.Rest == nil && at > 0 && at < len(code) && code[at] == ')' {
 				// A generator's body starts at its first next, but its
 				// parameters are bound at the call: the rests are charged
@@ -589,12 +588,12 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		case *ast.ArrowFunctionLiteral:
 			switch b := n.Body.(type) {
 			case *ast.BlockStatement:
-				funcBody(b, restNames(n.ParameterList, nil))
+				funcBody(b, restNames(n.ParameterList))
 			case *ast.ExpressionBody:
-				stepAround(b.Expression, b, restNames(n.ParameterList, nil))
+				stepAround(b.Expression, b, restNames(n.ParameterList))
 			}
 		case *ast.CatchStatement:
-			if names := restNames(n.Parameter, nil); len(names) > 0 && n.Body != nil {
+			if names := restNames(n.Parameter); len(names) > 0 && n.Body != nil {
 				add(off(n.Body.LeftBrace)+1, chargeRests(names, ";"))
 			}
 		case *ast.Program:
@@ -685,9 +684,11 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// Rests nested in the pattern ({x: {...r}} = w), whose
 				// sources the code does not name: their copies charged once
 				// made, read by a function given before the assignment.
-				names := restNames(n.Left, charged)
-				if p, ok := n.Left.(*ast.ObjectPattern); ok && restRead(p.Rest) != "" {
-					names = names[1:] // its source is the right side
+				names := restNames(n.Left)
+				if p, ok := n.Left.(*ast.ObjectPattern); ok {
+					if _, named := restOf(p); named {
+						names = names[1:] // its source is the right side
+					}
 				}
 				if len(names) > 0 {
 					around(n, keysName, "2, () => ["+strings.Join(names, ", ")+"]")
@@ -2208,12 +2209,13 @@ func isPattern(e ast.Node) bool {
 }
 
 // restNames are the names that the rests of object patterns in n bind
-// (at any depth: {a: {...r}}), or restRead's reads of the properties they
-// set, for the rests whose source the code does not name, a parameter's,
-// a catch's, a loop head's and a nested one's: keysName charges
+// (at any depth: {a: {...r}}), for the rests whose source the code does
+// not name, a parameter's, a catch's, a loop head's and a nested one's
+// (a rest that sets a member is charged by refName's reference,
+// restTargets): keysName charges
 // what they hold once the engine has copied it (chargeRests), at the
 // start of the body, which the copy precedes by one call or iteration.
-func restNames(n ast.Node, charged func(ast.Expression) bool) []string {
+func restNames(n ast.Node) []string {
 	var names []string
 	var visit func(n ast.Node)
 	visit = func(n ast.Node) {
@@ -2239,8 +2241,8 @@ func restNames(n ast.Node, charged func(ast.Expression) bool) []string {
 		case *ast.AssignExpression:
 			visit(x.Left)
 		case *ast.ObjectPattern:
-			if r := restRead(x.Rest); r != "" && (charged == nil || !charged(x.Rest)) {
-				names = append(names, r)
+			if id, ok := restOf(x); ok {
+				names = append(names, id)
 			}
 			patternParts(x, func(e ast.Expression) { visit(e) })
 		case *ast.ArrayPattern:
@@ -2249,39 +2251,6 @@ func restNames(n ast.Node, charged func(ast.Expression) bool) []string {
 	}
 	visit(n)
 	return names
-}
-
-// restRead is what reads the rest an object pattern's rest target holds
-// once made: its name, or, for a property (an assignment's pattern may
-// set one: [{...o.r}] = a) whose set refName's reference does not charge
-// (restTargets: where member could not take the text apart), keysName's
-// read of it as an own data property (3: no getter or Proxy trap runs, so
-// reading it again is not seen), when its object is a name or this and
-// its key is written; "" for any other target, left uncharged.
-func restRead(rest ast.Expression) string {
-	var base ast.Expression
-	var key string
-	switch x := rest.(type) {
-	case *ast.Identifier:
-		return x.Name.String()
-	case *ast.DotExpression:
-		base, key = x.Left, x.Identifier.Name.String()
-	case *ast.BracketExpression:
-		lit, ok := x.Member.(*ast.StringLiteral)
-		if !ok {
-			return ""
-		}
-		base, key = x.Left, lit.Value.String()
-	default:
-		return ""
-	}
-	switch b := base.(type) {
-	case *ast.Identifier:
-		return keysName + "(3, " + b.Name.String() + ", " + strconv.Quote(key) + ")"
-	case *ast.ThisExpression:
-		return keysName + "(3, this, " + strconv.Quote(key) + ")"
-	}
-	return ""
 }
 
 // restPaths calls f on each object pattern in target whose rest binds a
