@@ -3,6 +3,7 @@
 package terraform
 
 import (
+	"maps"
 	"math"
 	"math/big"
 
@@ -170,14 +171,9 @@ func (es *estimator) estimate(e hclsyntax.Expression) bound {
 		if es.anon == nil {
 			es.anon = map[*hclsyntax.AnonSymbolExpr]bound{}
 		}
-		prev, had := es.anon[e.Item]
-		es.anon[e.Item] = src.of()
+		es.anon[e.Item] = src.of() // each splat has its own symbol
 		each := es.estimate(e.Each)
-		if had {
-			es.anon[e.Item] = prev
-		} else {
-			delete(es.anon, e.Item)
-		}
+		delete(es.anon, e.Item)
 		return bound{size: add(nodeBytes, mul(n, each.size)), elem: each.size, n: n,
 			cost: add(src.cost, mul(n, add(each.cost, nodeBytes)))}
 	case *hclsyntax.TupleConsExpr:
@@ -232,32 +228,18 @@ func (es *estimator) estimate(e hclsyntax.Expression) bound {
 // elements, each binding k and v and evaluating K, V and W.
 func (es *estimator) forExpr(e *hclsyntax.ForExpr) bound {
 	c := es.estimate(e.CollExpr)
-	item := c.of()
-	if es.names == nil {
-		es.names = map[string]bound{}
+	// The body sees the names the for binds over those outside it.
+	body := *es
+	body.names = maps.Clone(es.names)
+	if body.names == nil {
+		body.names = map[string]bound{}
 	}
-	saved := map[string]*bound{}
 	for _, name := range []string{e.KeyVar, e.ValVar} {
-		if name == "" {
-			continue
-		}
-		if _, done := saved[name]; !done {
-			if prev, had := es.names[name]; had {
-				saved[name] = &prev
-			} else {
-				saved[name] = nil
-			}
-		}
-		es.names[name] = item
-	}
-	k, v, w := es.estimate(e.KeyExpr), es.estimate(e.ValExpr), es.estimate(e.CondExpr)
-	for name, prev := range saved {
-		if prev != nil {
-			es.names[name] = *prev
-		} else {
-			delete(es.names, name)
+		if name != "" {
+			body.names[name] = c.of()
 		}
 	}
+	k, v, w := body.estimate(e.KeyExpr), body.estimate(e.ValExpr), body.estimate(e.CondExpr)
 	per := add(add(k.cost, v.cost), add(w.cost, nodeBytes))
 	if e.KeyExpr != nil {
 		per = add(per, convertBytes) // an object's key, made a string

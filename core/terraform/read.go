@@ -805,16 +805,27 @@ func (r *reader) literal(e hclsyntax.Expression) (cty.Value, bool) {
 }
 
 func (r *reader) literalBound(e hclsyntax.Expression) resolution {
-	es := estimator{}
+	res := r.evaluate(e, nil, nil)
+	if res.why == "" {
+		res.b = valueBound(res.v) // measured: tighter than the estimate
+	}
+	return res
+}
+
+// evaluate evaluates e in ctx once its estimate, with roots the bounds of
+// what it reads, is charged (charge); why says why not, or HCL's error.
+func (r *reader) evaluate(e hclsyntax.Expression, roots map[string]bound, ctx *hcl.EvalContext) resolution {
+	es := estimator{roots: roots}
 	b := es.estimate(e)
 	if !r.charge(b, e) {
 		return resolution{why: tooCostlyWhy}
 	}
-	v, diags := e.Value(nil)
+	v, diags := e.Value(ctx)
 	if diags.HasErrors() {
 		return resolution{why: "!" + clause(diags[0].Summary) + ": " + clause(diags[0].Detail)}
 	}
-	return resolution{v: v, b: valueBound(v)}
+	b.cost = 0 // done: reading the value again copies nothing
+	return resolution{v: v, b: b}
 }
 
 func (r *reader) resolveBound(e hclsyntax.Expression, depth int) resolution {
@@ -925,20 +936,11 @@ func (r *reader) resolveBound(e hclsyntax.Expression, depth int) resolution {
 	if len(topics) > 0 {
 		ctx.Variables[TopicType] = cty.ObjectVal(topics)
 	}
-	es := estimator{roots: roots}
-	b := es.estimate(e)
-	if !r.charge(b, e) {
-		return unknown(tooCostlyWhy)
-	}
-	v, diags := e.Value(ctx)
-	if diags.HasErrors() {
-		return unknown("!" + clause(diags[0].Summary) + ": " + clause(diags[0].Detail))
-	}
-	if !v.IsWhollyKnown() {
+	res := r.evaluate(e, roots, ctx)
+	if res.why == "" && !res.v.IsWhollyKnown() {
 		return unknown("is not known before Terraform applies it")
 	}
-	b.cost = 0
-	return resolution{v: v, b: b}
+	return res
 }
 
 // topic evaluates a google_pubsub_topic's id, name and project.
