@@ -1062,11 +1062,14 @@ func (g *guards) boundProxies() {
 				case "ownKeys":
 					call = vm.ToValue(func(fc goja.FunctionCall) goja.Value { return g.listedKeys(invoke(f, h, fc.Arguments...)) })
 				case "get":
-					// The key a generator's pattern reads first (keysName 4)
-					// is the sandbox's: the UDF's trap never sees it.
+					// The key an object pattern with a rest reads first
+					// (capture) is the sandbox's: the UDF's trap never sees
+					// it. The object the pattern destructures inherits from
+					// this Proxy (or is one).
 					call = vm.ToValue(func(fc goja.FunctionCall) goja.Value {
-						if s, ok := fc.Argument(1).(*goja.Symbol); ok && s == g.unheld {
-							return goja.Undefined()
+						if s, ok := fc.Argument(1).(*goja.Symbol); ok && s == g.capture {
+							g.captured(fc.Argument(2))
+							return vm.ToValue(true)
 						}
 						return invoke(f, h, fc.Arguments...)
 					})

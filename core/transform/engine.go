@@ -419,6 +419,9 @@ func engineName(vm *goja.Runtime, name string, f goja.Value) {
 func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	g := vm.GlobalObject()
 	gd := newGuards(vm, p, c)
+	if testSandbox != nil {
+		testSandbox(vm)
+	}
 	// Counted and held to the steps' limits, without the step's other
 	// looks (the built-in's own checks come first, with their own
 	// findings).
@@ -553,15 +556,8 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 					}
 				}
 				return fc.Argument(2)
-			case 4: // what a generator's pattern's rest copies, before it does
-				if path, ok := fc.Argument(2).(*goja.Object); ok {
-					src := v
-					for i := range path.Get("length").ToInteger() {
-						src = gd.ownData(src, path.Get(strconv.FormatInt(i, 10)))
-					}
-					gd.copied(src, "a rest")
-				}
-				return gd.unheld
+			case 4: // the key an object pattern with a rest reads first
+				return gd.capture
 			default:
 				gd.copied(v, "a spread")
 			}
@@ -704,6 +700,12 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 		panic("transform: sandbox: " + err.Error())
 	}
 	gd.boundProxies() // after the sandbox's own Proxies
+	gd.installCapture()
+	// The flags of assignments' patterns (flagged): an object the code
+	// sets, under a name it cannot change.
+	flags := vm.NewObject()
+	_ = flags.SetPrototype(nil)
+	engineName(vm, flagsName, flags)
 }
 
 // charge counts the work of a built-in or a spread over n items as n/per
@@ -1300,6 +1302,10 @@ func (p *Program) begin(c *compiled, input int) *call {
 	cl.watch()
 	return cl
 }
+
+// testSandbox, when a test sets it, is given each runtime the sandbox
+// prepares (TestWatchStopsAStatement adds work the steps do not see).
+var testSandbox func(vm *goja.Runtime)
 
 // netTime is how long a call may run natively before the watch stops it
 // (limits.UDFCallSeconds; a variable so that a test can wait less).

@@ -44,9 +44,11 @@ type guards struct {
 	// (see steady).
 	describe    goja.Callable
 	typedLength *goja.Object
-	// unheld is a symbol no object of the UDF's can hold: the key a
-	// generator's pattern reads first, to charge its argument (keysName 4).
-	unheld *goja.Symbol
+	// capture is the key an object pattern with a rest reads first
+	// ({[keysName(4)]: flag, ...r}): Object.prototype holds it, an accessor
+	// whose getter charges the object the rest is about to copy (captured).
+	// The UDF never sees it (hideCapture).
+	capture *goja.Symbol
 	// reflectGet, reflectSet and reflectHas are Reflect.get, set and has
 	// as they were before the UDF's code ran (guards.count reads and sets
 	// through them, sortItems asks a Proxy through has).
@@ -96,24 +98,6 @@ func (g *guards) own(o *goja.Object, key goja.Value) *goja.Object {
 func (g *guards) copied(v goja.Value, what string) {
 	g.p.charge(g.c, g.items(v, what), 1, what)
 	g.chargeKeys(v, false)
-}
-
-// ownData is o's own property key when it is a data property of an
-// object that is not a Proxy, else undefined: reading it runs no code of
-// the UDF's (no getter, no trap).
-func (g *guards) ownData(o goja.Value, key goja.Value) goja.Value {
-	obj, ok := o.(*goja.Object)
-	if !ok || obj.ExportType() == proxyType {
-		return goja.Undefined()
-	}
-	// An accessor's descriptor has no value (a data property's value may
-	// be undefined, but is there).
-	if d, ok := invoke(g.describe, goja.Undefined(), obj, key).(*goja.Object); ok {
-		if v := d.Get("value"); v != nil {
-			return v
-		}
-	}
-	return goja.Undefined()
 }
 
 func (g *guards) plainState(proto *goja.Object) rxPlain {
@@ -397,7 +381,7 @@ const seenPatterns = 64
 
 func newGuards(vm *goja.Runtime, p *Program, c *compiled) *guards {
 	g := &guards{vm: vm, p: p, c: c, get: map[string]goja.Callable{}, seen: map[string]rxPattern{}, joining: map[*goja.Object]int{},
-		unheld: goja.NewSymbol("subplay")}
+		capture: goja.NewSymbol("subplay")}
 	g.rangeError, _ = vm.GlobalObject().Get("RangeError").(*goja.Object)
 	g.imported = reflect.TypeOf(vm.ToValue("\u00e9"))
 	g.describe = original(objectAt(vm, "Object"), "getOwnPropertyDescriptor", nil)

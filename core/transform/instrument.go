@@ -3,7 +3,6 @@
 package transform
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -131,13 +130,18 @@ const (
 	// charges the long keys they hold (guards.chargeKeys). An assignment
 	// to a pattern with rests nested in it becomes keysName(2, () => [r,
 	// ...], ((p = v))): the rests' copies charged once it has made them.
-	// In a generator's parameters beside a rest parameter, a pattern with a
-	// rest gets the first key [keysName(4, arguments, [i, ...path])], which
-	// charges what the rest copies before it does (restPaths).
+	// An object pattern with a rest whose source the code does not name
+	// gets the first key [keysName(4)]: the sandbox's key capture, whose
+	// getter charges what the rest copies before it does (capture.go).
 	keysName = tickName + "_F"
 	// restBinding is the name a generator's added rest parameter binds
 	// (see keysName's use in instrument).
 	restBinding = tickName + "_R"
+	// flagName, with a number, is the name a binding pattern's first key
+	// (capture) binds, and flagsName the object whose properties an
+	// assignment's patterns set so (flagPatterns).
+	flagName  = tickName + "_C"
+	flagsName = tickName + "_G"
 	// superName wraps what super[k] = v or super.length = v is given:
 	// superName(strict, this, k, ((v))) converts it as put does when this
 	// is a typed array or an array (a super property's set reaches this at
@@ -250,6 +254,13 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	if _, ok := weigh(reflect.ValueOf(prog), 0, map[uintptr]bool{}, weights); !ok {
 		return nil, false
 	}
+	flags, flagged := flagPatterns(prog)
+	if !flagged {
+		return nil, false
+	}
+	for p, flag := range flags {
+		add(off(p.LeftBrace)+1, "["+keysName+"(4)]: "+flag+", ")
+	}
 	// The updates of a property and the assignments to a length, then
 	// their plans (which need to know whether the code around is strict:
 	// a walk of its own, made only when there is one).
@@ -276,6 +287,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	// no other call charges (all but an assignment's own rest, whose source
 	// is its right side): refName's reference charges what it is given.
 	restTargets := map[ast.Expression]bool{}
+	// restFlags are the flags of the patterns whose rests set members
+	// (refMember: a copy charged before it was made is not charged again).
+	restFlags := map[ast.Expression]string{}
 	// targets adds the computed members, and the lengths, that a pattern
 	// or a loop's head writes, and the members their rests set.
 	var targets func(e ast.Expression)
@@ -297,6 +311,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		default:
 			if p, ok := e.(*ast.ObjectPattern); ok {
+				if p.Rest != nil {
+					restFlags[p.Rest] = flags[p]
+				}
 				switch m := p.Rest.(type) {
 				case *ast.BracketExpression:
 					restTargets[m] = !isSuper(m.Left)
@@ -384,7 +401,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		}
 		for _, n := range refs {
-			if r, ok := refMember(code, n, strict(n.Idx0()), restTargets[n], off, starts, ends); ok {
+			if r, ok := refMember(code, n, strict(n.Idx0()), restTargets[n], restFlags[n], off, starts, ends); ok {
 				rewrites[n] = r
 			}
 		}
@@ -432,7 +449,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			for _, b := range bs {
 				// Within the pattern: its own rest's source is named, and
 				// keysName wraps it.
-				patternParts(b.Target, func(e ast.Expression) { names = append(names, restNames(e)...) })
+				patternParts(b.Target, func(e ast.Expression) { names = append(names, restNames(e, flags)...) })
 			}
 			if len(names) == 0 {
 				continue
@@ -538,16 +555,16 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		case *ast.ForStatement:
 			wrapBody(n.Body, nil)
 		case *ast.ForInStatement:
-			wrapBody(n.Body, restNames(n.Into))
+			wrapBody(n.Body, restNames(n.Into, flags))
 			around(n.Source, keysName, "1")
 		case *ast.ForOfStatement:
-			wrapBody(n.Body, restNames(n.Into))
+			wrapBody(n.Body, restNames(n.Into, flags))
 		case *ast.WhileStatement:
 			wrapBody(n.Body, nil)
 		case *ast.DoWhileStatement:
 			wrapBody(n.Body, nil)
 		case *ast.FunctionLiteral:
-			names := restNames(n.ParameterList)
+			names := restNames(n.ParameterList, flags)
 			if at := off(n.ParameterList.Closing); n.Generator && len(names) > 0 && n.ParameterList.Rest == nil && at > 0 && at < len(code) && code[at] == ')' {
 				// A generator's body starts at its first next, but its
 				// parameters are bound at the call: the rests are charged
@@ -559,41 +576,17 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				}
 				add(at, sep+"...{["+keysName+"(2, () => ["+strings.Join(names, ", ")+"], 'length')]: "+restBinding+"}")
 				names = nil
-			} else if n.Generator && len(names) > 0 && n.ParameterList.Rest != nil && !bindsArguments(n.ParameterList) {
-				// One with a rest parameter of its own, which no parameter
-				// may follow: each object pattern holding a rest gets a
-				// first key, keysName's, which charges the object the rest
-				// copies before the engine copies it, reached from the
-				// function's arguments by the pattern's path, read as own
-				// data (paths); its value is a symbol no object holds, so the
-				// rest copies what it would have. A rest in a pattern with a
-				// default on its path (whose source may be the default) is
-				// charged at the first next.
-				seq := 0
-				for i, b := range n.ParameterList.List {
-					if b.Initializer != nil {
-						continue
-					}
-					restPaths(b.Target, []string{strconv.Itoa(i)}, func(p *ast.ObjectPattern, id string, path []string) {
-						k := strconv.Itoa(seq)
-						seq++
-						add(off(p.LeftBrace)+1, "["+keysName+"(4, arguments, ["+strings.Join(path, ", ")+"])]: "+restBinding+k+", ")
-						if j := slices.Index(names, id); j >= 0 {
-							names = slices.Delete(names, j, j+1)
-						}
-					})
-				}
 			}
 			funcBody(n.Body, names)
 		case *ast.ArrowFunctionLiteral:
 			switch b := n.Body.(type) {
 			case *ast.BlockStatement:
-				funcBody(b, restNames(n.ParameterList))
+				funcBody(b, restNames(n.ParameterList, flags))
 			case *ast.ExpressionBody:
-				stepAround(b.Expression, b, restNames(n.ParameterList))
+				stepAround(b.Expression, b, restNames(n.ParameterList, flags))
 			}
 		case *ast.CatchStatement:
-			if names := restNames(n.Parameter); len(names) > 0 && n.Body != nil {
+			if names := restNames(n.Parameter, flags); len(names) > 0 && n.Body != nil {
 				add(off(n.Body.LeftBrace)+1, chargeRests(names, ";"))
 			}
 		case *ast.Program:
@@ -684,7 +677,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// Rests nested in the pattern ({x: {...r}} = w), whose
 				// sources the code does not name: their copies charged once
 				// made, read by a function given before the assignment.
-				names := restNames(n.Left)
+				names := restNames(n.Left, flags)
 				if p, ok := n.Left.(*ast.ObjectPattern); ok {
 					if _, named := restOf(p); named {
 						names = names[1:] // its source is the right side
@@ -1399,7 +1392,7 @@ func setMember(code string, n *ast.AssignExpression, strict bool, off func(file.
 // the insertions that make its text refName(strict, ((o)), ((k))).value
 // (refName(strict, ((o)), "length").value), and whether it can (member's
 // conditions).
-func refMember(code string, target ast.Expression, strict, rest bool, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
+func refMember(code string, target ast.Expression, strict, rest bool, flag string, off func(file.Idx) int, starts map[ast.Expression]file.Idx, ends map[ast.Node]file.Idx) (rewrite, bool) {
 	a, b, sep, end, list, ok := member(code, target, off, starts, ends)
 	if !ok {
 		return rewrite{}, false
@@ -1408,10 +1401,16 @@ func refMember(code string, target ast.Expression, strict, rest bool, off func(f
 	if strict {
 		kind = countStrict
 	}
+	kinds := strconv.Itoa(kind)
 	if rest {
-		kind |= restCopy
+		kinds = strconv.Itoa(kind | restCopy)
+		if flag != "" {
+			// Its pattern's first key has charged the copy, or not
+			// (flagPatterns), before the rest's target is made.
+			kinds = "(" + flag + " ? " + strconv.Itoa(kind) + " : " + kinds + ")"
+		}
 	}
-	list = append(list, insertion{at: a, text: refName + "(" + strconv.Itoa(kind) + ", (("})
+	list = append(list, insertion{at: a, text: refName + "(" + kinds + ", (("})
 	if x, dot := target.(*ast.DotExpression); dot {
 		list = append(list, insertion{at: b, text: ")), " + strconv.Quote(x.Identifier.Name.String()) + ").value", skip: end - b, close: true})
 	} else {
@@ -2208,14 +2207,16 @@ func isPattern(e ast.Node) bool {
 	return false
 }
 
-// restNames are the names that the rests of object patterns in n bind
-// (at any depth: {a: {...r}}), for the rests whose source the code does
-// not name, a parameter's, a catch's, a loop head's and a nested one's
-// (a rest that sets a member is charged by refName's reference,
-// restTargets): keysName charges
-// what they hold once the engine has copied it (chargeRests), at the
+// restNames are the rests of object patterns in n that bind a name (at
+// any depth: {a: {...r}}), for the rests whose source the code does not
+// name, a parameter's, a catch's, a loop head's and a nested one's (a rest
+// that sets a member is charged by refName's reference, restTargets): what
+// keysName charges once the engine has copied it (chargeRests), at the
 // start of the body, which the copy precedes by one call or iteration.
-func restNames(n ast.Node) []string {
+// Each is the name, or (flag ? void 0 : name) when its pattern reads
+// capture first (flags): the copy was charged before it was made unless
+// the key was not reached.
+func restNames(n ast.Node, flags map[*ast.ObjectPattern]string) []string {
 	var names []string
 	var visit func(n ast.Node)
 	visit = func(n ast.Node) {
@@ -2242,6 +2243,9 @@ func restNames(n ast.Node) []string {
 			visit(x.Left)
 		case *ast.ObjectPattern:
 			if id, ok := restOf(x); ok {
+				if f := flags[x]; f != "" {
+					id = "(" + f + " ? void 0 : " + id + ")"
+				}
 				names = append(names, id)
 			}
 			patternParts(x, func(e ast.Expression) { visit(e) })
@@ -2253,40 +2257,74 @@ func restNames(n ast.Node) []string {
 	return names
 }
 
-// restPaths calls f on each object pattern in target whose rest binds a
-// name, with the path to it from the parameter (the argument's index,
-// then each key or position, as JavaScript literals), through object
-// patterns' written keys and array patterns' positions before any rest,
-// never through a default.
-func restPaths(target ast.Expression, path []string, f func(p *ast.ObjectPattern, id string, path []string)) {
-	switch x := target.(type) {
-	case *ast.ObjectPattern:
-		if id, ok := restOf(x); ok {
-			f(x, id, path)
-		}
-		for _, p := range x.Properties {
-			k, ok := p.(*ast.PropertyKeyed)
-			if !ok || k.Computed {
-				continue
+// flagPatterns gives each object pattern with a rest that keysName(0) does
+// not charge before its copy (every one but a declaration's or an
+// assignment's own, whose source the code names) the flag its first key,
+// capture, sets: a name of its own where the pattern binds names (a
+// declaration's, a parameter's, a catch's, a loop head's), a property of
+// flagsName's object where it assigns.
+func flagPatterns(prog *ast.Program) (map[*ast.ObjectPattern]string, bool) {
+	flags := map[*ast.ObjectPattern]string{}
+	// parts are the defaults of patterns' parts, met by the walk after
+	// their pattern: not assignments of their own.
+	parts := map[*ast.AssignExpression]bool{}
+	var mark func(e ast.Node, binds, named bool)
+	mark = func(e ast.Node, binds, named bool) {
+		switch x := e.(type) {
+		case *ast.AssignExpression:
+			parts[x] = true
+			mark(x.Left, binds, false)
+			return
+		case *ast.Binding:
+			if x != nil {
+				mark(x.Target, binds, false)
 			}
-			var key string
-			switch name := k.Key.(type) {
-			case *ast.StringLiteral:
-				key = strconv.Quote(name.Value.String())
-			case *ast.Identifier:
-				key = strconv.Quote(name.Name.String())
-			case *ast.NumberLiteral:
-				key = strconv.Quote(fmt.Sprint(name.Value))
-			default:
-				continue
+			return
+		case *ast.ObjectPattern:
+			// A parameter's binding is met again as a binding.
+			if _, done := flags[x]; x.Rest != nil && !named && !done {
+				n := strconv.Itoa(len(flags))
+				if binds {
+					flags[x] = flagName + n
+				} else {
+					flags[x] = flagsName + ".c" + n
+				}
 			}
-			restPaths(k.Value, append(slices.Clip(path), key), f)
+		case *ast.ArrayPattern:
+		default:
+			return
 		}
-	case *ast.ArrayPattern:
-		for j, e := range x.Elements {
-			restPaths(e, append(slices.Clip(path), strconv.Itoa(j)), f)
-		}
+		patternParts(e, func(p ast.Expression) { mark(p, binds, false) })
 	}
+	ok := walk(reflect.ValueOf(prog), 0, map[uintptr]bool{}, func(n any) {
+		switch n := n.(type) {
+		case *ast.ParameterList:
+			if n != nil {
+				for _, b := range n.List {
+					mark(b, true, false)
+				}
+				mark(n.Rest, true, false)
+			}
+		case *ast.CatchStatement:
+			mark(n.Parameter, true, false)
+		case *ast.Binding:
+			// A declaration's (a loop head's has no initializer).
+			if n.Initializer != nil {
+				mark(n.Target, true, true)
+			} else {
+				mark(n.Target, true, false)
+			}
+		case *ast.ForDeclaration:
+			mark(n.Target, true, false)
+		case *ast.ForIntoExpression:
+			mark(n.Expression, false, false)
+		case *ast.AssignExpression:
+			if !parts[n] && n.Operator == token.ASSIGN && isPattern(n.Left) {
+				mark(n.Left, false, true)
+			}
+		}
+	})
+	return flags, ok
 }
 
 // restOf is the name an object pattern's rest binds, if it is a name.
@@ -2299,41 +2337,6 @@ func restOf(p *ast.ObjectPattern) (string, bool) {
 		return "", false
 	}
 	return id.Name.String(), true
-}
-
-// bindsArguments reports whether a parameter list binds the name
-// arguments (sloppy code may), which would hide the function's.
-func bindsArguments(l *ast.ParameterList) bool {
-	found := false
-	var visit func(n ast.Node)
-	visit = func(n ast.Node) {
-		switch x := n.(type) {
-		case *ast.Identifier:
-			found = found || x.Name == "arguments"
-		case *ast.Binding:
-			if x != nil {
-				visit(x.Target)
-			}
-		case *ast.AssignExpression:
-			visit(x.Left)
-		case *ast.ObjectPattern, *ast.ArrayPattern:
-			patternParts(x, func(e ast.Expression) { visit(e) })
-			if o, ok := x.(*ast.ObjectPattern); ok {
-				for _, p := range o.Properties {
-					if s, ok := p.(*ast.PropertyShort); ok {
-						visit(&s.Name)
-					}
-				}
-			}
-		}
-	}
-	for _, b := range l.List {
-		visit(b)
-	}
-	if l.Rest != nil {
-		visit(l.Rest)
-	}
-	return found
 }
 
 // chargeRests is keysName's call on each name, each followed by sep.

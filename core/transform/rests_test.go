@@ -1,31 +1,55 @@
 package transform
 
 import (
+	"strings"
 	"testing"
 
-	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja"
+
+	"github.com/subplay/subplay/core/message"
 )
 
-// TestBindsArguments: a generator whose parameters bind the name
-// arguments (sloppy code may) keeps its rests uncharged at the call:
-// keysName 4 reads the function's arguments, which that name would hide.
-func TestBindsArguments(t *testing.T) {
-	for code, want := range map[string]bool{
-		"function* g(arguments, {...r}, ...a) {}":   true,
-		"function* g({arguments}, {...r}, ...a) {}": true,
-		"function* g({x: arguments}, ...a) {}":      true,
-		"function* g([arguments = 1], ...a) {}":     true,
-		"function* g({...r}, ...arguments) {}":      true,
-		"function* g({...r}, ...a) {}":              false,
-	} {
-		prog, err := parser.ParseFile(nil, "", code, 0)
-		if err != nil {
-			t.Fatal(err)
+// TestCaptureSeesTheObject: capture's getter is given goja's stand-in for
+// the object a pattern destructures; destructSource reaches the object
+// itself (an array's named keys are read from its own table only). A
+// goja whose layout differs fails here first.
+func TestCaptureSeesTheObject(t *testing.T) {
+	vm := goja.New()
+	key := goja.NewSymbol("k")
+	var seen []goja.Value
+	get := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+		if o, ok := fc.This.(*goja.Object); ok {
+			seen = append(seen, destructSource(o))
+		} else {
+			seen = append(seen, fc.This)
 		}
-		fn := prog.Body[0].(*ast.FunctionDeclaration).Function
-		if got := bindsArguments(fn.ParameterList); got != want {
-			t.Errorf("%s: %v", code, got)
-		}
+		return vm.ToValue(true)
+	})
+	if err := objectAt(vm, "Object.prototype").DefineAccessorPropertySymbol(key, get, nil, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		t.Fatal(err)
+	}
+	_ = vm.Set("K", key)
+	if _, err := vm.RunString("var o = {a: 1}, a = [1, 2], s = 'xy'; var [{[K]: c1, ...r1}, {[K]: c2, ...r2}, {[K]: c3, ...r3}] = [o, a, s]"); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 3 || seen[0] != vm.Get("o") || seen[1] != vm.Get("a") || !seen[2].StrictEquals(vm.Get("s")) {
+		t.Fatalf("the getter saw %v, want the object, the array and the string", seen)
+	}
+	if o := vm.NewObject(); destructSource(o) != goja.Value(o) {
+		t.Error("an object that stands for none is itself")
+	}
+}
+
+// TestCaptureChargesNamedKeysOfArrays: a rest copying an array charges the
+// long key the array holds besides its items, read from its own table.
+func TestCaptureChargesNamedKeysOfArrays(t *testing.T) {
+	code := "var t = 'x'.repeat(8e6), a = [1]; a[t] = 1; var w = [a]; for (;;) { var [{...r}] = w }"
+	p, err := Compile([]UDF{{FunctionName: "f", Code: "function f(m) { " + code + " }"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := p.Run(message.Message{Data: []byte("x")})[0]
+	if st.Outcome != Failed || len(st.Diagnostics) == 0 || !strings.Contains(st.Diagnostics[len(st.Diagnostics)-1].Message, "as a property's or a collection's key") {
+		t.Errorf("got %v %v, want failed: the long key charged", st.Outcome, st.Diagnostics)
 	}
 }
