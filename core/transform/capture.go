@@ -24,19 +24,21 @@ import (
 // gives true, which the flag keeps. An o the key does not reach (an object
 // with no Object.prototype among the objects it inherits from) gives
 // undefined, and the copy is charged once made, as before (restNames: the
-// flag tells the two apart).
+// flag tells the two apart). Each object that comes to inherit from no
+// Object.prototype is given the accessor as its own (markOrphans).
 
 // installCapture puts capture's accessor on Object.prototype and hides the
 // key from the built-ins that list an object's symbols.
 func (g *guards) installCapture() {
 	vm := g.vm
-	get := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+	g.captureGet = vm.ToValue(func(fc goja.FunctionCall) goja.Value {
 		g.captured(fc.This)
 		return vm.ToValue(true)
 	})
-	if err := objectAt(vm, "Object.prototype").DefineAccessorPropertySymbol(g.capture, get, nil, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+	if err := objectAt(vm, "Object.prototype").DefineAccessorPropertySymbol(g.capture, g.captureGet, nil, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		panic("transform: sandbox: capture: " + err.Error())
 	}
+	g.markOrphans()
 	// The lists of an object's own keys that hold symbols leave it out.
 	for _, m := range []struct{ at, name string }{{"Object", "getOwnPropertySymbols"}, {"Reflect", "ownKeys"}} {
 		o := objectAt(vm, m.at)
@@ -118,4 +120,66 @@ func destructSource(o *goja.Object) goja.Value {
 		return o
 	}
 	return v
+}
+
+// markOrphans gives capture's accessor, as an own property, to each object
+// that comes to inherit from no Object.prototype: made by Object.create
+// (null), an object literal's __proto__, a class that extends null (its
+// prototype: the sandbox's static block, instrument), or set by
+// Object.setPrototypeOf, Reflect.setPrototypeOf or the __proto__ setter,
+// and a match's groups (exec, which the other searches call). An
+// object that inherits from one of these reaches it there.
+func (g *guards) markOrphans() {
+	vm := g.vm
+	object, reflect := objectAt(vm, "Object"), objectAt(vm, "Reflect")
+	create := original(object, "create", nil)
+	replaceMethodKept(vm, object, "create", func(fc goja.FunctionCall) goja.Value {
+		v := invoke(create, fc.This, fc.Arguments...)
+		g.orphan(v)
+		return v
+	})
+	for _, o := range []*goja.Object{object, reflect} {
+		set := original(o, "setPrototypeOf", nil)
+		replaceMethodKept(vm, o, "setPrototypeOf", func(fc goja.FunctionCall) goja.Value {
+			v := invoke(set, fc.This, fc.Arguments...)
+			g.orphan(fc.Argument(0))
+			return v
+		})
+	}
+	proto := objectAt(vm, "Object.prototype")
+	if d, ok := invoke(g.describe, goja.Undefined(), proto, vm.ToValue("__proto__")).(*goja.Object); ok {
+		get, _ := d.Get("get").(*goja.Object)
+		set, ok := goja.AssertFunction(d.Get("set"))
+		if get != nil && ok {
+			setter := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+				v := invoke(set, fc.This, fc.Arguments...)
+				g.orphan(fc.This)
+				return v
+			}).(*goja.Object)
+			sameNameAndArity(setter, d.Get("set").(*goja.Object))
+			if err := proto.DefineAccessorProperty("__proto__", get, setter, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+				panic("transform: sandbox: __proto__: " + err.Error())
+			}
+		}
+	}
+}
+
+// orphan gives v capture's accessor as its own property when v (or the
+// object a Proxy v stands for, which a Proxy's own [[SetPrototypeOf]]
+// reaches) inherits from nothing. It runs no code of the UDF's.
+func (g *guards) orphan(v goja.Value) {
+	o, ok := v.(*goja.Object)
+	for depth := 0; ok && o != nil && depth < 64; depth++ {
+		if o.ExportType() != proxyType {
+			if o.Prototype() == nil {
+				_ = o.DefineAccessorPropertySymbol(g.capture, g.captureGet, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			}
+			return
+		}
+		px, isProxy := o.Export().(goja.Proxy)
+		if !isProxy {
+			return
+		}
+		o = px.Target()
+	}
 }

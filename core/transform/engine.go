@@ -558,6 +558,9 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 				return fc.Argument(2)
 			case 4: // the key an object pattern with a rest reads first
 				return gd.capture
+			case 5: // an object that may inherit from nothing
+				gd.orphan(v)
+				return v
 			default:
 				gd.copied(v, "a spread")
 			}

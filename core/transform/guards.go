@@ -49,6 +49,9 @@ type guards struct {
 	// whose getter charges the object the rest is about to copy (captured).
 	// The UDF never sees it (hideCapture).
 	capture *goja.Symbol
+	// captureGet is capture's getter (given to the objects that inherit
+	// from nothing: markOrphans).
+	captureGet goja.Value
 	// reflectGet, reflectSet and reflectHas are Reflect.get, set and has
 	// as they were before the UDF's code ran (guards.count reads and sets
 	// through them, sortItems asks a Proxy through has).
@@ -1044,6 +1047,13 @@ func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route
 		v := invoke(orig, fc.This, fc.Arguments...)
 		if start >= 0 {
 			g.searched(name == "test", p, rx, s, start, v)
+		}
+		if m, ok := v.(*goja.Object); ok && name == "exec" {
+			// A match's groups, and their indices, inherit from nothing.
+			g.orphan(m.Get("groups"))
+			if at, ok := m.Get("indices").(*goja.Object); ok {
+				g.orphan(at.Get("groups"))
+			}
 		}
 		return v
 	})

@@ -773,6 +773,11 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				if k, ok := v.(*ast.PropertyKeyed); ok && k.Computed && !num(k.Key) {
 					around(k.Key, propertyKeyName, "")
 				}
+				if k, ok := v.(*ast.PropertyKeyed); ok && !k.Computed && k.Kind == ast.PropertyKindValue && keyText(k.Key) == "__proto__" {
+					// {__proto__: p}: an object that may inherit from
+					// nothing (capture's accessor: guards.orphan).
+					around(n, keysName, "5")
+				}
 				if sp, ok := v.(*ast.SpreadElement); ok {
 					ownKeys[sp] = true
 				}
@@ -799,6 +804,21 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		case *ast.ArrayPattern:
 			markDefaults(n, inPattern)
 		case *ast.ClassLiteral:
+			if n.SuperClass != nil {
+				// class extends p: its prototype may inherit from nothing
+				// (guards.orphan), told by a static block first.
+				at := off(nodeEnd(code, n.SuperClass, ends))
+				for at < len(code) {
+					at, _ = skipBlank(code, at)
+					if at >= len(code) || code[at] != ')' {
+						break
+					}
+					at++
+				}
+				if at < len(code) && code[at] == '{' {
+					add(at+1, "static { "+keysName+"(5, this.prototype) } ")
+				}
+			}
 			for _, el := range n.Body {
 				switch m := el.(type) {
 				case *ast.MethodDefinition:
@@ -2414,4 +2434,16 @@ func trailingComma(code string, from, closing int) bool {
 func isSuper(e ast.Expression) bool {
 	_, ok := e.(*ast.SuperExpression)
 	return ok
+}
+
+// keyText is a property key's text when it is written as a name or a
+// string.
+func keyText(k ast.Expression) string {
+	switch x := k.(type) {
+	case *ast.Identifier:
+		return x.Name.String()
+	case *ast.StringLiteral:
+		return x.Value.String()
+	}
+	return ""
 }
