@@ -1,3 +1,5 @@
+//go:build !noudf
+
 package transform
 
 import (
