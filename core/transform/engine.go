@@ -709,6 +709,11 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	flags := vm.NewObject()
 	_ = flags.SetPrototype(nil)
 	engineName(vm, flagsName, flags)
+	if c.code != nil {
+		for _, name := range c.code.flagNames {
+			_ = g.DefineDataProperty(name, goja.Undefined(), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		}
+	}
 }
 
 // charge counts the work of a built-in or a spread over n items as n/per

@@ -181,6 +181,11 @@ type instrumented struct {
 	ins  []insertion // sorted by at
 	// regexps are the regular expression literals of the code.
 	regexps []*ast.RegExpLiteral
+	// flagNames are the names patterns' first keys bind (flagPatterns):
+	// the sandbox makes each a global no list of keys shows, which a var
+	// of the top level then is (it would otherwise be one Object.keys of
+	// the global object lists).
+	flagNames []string
 }
 
 // instrument adds a step call at the start of every loop body and every
@@ -258,8 +263,12 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	if !flagged {
 		return nil, false
 	}
+	var flagNames []string
 	for p, flag := range flags {
 		add(off(p.LeftBrace)+1, "["+keysName+"(4)]: "+flag+", ")
+		if !strings.HasPrefix(flag, flagsName) {
+			flagNames = append(flagNames, flag)
+		}
 	}
 	// The updates of a property and the assignments to a length, then
 	// their plans (which need to know whether the code around is strict:
@@ -890,7 +899,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		prev = max(prev, x.at+x.skip)
 	}
 	b.WriteString(code[prev:])
-	return &instrumented{text: b.String(), ins: ins, regexps: regexps}, true
+	return &instrumented{text: b.String(), ins: ins, regexps: regexps, flagNames: flagNames}, true
 }
 
 // family is '+' for +, 'n' for the operators that convert both operands

@@ -55,3 +55,13 @@ func TestCaptureChargesNamedKeysOfArrays(t *testing.T) {
 		t.Errorf("got %v %v, want failed: the long key charged", st.Outcome, st.Diagnostics)
 	}
 }
+
+// TestFlagsNotListed: the name a top-level var's pattern's first key binds
+// (flagPatterns) is a global, as the var's own names are, but one that no
+// list of the global object's keys shows.
+func TestFlagsNotListed(t *testing.T) {
+	code := "var {a: {...r}} = {a: {b: 1}}; let {c: {...q}} = {c: {d: 2}}; var s = []; for (var k in globalThis) s.push(k);\nfunction f(m) { return {data: JSON.stringify([Object.keys(globalThis).concat(s).filter(function (k) { return k.indexOf('__') == 0 }), r, q])} }"
+	if got, want := runUDF(t, code), `[[],{"b":1},{"d":2}]`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
