@@ -1092,6 +1092,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"a generator's nested rest whose source a getter gives", text + "var h = {}; h[t] = 1; var w = {get x() { return h }}; var g = function* ({x: {...r}}, ...a) {}; [" + list("g(w)", 3000) + "]", "as a property's or a collection's key"},
 		{"a generator's nested rest whose source an iterator gives", text + "var h = {}; h[t] = 1; var l = new Set([h]); var g = function* ([{...r}], ...a) {}; [" + list("g(l)", 3000) + "]", "as a property's or a collection's key"},
 		{"a generator's nested rest whose source a default gives", text + "var h = {}; h[t] = 1; var g = function* ({x: {...r} = h}, ...a) {}; [" + list("g({})", 3000) + "]", "as a property's or a collection's key"},
+		{"a super property's rest nested in a pattern", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; class A { g() { for (;;) [{...super.x}] = [h] } } new A().g()", "as a property's or a collection's key"},
 		// The same, from objects that inherit from nothing, each given
 		// capture's accessor where it comes to (guards.orphan).
 		{"a nested rest stopped half-way, of Object.create(null)", text + "var h = Object.create(null); h[t] = 1; Object.defineProperty(h, 'z', {enumerable: true, get() { throw 1 }}); var r; for (;;) try { [{...r}] = [h] } catch (e) {}", "as a property's or a collection's key"},

@@ -223,6 +223,7 @@ func init() {
 		udf("parameter-rest-throws-midway-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), o = {}; o[t] = 1; Object.defineProperty(o, 'z', {enumerable: true, get() { throw 1 }}); var g = function ({x: {...r}}) {}; for (;;) try { g({x: o}) } catch (e) {} }", 1),
 		udf("null-prototype-rest-throws-midway-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), o = Object.create(null); o[t] = 1; Object.defineProperty(o, 'z', {enumerable: true, get() { throw 1 }}); var r; for (;;) try { [{...r}] = [o] } catch (e) {} }", 1),
 		udf("null-prototype-generator-rest-beside-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), o = {__proto__: null}; o[t] = 1; var g = function* ({...r}, ...a) {}; for (;;) [g(o), g(o), g(o), g(o), g(o), g(o), g(o), g(o), g(o), g(o)] }", 1),
+		udf("super-property-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; class A { g() { for (;;) [{...super.x}] = [h] } } new A().g() }", 1),
 		udf("computed-member-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, o = {}, k = 'r'; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; for (;;) [{...o[k]}] = [h] }", 1),
 		udf("typed-subclass-super-computed-loop", "function f(m) { var s = '1'.repeat(4e6); class T extends Float64Array { g() { var k = 0; for (;;) super[k] = s } } new T(1).g() }", 1),
 		udf("typed-array-add-assign-loop", "function f(m) { var s = '1'.repeat(4e6), ta = new Float64Array(1), k = 0; for (;;) ta[k] += s }", 1),
