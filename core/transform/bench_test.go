@@ -4,6 +4,7 @@ package transform
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/subplay/subplay/core/message"
@@ -96,6 +97,33 @@ func BenchmarkConcat(b *testing.B) {
 	m := message.Message{Data: []byte("x")}
 	for b.Loop() {
 		p.steps = 0
+		if st := p.Run(m); st[0].Outcome != Changed {
+			b.Fatal(st[0])
+		}
+	}
+}
+
+// BenchmarkRests is a call that copies 200 records' rests, nested in a
+// loop head's pattern ({a, ...rest} of each entry): what capture's first
+// key (capture.go) and its charge cost ordinary code.
+func BenchmarkRests(b *testing.B) {
+	code := `function f(m) {
+  const out = [];
+  for (const [k, {a, ...rest}] of Object.entries(JSON.parse(m.data))) out.push(rest);
+  return {data: String(out.length)};
+}`
+	data := []byte("{")
+	for i := range 200 {
+		if i > 0 {
+			data = append(data, ',')
+		}
+		data = append(data, fmt.Sprintf(`"k%d":{"a":1,"b":2,"c":3,"d":4}`, i)...)
+	}
+	data = append(data, '}')
+	p, _ := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{})
+	m := message.Message{Data: data}
+	for b.Loop() {
+		p.steps, p.allocated = 0, 0 // each call a request of its own
 		if st := p.Run(m); st[0].Outcome != Changed {
 			b.Fatal(st[0])
 		}
