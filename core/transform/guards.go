@@ -47,7 +47,7 @@ type guards struct {
 	// capture is the key an object pattern with a rest reads first
 	// ({[keysName(4)]: flag, ...r}): Object.prototype holds it, an accessor
 	// whose getter charges the object the rest is about to copy (captured).
-	// The UDF never sees it (hideCapture).
+	// The UDF never sees it (installCapture).
 	capture *goja.Symbol
 	// captureGet is capture's getter (given to the objects that inherit
 	// from nothing: markOrphans).
@@ -1049,11 +1049,7 @@ func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route
 			g.searched(name == "test", p, rx, s, start, v)
 		}
 		if m, ok := v.(*goja.Object); ok && name == "exec" {
-			// A match's groups, and their indices, inherit from nothing.
-			g.orphan(m.Get("groups"))
-			if at, ok := m.Get("indices").(*goja.Object); ok {
-				g.orphan(at.Get("groups"))
-			}
+			g.orphan(m.Get("groups")) // a match's groups inherit from nothing
 		}
 		return v
 	})
