@@ -60,6 +60,16 @@ const UDFRequestSteps = 250_000
 // for work without steps, generous because a loaded machine is slow.
 const UDFCallSeconds = 10
 
+// UDFPrototypeDepth bounds how many objects a UDF's object may inherit
+// through (itself, its prototype, that one's... up to Object.prototype):
+// goja reads every link on each property an object does not hold, and no
+// step counts the links, so a chain of 20,000 read in a loop ran until the
+// 10 s net natively and in js/wasm (twenty-ninth session). Ordinary code
+// stays far below it (a class hierarchy of ten levels is about twelve).
+// Each way of making or changing a link is checked (see guards.linked):
+// past the bound the call is refused.
+const UDFPrototypeDepth = 32
+
 // UDFCallStack bounds the depth of JavaScript calls (recursion).
 const UDFCallStack = 500
 

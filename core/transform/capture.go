@@ -138,6 +138,7 @@ func (g *guards) markOrphans() {
 	replaceMethodKept(vm, object, "create", func(fc goja.FunctionCall) goja.Value {
 		v := invoke(create, fc.This, fc.Arguments...)
 		g.orphan(v)
+		g.linked(v)
 		return v
 	})
 	for _, o := range []*goja.Object{object, reflect} {
@@ -145,6 +146,7 @@ func (g *guards) markOrphans() {
 		replaceMethodKept(vm, o, "setPrototypeOf", func(fc goja.FunctionCall) goja.Value {
 			v := invoke(set, fc.This, fc.Arguments...)
 			g.orphan(fc.Argument(0))
+			g.linked(fc.Argument(0))
 			return v
 		})
 	}
@@ -156,6 +158,7 @@ func (g *guards) markOrphans() {
 			setter := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
 				v := invoke(set, fc.This, fc.Arguments...)
 				g.orphan(fc.This)
+				g.linked(fc.This)
 				return v
 			}).(*goja.Object)
 			sameNameAndArity(setter, d.Get("set").(*goja.Object))

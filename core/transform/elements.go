@@ -990,6 +990,13 @@ func toLength(n float64) float64 {
 	return math.Min(math.Floor(n), 1<<53-1)
 }
 
+// isPrototypeKey says whether a Proxy's get trap is given the key
+// "prototype".
+func isPrototypeKey(k goja.Value) bool {
+	s, ok := k.(goja.String)
+	return ok && s.String() == "prototype"
+}
+
 // boundProxies charges the keys the engine goes through when it lists a
 // Proxy's own keys ([[OwnPropertyKeys]]: Object.keys, assign, a spread, a
 // rest, a for-in...), which chargeKeys leaves: each Proxy the UDF makes
@@ -1041,12 +1048,30 @@ func (g *guards) boundProxies() {
 			call goja.Value
 		}
 		calls := map[string]kept{}
+		// A Proxy of a function may be a new.target: what it gives as its
+		// prototype is what the object made inherits from (chains.go).
+		_, ctor := goja.AssertFunction(t)
+		var plainGet goja.Value
 		meta := vm.NewProxy(mirror, &goja.ProxyTrapConfig{
 			Get: func(_ *goja.Object, name string, _ goja.Value) goja.Value {
 				trap := h.Get(name)
-				if name == "ownKeys" && (trap == nil || goja.IsUndefined(trap) || goja.IsNull(trap)) {
+				none := trap == nil || goja.IsUndefined(trap) || goja.IsNull(trap)
+				if name == "ownKeys" && none {
 					g.chargeKeys(t, false)
 					return trap
+				}
+				if name == "get" && none && ctor {
+					if plainGet == nil {
+						// The engine's own read, Reflect.get(t, k, receiver).
+						plainGet = vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+							v := invoke(g.reflectGet, goja.Undefined(), fc.Arguments...)
+							if isPrototypeKey(fc.Argument(1)) {
+								g.adopted(v)
+							}
+							return v
+						})
+					}
+					return plainGet
 				}
 				fn, isObject := trap.(*goja.Object)
 				f, callable := goja.AssertFunction(trap)
@@ -1071,7 +1096,11 @@ func (g *guards) boundProxies() {
 							g.captured(fc.Argument(2))
 							return vm.ToValue(true)
 						}
-						return invoke(f, h, fc.Arguments...)
+						v := invoke(f, h, fc.Arguments...)
+						if ctor && isPrototypeKey(fc.Argument(1)) {
+							g.adopted(v)
+						}
+						return v
 					})
 				}
 				calls[name] = kept{fn, call}
@@ -1089,12 +1118,17 @@ func (g *guards) boundProxies() {
 			if err != nil {
 				panic(err)
 			}
+			g.linked(o) // it reads through its target
 			return o
 		},
 	})
 	revocable := original(orig, "revocable", nil)
 	replaceMethodKept(vm, orig, "revocable", func(fc goja.FunctionCall) goja.Value {
-		return invoke(revocable, fc.This, stand(fc.Arguments)...)
+		v := invoke(revocable, fc.This, stand(fc.Arguments)...)
+		if o, ok := v.(*goja.Object); ok {
+			g.linked(o.Get("proxy"))
+		}
+		return v
 	})
 	_ = vm.GlobalObject().DefineDataProperty("Proxy", vm.ToValue(proxy), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }

@@ -558,8 +558,15 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 				return fc.Argument(2)
 			case 4: // the key an object pattern with a rest reads first
 				return gd.capture
-			case 5: // an object that may inherit from nothing
+			case 5: // an object given its prototype (a literal's __proto__, a class's extends)
 				gd.orphan(v)
+				gd.linked(v)
+				return v
+			case 6: // an object a constructor of the UDF's has just made (this)
+				gd.linked(v)
+				return v
+			case 7: // a generator function, or an object or class holding generator methods
+				gd.sealed(v)
 				return v
 			default:
 				gd.copied(v, "a spread")
@@ -704,6 +711,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	}
 	gd.boundProxies() // after the sandbox's own Proxies
 	gd.installCapture()
+	gd.boundConstruct()
 	// The flags of assignments' patterns (flagged): an object the code
 	// sets, under a name it cannot change.
 	flags := vm.NewObject()

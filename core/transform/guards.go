@@ -66,6 +66,9 @@ type guards struct {
 	// plain is what a RegExp's split reads as the sandbox left it (see
 	// plainRegExp).
 	plain rxPlain
+	// heights are, for each object a link made a prototype, the longest
+	// way down to an object that inherits from it (chains.go).
+	heights map[chainKey]int
 }
 
 // rxPlain is RegExp.prototype, RegExp, and the values and getters of

@@ -503,16 +503,14 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		add(off(start), "{"+step)
 		closeAt(end, "}")
 	}
-	funcBody := func(b *ast.BlockStatement, names []string) {
-		if b == nil {
-			return
-		}
-		// After the directive prologue, so "use strict" stays a directive,
-		// and never at a statement's own start: goja's start of "(a)();"
-		// is inside the parenthesis.
-		step := tickText(weights[b]) + ";" + chargeRests(names, ";")
-		at, text := off(b.LeftBrace)+1, step
-		for _, s := range b.List {
+	// prologue is where a list of statements starting at at begins past
+	// its directive prologue, so that "use strict" stays a directive, and
+	// whether what is put there needs a semicolon first (never at a
+	// statement's own start: goja's start of "(a)();" is inside the
+	// parenthesis).
+	prologue := func(list []ast.Statement, at int) (int, string) {
+		sep := ""
+		for _, s := range list {
 			es, ok := s.(*ast.ExpressionStatement)
 			if !ok {
 				break
@@ -520,12 +518,51 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			if _, ok := es.Expression.(*ast.StringLiteral); !ok {
 				break
 			}
-			at, text = off(nodeEnd(code, es, ends)), ";"+step
+			at, sep = off(nodeEnd(code, es, ends)), ";"
 			if j, _ := skipBlank(code, at); j < len(code) && code[j] == ';' {
-				at, text = j+1, step
+				at, sep = j+1, ""
 			}
 		}
-		add(at, text)
+		return at, sep
+	}
+	// funcBody puts the body's step (and first, entry: a check of what
+	// the function made when it is called as a constructor) after the
+	// directive prologue.
+	funcBody := func(b *ast.BlockStatement, entry string, names []string) {
+		if b == nil {
+			return
+		}
+		at, sep := prologue(b.List, off(b.LeftBrace)+1)
+		add(at, sep+entry+tickText(weights[b])+";"+chargeRests(names, ";"))
+	}
+	// Prototype chains (chains.go). methods are the functions that are no
+	// constructors (methods, getters, setters); derived the constructors
+	// of classes that extend, whose this comes from super(); declaredGens
+	// the generators declared as statements (sealed where their scope
+	// starts, sealing).
+	methods := map[*ast.FunctionLiteral]bool{}
+	derived := map[*ast.FunctionLiteral]bool{}
+	declaredGens := map[*ast.FunctionLiteral]bool{}
+	const madeCheck = keysName + "(6, this)"
+	const entryCheck = "new.target !== void 0 && " + madeCheck
+	// sealing is the text that seals the generators a list of statements
+	// declares, "K(7, g), K(7, h)", or "".
+	sealing := func(list []ast.Statement) string {
+		var seals []string
+		for _, st := range list {
+			if d, ok := st.(*ast.FunctionDeclaration); ok && d.Function != nil && d.Function.Generator && d.Function.Name != nil {
+				seals = append(seals, keysName+"(7, "+d.Function.Name.Name.String()+")")
+			}
+		}
+		return strings.Join(seals, ", ")
+	}
+	// sealAt seals, at the start of a list of statements, the generators
+	// it declares, which the whole list can call.
+	sealAt := func(list []ast.Statement, at int) {
+		if seals := sealing(list); seals != "" {
+			at, sep := prologue(list, at)
+			add(at, sep+seals+";")
+		}
 	}
 	// equal puts eqName(which, ((L)), ((R))) in the place of L op R, an
 	// equality whose operands are not both cheap: the operator's text
@@ -586,11 +623,23 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				add(at, sep+"...{["+keysName+"(2, () => ["+strings.Join(names, ", ")+"], 'length')]: "+restBinding+"}")
 				names = nil
 			}
-			funcBody(n.Body, names)
+			entry := ""
+			if !n.Generator && !n.Async && !methods[n] && !derived[n] {
+				// A constructor's this may inherit from anything its
+				// new.target's prototype holds: checked before any code of
+				// the function's runs (each default of its parameters, its
+				// body).
+				entry = entryCheck + ";"
+				paramCode(n.ParameterList, func(e ast.Expression) { around(e, "", entryCheck) })
+			}
+			if n.Generator && !methods[n] && !declaredGens[n] {
+				around(n, keysName, "7") // a generator expression, sealed as made
+			}
+			funcBody(n.Body, entry, names)
 		case *ast.ArrowFunctionLiteral:
 			switch b := n.Body.(type) {
 			case *ast.BlockStatement:
-				funcBody(b, restNames(n.ParameterList, flags))
+				funcBody(b, "", restNames(n.ParameterList, flags))
 			case *ast.ExpressionBody:
 				stepAround(b.Expression, b, restNames(n.ParameterList, flags))
 			}
@@ -600,8 +649,40 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		case *ast.Program:
 			declared(n.Body)
+			sealAt(n.Body, 0)
 		case *ast.BlockStatement:
 			declared(n.List)
+			sealAt(n.List, off(n.LeftBrace)+1)
+		case *ast.FunctionDeclaration:
+			if n.Function != nil && n.Function.Generator {
+				declaredGens[n.Function] = true
+			}
+		case *ast.SwitchStatement:
+			// The generators its clauses declare: any clause, and any
+			// test, may call them; each seals them first.
+			var all []ast.Statement
+			for _, c := range n.Body {
+				all = append(all, c.Consequent...)
+			}
+			if seals := sealing(all); seals != "" {
+				for _, c := range n.Body {
+					if c.Test != nil && !literal(c.Test) {
+						around(c.Test, "", seals)
+					}
+					if len(c.Consequent) > 0 {
+						if at := stmtStart(code, c.Consequent[0]); at >= 1 {
+							add(off(at), seals+";")
+						} else {
+							bad = true
+						}
+					}
+				}
+			}
+		case *ast.CallExpression:
+			if isSuper(n.Callee) {
+				// this, as super() has made it (chains.go).
+				around(n, keysName, "6")
+			}
 		case *ast.BinaryExpression:
 			if logical(n.Operator) && mayBeConstant(n.Left) {
 				// goja's compiler folds a &&, || or ?? whose left operand
@@ -778,6 +859,18 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 			take(n)
 		case *ast.ObjectLiteral:
+			gens := false
+			for _, v := range n.Value {
+				if k, ok := v.(*ast.PropertyKeyed); ok && k.Kind != ast.PropertyKindValue {
+					if f, ok := k.Value.(*ast.FunctionLiteral); ok {
+						methods[f] = true
+						gens = gens || f.Generator
+					}
+				}
+			}
+			if gens {
+				around(n, keysName, "7") // its generator methods sealed as made
+			}
 			for _, v := range n.Value {
 				if k, ok := v.(*ast.PropertyKeyed); ok && k.Computed && !num(k.Key) {
 					around(k.Key, propertyKeyName, "")
@@ -813,31 +906,83 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		case *ast.ArrayPattern:
 			markDefaults(n, inPattern)
 		case *ast.ClassLiteral:
+			// What a static block first tells the sandbox: a class that
+			// extends gives its prototype and itself their prototypes
+			// (guards.orphan, guards.linked); its generator methods are
+			// sealed (chains.go), an instance's private ones by a private
+			// field of the sandbox's, the first.
+			var static, fields []string
 			if n.SuperClass != nil {
-				// class extends p: its prototype may inherit from nothing
-				// (guards.orphan), told by a static block first.
-				at := off(nodeEnd(code, n.SuperClass, ends))
-				for at < len(code) {
-					at, _ = skipBlank(code, at)
-					if at >= len(code) || code[at] != ')' {
-						break
-					}
-					at++
-				}
-				if at < len(code) && code[at] == '{' {
-					add(at+1, "static { "+keysName+"(5, this.prototype) } ")
-				}
+				static = append(static, keysName+"(5, this.prototype)", keysName+"(5, this)")
 			}
+			public, first := false, true
 			for _, el := range n.Body {
 				switch m := el.(type) {
 				case *ast.MethodDefinition:
 					if m.Computed && !num(m.Key) {
 						around(m.Key, propertyKeyName, "")
 					}
+					if m.Body == nil {
+						break
+					}
+					if k, ok := m.Key.(*ast.StringLiteral); ok && !m.Static && !m.Computed && k.Value == "constructor" {
+						derived[m.Body] = n.SuperClass != nil
+						break
+					}
+					methods[m.Body] = true
+					if !m.Body.Generator {
+						break
+					}
+					if id, ok := m.Key.(*ast.PrivateIdentifier); ok {
+						seal := keysName + "(7, this.#" + id.Name.String() + ")"
+						if m.Static {
+							static = append(static, seal)
+						} else {
+							fields = append(fields, "#"+flagsName+"_g"+strconv.Itoa(len(fields))+" = "+seal+";")
+						}
+					} else {
+						public = true
+					}
 				case *ast.FieldDefinition:
 					if m.Computed && !num(m.Key) {
 						around(m.Key, propertyKeyName, "")
 					}
+					if !m.Static && m.Initializer != nil && first {
+						// The instance's fields come before its
+						// constructor's body (a derived class's, as
+						// super() returns).
+						first = false
+						around(m.Initializer, "", madeCheck)
+					}
+				}
+			}
+			if public {
+				static = append(static, keysName+"(7, this)", keysName+"(7, this.prototype)")
+			}
+			if len(static)+len(fields) > 0 {
+				at := -1
+				if n.SuperClass != nil {
+					at = off(nodeEnd(code, n.SuperClass, ends))
+					for at < len(code) {
+						at, _ = skipBlank(code, at)
+						if at >= len(code) || code[at] != ')' {
+							break
+						}
+						at++
+					}
+				} else if n.Name != nil {
+					at, _ = skipBlank(code, off(identEnd(code, n.Name)))
+				} else if at = off(n.Class) + len("class"); at <= len(code) {
+					at, _ = skipBlank(code, at)
+				}
+				text := strings.Join(fields, " ")
+				if len(static) > 0 {
+					text += " static { " + strings.Join(static, "; ") + " } "
+				}
+				if at >= 0 && at < len(code) && code[at] == '{' {
+					add(at+1, text)
+				} else {
+					bad = true // a generator unsealed would make objects no check sees
 				}
 			}
 		case *ast.DotExpression:
@@ -1583,6 +1728,14 @@ func exprStartFrom(e ast.Expression, memo map[ast.Expression]file.Idx, path *[]a
 				return n.Idx0()
 			}
 			e = n.Operand
+		case *ast.MetaProperty:
+			// goja leaves its own Idx unset (new.target's Idx0 was 0, so
+			// a check around "'F' + (new.target === F)" lost its opening
+			// and the code no longer compiled): its start is the keyword's.
+			if n.Meta != nil {
+				return n.Meta.Idx
+			}
+			return n.Idx0()
 		default:
 			return e.Idx0()
 		}
@@ -2415,6 +2568,54 @@ func patternParts(e ast.Node, f func(ast.Expression)) {
 		}
 		f(x.Rest)
 	}
+}
+
+// paramCode calls f on each expression a parameter list runs: the
+// defaults, at any depth of its patterns, and their computed keys.
+func paramCode(pl *ast.ParameterList, f func(ast.Expression)) {
+	if pl == nil {
+		return
+	}
+	var visit func(n ast.Node)
+	visit = func(n ast.Node) {
+		switch x := n.(type) {
+		case *ast.Binding:
+			if x == nil {
+				return
+			}
+			if x.Initializer != nil {
+				f(x.Initializer)
+			}
+			visit(x.Target)
+		case *ast.AssignExpression:
+			f(x.Right)
+			visit(x.Left)
+		case *ast.ObjectPattern:
+			for _, p := range x.Properties {
+				switch k := p.(type) {
+				case *ast.PropertyKeyed:
+					if k.Computed {
+						f(k.Key)
+					}
+					visit(k.Value)
+				case *ast.PropertyShort:
+					if k.Initializer != nil {
+						f(k.Initializer)
+					}
+				}
+			}
+			visit(x.Rest)
+		case *ast.ArrayPattern:
+			for _, el := range x.Elements {
+				visit(el)
+			}
+			visit(x.Rest)
+		}
+	}
+	for _, b := range pl.List {
+		visit(b)
+	}
+	visit(pl.Rest)
 }
 
 // markDefaults marks the defaults of pattern p's parts (a = 1 in [a = 1]).
