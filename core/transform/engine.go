@@ -2400,6 +2400,11 @@ var bigIntPtr = reflect.TypeOf((*big.Int)(nil))
 // primitives, left first, as the + converts them, checked, then added by
 // the engine's own +.
 func (p *Program) add(c *compiled, g *guards, site int64, x, r goja.Value) goja.Value {
+	if goja.IsNumber(x) && goja.IsNumber(r) {
+		// Nothing to check, convert or build: the sum, without the
+		// engine's + (a call back into JavaScript).
+		return g.vm.ToValue(x.ToFloat() + r.ToFloat())
+	}
 	x = g.prim(x)
 	r = g.prim(r)
 	if cl := c.call; cl != nil && cl.stopped == "" {

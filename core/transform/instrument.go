@@ -256,7 +256,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 		}
 		return numeric(e)
 	}
-	if _, ok := weigh(reflect.ValueOf(prog), 0, map[uintptr]bool{}, weights); !ok {
+	if _, ok := weigh(reflect.ValueOf(prog), 0, map[uintptr]bool{}, weights, num); !ok {
 		return nil, false
 	}
 	flags, flagged := flagPatterns(prog)
@@ -1949,7 +1949,7 @@ func walk(v reflect.Value, depth int, seen map[uintptr]bool, f func(any)) bool {
 // function (with its parameters' defaults). A region's nodes are its own,
 // not those of the regions inside it, which have steps of their own. It
 // answers false where walk would (too deep).
-func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int) (int, bool) {
+func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int, num func(ast.Expression) bool) (int, bool) {
 	if depth > walkDepth {
 		return 0, false
 	}
@@ -1958,12 +1958,12 @@ func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int
 		if v.IsNil() {
 			return 0, true
 		}
-		return weigh(v.Elem(), depth+1, seen, w)
+		return weigh(v.Elem(), depth+1, seen, w, num)
 	case reflect.Pointer:
 		if v.IsNil() || v.Elem().Kind() != reflect.Struct || v.Elem().Type().PkgPath() != astPkg || seen[v.Pointer()] {
 			return 0, true
 		}
-		n := nameNodes(v.Interface())
+		n := nameNodes(v.Interface()) + callNodes*checkCalls(v.Interface(), num)
 		if v.Type().Implements(exprType) {
 			n++
 		}
@@ -1991,7 +1991,7 @@ func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int
 			// of the rest below passes them by.
 			in := 0
 			for _, x := range append([]any{region}, with...) {
-				k, ok := weigh(reflect.ValueOf(x), depth+1, seen, w)
+				k, ok := weigh(reflect.ValueOf(x), depth+1, seen, w, num)
 				if !ok {
 					return 0, false
 				}
@@ -1999,7 +1999,7 @@ func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int
 			}
 			w[region] = in
 		}
-		k, ok := weigh(v.Elem(), depth+1, seen, w)
+		k, ok := weigh(v.Elem(), depth+1, seen, w, num)
 		return n + k, ok
 	case reflect.Struct:
 		n := 0
@@ -2007,7 +2007,7 @@ func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int
 			if !v.Type().Field(i).IsExported() {
 				continue
 			}
-			k, ok := weigh(v.Field(i), depth+1, seen, w)
+			k, ok := weigh(v.Field(i), depth+1, seen, w, num)
 			if !ok {
 				return 0, false
 			}
@@ -2017,7 +2017,7 @@ func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int
 	case reflect.Slice:
 		n := 0
 		for i := 0; i < v.Len(); i++ {
-			k, ok := weigh(v.Index(i), depth+1, seen, w)
+			k, ok := weigh(v.Index(i), depth+1, seen, w, num)
 			if !ok {
 				return 0, false
 			}
@@ -2026,6 +2026,97 @@ func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int
 		return n, true
 	}
 	return 0, true
+}
+
+// callNodes is the weight, in expression nodes, of each call out to Go
+// that the instrumenter puts in a node's place (a check around a +, a
+// computed key, a template's part...): about 1.5-3 µs in js/wasm, as much as
+// some 20 light nodes. Counted as one node, a statement of twenty such
+// (n += 1 twenty times, o[k] twenty times, a template of twenty parts, a
+// sum of twenty conditionals) ran its 50,000 steps in 1.4-3.2 s of js/wasm
+// CPU (thirtieth session, scripts/hostile --wasm).
+const callNodes = 10
+
+// checkCalls is about how many calls out to Go the instrumenter puts in
+// node x's place (see instrument: the same tests where they are cheap to
+// repeat, else one call where there may be one).
+func checkCalls(x any, num func(ast.Expression) bool) int {
+	switch n := x.(type) {
+	case *ast.BinaryExpression:
+		switch {
+		case logical(n.Operator) || n.Operator == token.INSTANCEOF:
+			return 0
+		case n.Operator == token.IN:
+			if _, private := n.Left.(*ast.PrivateIdentifier); private || num(n.Left) {
+				return 0
+			}
+			return 1
+		case num(n.Left) && num(n.Right):
+			return 0
+		}
+		if which, ok := equality[n.Operator]; ok {
+			strict := which == eqStrict || which == eqStrictNot
+			short := func(e ast.Expression) bool {
+				s, ok := e.(*ast.StringLiteral)
+				_, null := e.(*ast.NullLiteral)
+				return ok && len(s.Value) <= literalChars || null
+			}
+			if strict && (literal(n.Left) || literal(n.Right)) || !strict && (short(n.Left) || short(n.Right)) {
+				return 0
+			}
+			return 1
+		}
+		if family(n.Operator) == '+' {
+			if _, chain := n.Left.(*ast.BinaryExpression); !chain {
+				return 2 // the left operand's and the right's
+			}
+		}
+		if family(n.Operator) != 0 {
+			return 1
+		}
+	case *ast.AssignExpression:
+		switch {
+		case n.Operator != token.ASSIGN:
+			if !num(n.Left) || !num(n.Right) {
+				return 1
+			}
+		case isPattern(n.Left):
+			return 1
+		default:
+			switch l := n.Left.(type) {
+			case *ast.BracketExpression:
+				if !plainKey(l.Member) && (!num(n.Right) || !num(l.Member)) {
+					return 1
+				}
+			case *ast.DotExpression:
+				if l.Identifier.Name == "length" && !num(n.Right) {
+					return 1
+				}
+			}
+		}
+	case *ast.UnaryExpression:
+		switch n.Operator {
+		case token.PLUS, token.MINUS, token.BITWISE_NOT, token.INCREMENT, token.DECREMENT:
+			if !num(n.Operand) {
+				return 1
+			}
+		}
+	case *ast.BracketExpression:
+		if !num(n.Member) && !plainKey(n.Member) {
+			return 1
+		}
+	case *ast.TemplateLiteral:
+		if n.Tag == nil {
+			return len(n.Expressions)
+		}
+	case *ast.SpreadElement:
+		return 1
+	case *ast.CaseStatement:
+		if n.Test != nil && !literal(n.Test) {
+			return 1
+		}
+	}
+	return 0
 }
 
 // nameNodes is the weight, in expression nodes, of the name node x holds
