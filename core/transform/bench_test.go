@@ -129,3 +129,30 @@ func BenchmarkRests(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkConstruct is a call making 1,000 objects through constructors
+// (a function's new, a class and a derived class with fields, one of them
+// given a prototype by Object.create): what the checks of prototype chains
+// (chains.go) cost ordinary code.
+func BenchmarkConstruct(b *testing.B) {
+	code := `function f(m) {
+  function P(x) { this.x = x }
+  P.prototype.sum = function () { return this.x + 1 };
+  class A { a = 1; constructor(x) { this.x = x } }
+  class B extends A { b = 2; constructor(x) { super(x); this.c = 3 } }
+  let s = 0;
+  for (let i = 0; i < 250; i++) {
+    const p = new P(i), a = new A(i), q = new B(i), o = Object.create(p);
+    s += p.sum() + a.x + q.c + o.x;
+  }
+  return {data: String(s)};
+}`
+	p, _ := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{})
+	m := message.Message{Data: []byte("x")}
+	for b.Loop() {
+		p.steps, p.allocated = 0, 0 // each call a request of its own
+		if st := p.Run(m); st[0].Outcome != Changed {
+			b.Fatal(st[0])
+		}
+	}
+}

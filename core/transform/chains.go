@@ -4,6 +4,7 @@ package transform
 
 import (
 	"fmt"
+	"unsafe"
 	"weak"
 
 	"github.com/dop251/goja"
@@ -46,9 +47,16 @@ import (
 // still be inherited from by objects the engine made (a class's instances):
 // it counts one level below it.
 
-// chainKey is an object as heights knows it: weakly, so that a prototype the
-// UDF lets go of is not kept.
-type chainKey = weak.Pointer[goja.Object]
+// chainHeight is an object's height as heights keeps it, by the object's
+// address: held weakly, so that a prototype the UDF lets go of is not kept,
+// and checked to be the object asked about (another may come to live at a
+// freed one's address). Only objects that became prototypes are held: a
+// weak pointer made for each object a constructor makes cost ordinary code
+// about half as much again (BenchmarkConstruct).
+type chainHeight struct {
+	obj weak.Pointer[goja.Object]
+	h   int
+}
 
 // parent is the object o reads through next: its prototype, or for a
 // Proxy its target (a Proxy without a get trap reads there, and one with a
@@ -77,7 +85,10 @@ func chainDepth(o *goja.Object) int {
 // height is the longest way down from o to an object that inherits from
 // it: what links recorded, and at least one (objects the engine made).
 func (g *guards) height(o *goja.Object) int {
-	return max(g.heights[weak.Make(o)], 1)
+	if e, ok := g.heights[uintptr(unsafe.Pointer(o))]; ok && e.obj.Value() == o {
+		return max(e.h, 1)
+	}
+	return 1
 }
 
 // linked checks v, an object whose prototype has just been set (made with
@@ -86,6 +97,7 @@ func (g *guards) height(o *goja.Object) int {
 // within the bound. Then its prototypes learn how far down it reaches.
 func (g *guards) linked(v goja.Value) {
 	o, ok := v.(*goja.Object)
+	g.lastMade = nil
 	for n := 0; ok && o != nil && n <= limits.UDFPrototypeDepth; n++ {
 		h := g.height(o)
 		if chainDepth(o)+h > limits.UDFPrototypeDepth {
@@ -96,6 +108,20 @@ func (g *guards) linked(v goja.Value) {
 			return
 		}
 		o = parent(o)
+	}
+}
+
+// made checks v, an object a constructor of the UDF's has just made (or,
+// after super(), been given): as linked, but once per object in a row (a
+// derived class's instance is checked at its base's first field, its
+// base's body, super()'s return and its own first field).
+func (g *guards) made(v goja.Value) {
+	if o, ok := v.(*goja.Object); ok && o == g.lastMade {
+		return
+	}
+	g.linked(v)
+	if o, ok := v.(*goja.Object); ok {
+		g.lastMade = o
 	}
 }
 
@@ -117,14 +143,20 @@ func (g *guards) adopted(v goja.Value) {
 // is known, so a prototype many objects are made from costs one look).
 func (g *guards) raise(o *goja.Object, h int) {
 	if g.heights == nil {
-		g.heights = map[chainKey]int{}
+		g.heights = map[uintptr]chainHeight{}
 	}
 	for n := 0; o != nil && n <= limits.UDFPrototypeDepth; n++ {
-		k := weak.Make(o)
-		if g.heights[k] >= h {
-			return
+		k := uintptr(unsafe.Pointer(o))
+		e, ok := g.heights[k]
+		if ok && e.obj.Value() == o {
+			if e.h >= h {
+				return
+			}
+		} else {
+			e = chainHeight{obj: weak.Make(o)}
 		}
-		g.heights[k] = h
+		e.h = h
+		g.heights[k] = e
 		o, h = parent(o), h+1
 	}
 }

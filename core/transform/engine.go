@@ -563,7 +563,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 				gd.linked(v)
 				return v
 			case 6: // an object a constructor of the UDF's has just made (this)
-				gd.linked(v)
+				gd.made(v)
 				return v
 			case 7: // a generator function, or an object or class holding generator methods
 				gd.sealed(v)

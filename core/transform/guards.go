@@ -68,7 +68,10 @@ type guards struct {
 	plain rxPlain
 	// heights are, for each object a link made a prototype, the longest
 	// way down to an object that inherits from it (chains.go).
-	heights map[chainKey]int
+	heights map[uintptr]chainHeight
+	// lastMade is the object made checked last (made), nil after any
+	// other link.
+	lastMade *goja.Object
 }
 
 // rxPlain is RegExp.prototype, RegExp, and the values and getters of

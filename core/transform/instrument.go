@@ -543,6 +543,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	methods := map[*ast.FunctionLiteral]bool{}
 	derived := map[*ast.FunctionLiteral]bool{}
 	declaredGens := map[*ast.FunctionLiteral]bool{}
+	// fielded are the constructors of base classes whose first field
+	// checks this, before their bodies run.
+	fielded := map[*ast.FunctionLiteral]bool{}
 	const madeCheck = keysName + "(6, this)"
 	const entryCheck = "new.target !== void 0 && " + madeCheck
 	// sealing is the text that seals the generators a list of statements
@@ -624,7 +627,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				names = nil
 			}
 			entry := ""
-			if !n.Generator && !n.Async && !methods[n] && !derived[n] {
+			if !n.Generator && !n.Async && !methods[n] && !derived[n] && !fielded[n] {
 				// A constructor's this may inherit from anything its
 				// new.target's prototype holds: checked before any code of
 				// the function's runs (each default of its parameters, its
@@ -916,6 +919,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				static = append(static, keysName+"(5, this.prototype)", keysName+"(5, this)")
 			}
 			public, first := false, true
+			var ctor *ast.FunctionLiteral
 			for _, el := range n.Body {
 				switch m := el.(type) {
 				case *ast.MethodDefinition:
@@ -927,6 +931,7 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 					}
 					if k, ok := m.Key.(*ast.StringLiteral); ok && !m.Static && !m.Computed && k.Value == "constructor" {
 						derived[m.Body] = n.SuperClass != nil
+						ctor = m.Body
 						break
 					}
 					methods[m.Body] = true
@@ -958,6 +963,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 			if public {
 				static = append(static, keysName+"(7, this)", keysName+"(7, this.prototype)")
+			}
+			if ctor != nil && !first {
+				fielded[ctor] = true
 			}
 			if len(static)+len(fields) > 0 {
 				at := -1
