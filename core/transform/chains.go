@@ -238,3 +238,24 @@ func (g *guards) sealGenerator(f *goja.Object) bool {
 	}
 	return true
 }
+
+// named gives f, an anonymous generator or class the sandbox put in a call
+// of its own, the name its place would have given it (var g = function* ()
+// {} names it "g"; the call is no such place), unless it has one (a class's
+// static name).
+func (g *guards) named(v goja.Value, name goja.String) {
+	f, ok := v.(*goja.Object)
+	if !ok {
+		return
+	}
+	cur := g.dataValue(f, g.vm.ToValue("name"))
+	if s, ok := cur.(goja.String); cur == nil && !g.hasOwn(f, "name") || ok && s.Length() == 0 {
+		_ = f.DefineDataProperty("name", name, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+}
+
+// hasOwn says whether o has an own property name (no getter run).
+func (g *guards) hasOwn(o *goja.Object, name string) bool {
+	_, ok := invoke(g.describe, goja.Undefined(), o, g.vm.ToValue(name)).(*goja.Object)
+	return ok
+}

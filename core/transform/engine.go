@@ -565,8 +565,20 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			case 6: // an object a constructor of the UDF's has just made (this)
 				gd.made(v)
 				return v
+			case 8: // K(8, name, f): an anonymous class given the name its place gives it
+				if name, ok := v.(goja.String); ok {
+					gd.named(fc.Argument(2), name)
+				}
+				return fc.Argument(2)
 			case 7: // a generator function, or an object or class holding generator methods
+				name, named := v.(goja.String) // K(7, name, f): the name f's place gives it
+				if named {
+					v = fc.Argument(2)
+				}
 				gd.sealed(v)
+				if named {
+					gd.named(v, name)
+				}
 				return v
 			default:
 				gd.copied(v, "a spread")

@@ -3,6 +3,7 @@
 package transform
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -543,6 +544,15 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 	methods := map[*ast.FunctionLiteral]bool{}
 	derived := map[*ast.FunctionLiteral]bool{}
 	declaredGens := map[*ast.FunctionLiteral]bool{}
+	// genNames are the names anonymous generator expressions take from
+	// where they stand (var g = function* () {}: "g"), which the call that
+	// seals them would take away: it gives them back.
+	genNames := map[*ast.FunctionLiteral]string{}
+	nameFrom := func(e ast.Expression, name string) {
+		if f, ok := e.(*ast.FunctionLiteral); ok && f.Generator && f.Name == nil && name != "" {
+			genNames[f] = name
+		}
+	}
 	// fielded are the constructors of base classes whose first field
 	// checks this, before their bodies run.
 	fielded := map[*ast.FunctionLiteral]bool{}
@@ -558,6 +568,24 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		}
 		return strings.Join(seals, ", ")
+	}
+	// checkBefore runs check before e: (check, e). An anonymous function
+	// runs nothing, and is left as it is (a call around it would take away
+	// the name its place gives it); an anonymous class runs its computed
+	// keys and static parts, and is given that name back (keysName(8)).
+	checkBefore := func(e ast.Expression, name, check string) {
+		switch anonymous(e) {
+		case 1:
+			return
+		case 2:
+			start, end := off(exprStartMemo(e, starts)), off(nodeEnd(code, e, ends))
+			aroundAt(start, end, "", check)
+			if name != "" {
+				aroundAt(start, end, keysName, "8, "+strconv.Quote(name))
+			}
+			return
+		}
+		around(e, "", check)
 	}
 	// sealAt seals, at the start of a list of statements, the generators
 	// it declares, which the whole list can call.
@@ -633,10 +661,15 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				// the function's runs (each default of its parameters, its
 				// body).
 				entry = entryCheck + ";"
-				paramCode(n.ParameterList, func(e ast.Expression) { around(e, "", entryCheck) })
+				paramCode(n.ParameterList, func(e ast.Expression, name string) { checkBefore(e, name, entryCheck) })
 			}
 			if n.Generator && !methods[n] && !declaredGens[n] {
-				around(n, keysName, "7") // a generator expression, sealed as made
+				// A generator expression, sealed as made.
+				if name, ok := genNames[n]; ok {
+					aroundAt(off(exprStartMemo(n, starts)), off(nodeEnd(code, n, ends)), keysName, "7, "+strconv.Quote(name))
+				} else {
+					around(n, keysName, "7")
+				}
 			}
 			funcBody(n.Body, entry, names)
 		case *ast.ArrowFunctionLiteral:
@@ -763,6 +796,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				}
 			}
 		case *ast.AssignExpression:
+			if id, ok := n.Left.(*ast.Identifier); ok && n.Operator == token.ASSIGN {
+				nameFrom(n.Right, id.Name.String())
+			}
 			if p, ok := n.Left.(*ast.ObjectPattern); ok && p.Rest != nil && n.Operator == token.ASSIGN {
 				around(n.Right, keysName, "0")
 			}
@@ -875,6 +911,11 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				around(n, keysName, "7") // its generator methods sealed as made
 			}
 			for _, v := range n.Value {
+				if k, ok := v.(*ast.PropertyKeyed); ok && k.Kind == ast.PropertyKindValue && !k.Computed {
+					nameFrom(k.Value, propertyName(k.Key))
+				}
+			}
+			for _, v := range n.Value {
 				if k, ok := v.(*ast.PropertyKeyed); ok && k.Computed && !num(k.Key) {
 					around(k.Key, propertyKeyName, "")
 				}
@@ -901,6 +942,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 			}
 		case *ast.ObjectPattern:
 			for _, p := range n.Properties {
+				if sh, ok := p.(*ast.PropertyShort); ok {
+					nameFrom(sh.Initializer, sh.Name.Name.String())
+				}
 				if k, ok := p.(*ast.PropertyKeyed); ok && k.Computed && !num(k.Key) {
 					around(k.Key, propertyKeyName, "")
 				}
@@ -952,12 +996,20 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 					if m.Computed && !num(m.Key) {
 						around(m.Key, propertyKeyName, "")
 					}
-					if !m.Static && m.Initializer != nil && first {
+					if !m.Computed {
+						nameFrom(m.Initializer, propertyName(m.Key))
+					}
+					if !m.Static && m.Initializer != nil && first && anonymous(m.Initializer) != 1 {
 						// The instance's fields come before its
 						// constructor's body (a derived class's, as
-						// super() returns).
+						// super() returns); an anonymous function runs
+						// nothing, and the next is checked.
 						first = false
-						around(m.Initializer, "", madeCheck)
+						name := ""
+						if !m.Computed {
+							name = propertyName(m.Key)
+						}
+						checkBefore(m.Initializer, name, madeCheck)
 					}
 				}
 			}
@@ -1007,6 +1059,9 @@ func instrument(code string, prog *ast.Program) (*instrumented, bool) {
 				around(n.Expression, spreadName, "")
 			}
 		case *ast.Binding:
+			if id, ok := n.Target.(*ast.Identifier); ok {
+				nameFrom(n.Initializer, id.Name.String())
+			}
 			if p, ok := n.Target.(*ast.ObjectPattern); ok && p.Rest != nil {
 				around(n.Initializer, keysName, "0")
 			}
@@ -2670,8 +2725,10 @@ func patternParts(e ast.Node, f func(ast.Expression)) {
 }
 
 // paramCode calls f on each expression a parameter list runs: the
-// defaults, at any depth of its patterns, and their computed keys.
-func paramCode(pl *ast.ParameterList, f func(ast.Expression)) {
+// defaults, at any depth of its patterns, with the name of what each sets
+// when it is a name (an anonymous function takes it), and their computed
+// keys.
+func paramCode(pl *ast.ParameterList, f func(e ast.Expression, name string)) {
 	if pl == nil {
 		return
 	}
@@ -2683,23 +2740,23 @@ func paramCode(pl *ast.ParameterList, f func(ast.Expression)) {
 				return
 			}
 			if x.Initializer != nil {
-				f(x.Initializer)
+				f(x.Initializer, bindingName(x.Target))
 			}
 			visit(x.Target)
 		case *ast.AssignExpression:
-			f(x.Right)
+			f(x.Right, bindingName(x.Left))
 			visit(x.Left)
 		case *ast.ObjectPattern:
 			for _, p := range x.Properties {
 				switch k := p.(type) {
 				case *ast.PropertyKeyed:
 					if k.Computed {
-						f(k.Key)
+						f(k.Key, "")
 					}
 					visit(k.Value)
 				case *ast.PropertyShort:
 					if k.Initializer != nil {
-						f(k.Initializer)
+						f(k.Initializer, k.Name.Name.String())
 					}
 				}
 			}
@@ -2715,6 +2772,35 @@ func paramCode(pl *ast.ParameterList, f func(ast.Expression)) {
 		visit(b)
 	}
 	visit(pl.Rest)
+}
+
+// bindingName is the name a target binds when it is a name, else "".
+func bindingName(e ast.Expression) string {
+	if id, ok := e.(*ast.Identifier); ok {
+		return id.Name.String()
+	}
+	return ""
+}
+
+// anonymous is 1 for an expression that defines an anonymous function (an
+// arrow too), which runs nothing when evaluated, 2 for one that defines an
+// anonymous class (its computed keys and static parts run), else 0. Both
+// take the name of what they are assigned to, which a call around them
+// would take away.
+func anonymous(e ast.Expression) int {
+	switch x := e.(type) {
+	case *ast.FunctionLiteral:
+		if x.Name == nil {
+			return 1
+		}
+	case *ast.ArrowFunctionLiteral:
+		return 1
+	case *ast.ClassLiteral:
+		if x.Name == nil {
+			return 2
+		}
+	}
+	return 0
 }
 
 // markDefaults marks the defaults of pattern p's parts (a = 1 in [a = 1]).
@@ -2743,6 +2829,27 @@ func trailingComma(code string, from, closing int) bool {
 func isSuper(e ast.Expression) bool {
 	_, ok := e.(*ast.SuperExpression)
 	return ok
+}
+
+// propertyName is the name a function defined as the value of the property
+// key k takes: k's text, a number's as JavaScript writes it, a private
+// name's with its #; "" where not known here.
+func propertyName(k ast.Expression) string {
+	switch x := k.(type) {
+	case *ast.NumberLiteral:
+		switch v := x.Value.(type) {
+		case int64:
+			return strconv.FormatInt(v, 10)
+		case float64:
+			if v == math.Trunc(v) && math.Abs(v) < 1e21 {
+				return strconv.FormatFloat(v, 'f', -1, 64)
+			}
+		}
+		return ""
+	case *ast.PrivateIdentifier:
+		return "#" + x.Name.String()
+	}
+	return keyText(k)
 }
 
 // keyText is a property key's text when it is written as a name or a
