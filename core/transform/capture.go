@@ -134,8 +134,12 @@ func destructSource(o *goja.Object) goja.Value {
 func (g *guards) markOrphans() {
 	vm := g.vm
 	object, reflect := objectAt(vm, "Object"), objectAt(vm, "Reflect")
+	// Each is charged as a wrapped built-in (builtinSteps): with the
+	// check of the chain it makes (guards.linked), twenty in a statement
+	// ran 150-325 ms natively for their steps, some five times that in
+	// js/wasm.
 	create := original(object, "create", nil)
-	replaceMethodKept(vm, object, "create", func(fc goja.FunctionCall) goja.Value {
+	replaceMethod(vm, object, "create", nil, func(fc goja.FunctionCall) goja.Value {
 		v := invoke(create, fc.This, fc.Arguments...)
 		g.orphan(v)
 		g.linked(v)
@@ -143,7 +147,7 @@ func (g *guards) markOrphans() {
 	})
 	for _, o := range []*goja.Object{object, reflect} {
 		set := original(o, "setPrototypeOf", nil)
-		replaceMethodKept(vm, o, "setPrototypeOf", func(fc goja.FunctionCall) goja.Value {
+		replaceMethod(vm, o, "setPrototypeOf", nil, func(fc goja.FunctionCall) goja.Value {
 			v := invoke(set, fc.This, fc.Arguments...)
 			g.orphan(fc.Argument(0))
 			g.linked(fc.Argument(0))
@@ -156,6 +160,7 @@ func (g *guards) markOrphans() {
 		set, ok := goja.AssertFunction(d.Get("set"))
 		if get != nil && ok {
 			setter := vm.ToValue(func(fc goja.FunctionCall) goja.Value {
+				g.cost(builtinSteps)
 				v := invoke(set, fc.This, fc.Arguments...)
 				g.orphan(fc.This)
 				g.linked(fc.This)

@@ -559,6 +559,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 			case 4: // the key an object pattern with a rest reads first
 				return gd.capture
 			case 5: // an object given its prototype (a literal's __proto__, a class's extends)
+				gd.cost(builtinSteps) // the check of its chain, as Object.create's
 				gd.orphan(v)
 				gd.linked(v)
 				return v
