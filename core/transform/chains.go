@@ -28,14 +28,15 @@ import (
 //     prototype and itself), as markOrphans already sees them;
 //   - an object a constructor of the UDF's makes (this): checked at the
 //     start of a function's body, of each default of its parameters and of
-//     a class's first field, and where super() returns (instrument);
+//     a class's first field that runs code (a base class's body then needs
+//     none), and where super() returns (instrument);
 //   - Reflect.construct's result (a built-in given any new.target);
 //   - a Proxy (it reads through its target) and the prototype a Proxy of a
 //     function gives as a new.target (boundProxies' stand-in);
 //   - a generator's objects, which inherit from its prototype property: the
 //     sandbox makes that property read-only as each generator function is
-//     made (sealGenerators), so what they inherit from is an object checked
-//     like any other.
+//     made (sealed), so what they inherit from is an object checked like
+//     any other.
 //
 // Every other object the engine makes inherits from an object that cannot
 // change (a built-in's prototype, a class's), itself within the bound.
@@ -169,6 +170,43 @@ func (g *guards) tooDeep() {
 		cl.refuse("udf-prototype-chain", why, "keep chains of prototypes short: a class hierarchy or Object.create a few levels deep")
 	}
 	g.halt()
+}
+
+// seedHeights records the heights of the engine's own prototypes, whose
+// objects no link makes: what inherits from a built-in's prototype (an
+// Error's from TypeError.prototype, from Error.prototype) and from the
+// iterators' (an array's iterator from its prototype, from
+// %IteratorPrototype%), and a generator function's prototype objects from
+// %GeneratorPrototype%, whose own objects inherit from them. Without them a
+// splice of Error.prototype or %IteratorPrototype% onto a chain at the
+// bound would put their objects a level or two past it.
+func (g *guards) seedHeights() {
+	vm := g.vm
+	engine := func(v goja.Value) {
+		if o, ok := v.(*goja.Object); ok && o != nil {
+			g.raise(parent(o), 2) // o has objects of the engine's below it
+		}
+	}
+	global := vm.GlobalObject()
+	for _, k := range global.GetOwnPropertyNames() {
+		if f, ok := g.dataValue(global, vm.ToValue(k)).(*goja.Object); ok {
+			if _, callable := goja.AssertFunction(f); callable {
+				engine(g.dataValue(f, vm.ToValue("prototype")))
+			}
+		}
+	}
+	for _, src := range []string{"[][Symbol.iterator]()", "new Map().entries()", "new Set().values()", "''[Symbol.iterator]()", "'a'.matchAll(/a/g)"} {
+		if it, err := vm.RunString(src); err == nil {
+			if o, ok := it.(*goja.Object); ok {
+				engine(parent(o))
+			}
+		}
+	}
+	if gen, err := vm.RunString("Object.getPrototypeOf(function* () {}).prototype"); err == nil {
+		if o, ok := gen.(*goja.Object); ok {
+			g.raise(o, 2) // %GeneratorPrototype%: generators' prototypes, then their objects
+		}
+	}
 }
 
 // boundConstruct checks what Reflect.construct makes: a built-in given a

@@ -40,6 +40,8 @@ func TestChainsRefused(t *testing.T) {
 		{"a species that is a Proxy", grow("var P = new Proxy(Array.bind(), {get(t, k) { return k === 'prototype' ? o : t[k] }}); var a = [1]; a.constructor = {[Symbol.species]: P}; o = a.map(function (v) { return v })")},
 		{"Proxy.revocable", grow("o = Proxy.revocable(o, {}).proxy")},
 		{"chains spliced onto each other", "var roots = [], leaves = []; for (var c = 0; c < 100; c++) { var r = {}, o = r; for (var i = 0; i < 25; i++) o = Object.create(o); roots.push(r); leaves.push(o) } for (var c = 1; c < 100; c++) Object.setPrototypeOf(roots[c - 1], leaves[c]); return {data: 'built'}"},
+		{"an iterators' prototype spliced under a chain", "var p = {}; for (var i = 0; i < 28; i++) p = Object.create(p); Object.setPrototypeOf(Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())), p); return {data: 'built'}"},
+		{"Error.prototype spliced under a chain", "var p = {}; for (var i = 0; i < 28; i++) p = Object.create(p); Object.setPrototypeOf(Error.prototype, p); return {data: 'built'}"},
 		{"a prototype spliced under one with descendants", "var base = {}, o = base; for (var i = 0; i < 20; i++) o = Object.create(o); var p = {}; for (var i = 0; i < 20; i++) p = Object.create(p); Object.setPrototypeOf(base, p); return {data: 'built'}"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
