@@ -150,7 +150,7 @@ func (g *guards) markOrphans() {
 		replaceMethod(vm, o, "setPrototypeOf", nil, func(fc goja.FunctionCall) goja.Value {
 			v := invoke(set, fc.This, fc.Arguments...)
 			g.orphan(fc.Argument(0))
-			g.linked(fc.Argument(0))
+			g.spliced(fc.Argument(0))
 			return v
 		})
 	}
@@ -163,7 +163,7 @@ func (g *guards) markOrphans() {
 				g.cost(builtinSteps)
 				v := invoke(set, fc.This, fc.Arguments...)
 				g.orphan(fc.This)
-				g.linked(fc.This)
+				g.spliced(fc.This)
 				return v
 			}).(*goja.Object)
 			sameNameAndArity(setter, d.Get("set").(*goja.Object))

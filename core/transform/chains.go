@@ -4,6 +4,7 @@ package transform
 
 import (
 	"fmt"
+	"strconv"
 	"unsafe"
 	"weak"
 
@@ -172,41 +173,80 @@ func (g *guards) tooDeep() {
 	g.halt()
 }
 
+// engineProtos lists, as the sandbox is made (before any code of the
+// UDF's), the iterators' prototypes (an array's, a Map's, a Set's, a
+// string's, a match's), which have objects of the engine's below them, and
+// last %GeneratorPrototype%, whose generators' prototypes have objects
+// below them in turn. Compiled once.
+var engineProtos = goja.MustCompile("protos", `(function () {
+	"use strict";
+	var out = [], get = Object.getPrototypeOf;
+	[function () { return [][Symbol.iterator]() }, function () { return new Map().entries() }, function () { return new Set().values() },
+		function () { return ""[Symbol.iterator]() }, function () { return /a/g[Symbol.matchAll]("a") }].forEach(function (make) {
+		var it;
+		try { it = make() } catch (e) {}
+		if (it !== null && typeof it === "object") out.push(get(it));
+	});
+	out.push(get(function* () {}).prototype);
+	return out;
+})`, true)
+
 // seedHeights records the heights of the engine's own prototypes, whose
-// objects no link makes: what inherits from a built-in's prototype (an
-// Error's from TypeError.prototype, from Error.prototype) and from the
-// iterators' (an array's iterator from its prototype, from
-// %IteratorPrototype%), and a generator function's prototype objects from
-// %GeneratorPrototype%, whose own objects inherit from them. Without them a
-// splice of Error.prototype or %IteratorPrototype% onto a chain at the
-// bound would put their objects a level or two past it.
+// objects no link makes: what inherits from each global constructor's
+// prototype (an Error's from TypeError.prototype, from Error.prototype) or
+// from an iterator's (from %IteratorPrototype%), and %GeneratorPrototype%'s
+// two levels (engineProtos). Without them a splice of Error.prototype or
+// %IteratorPrototype% onto a chain at the bound would put their objects a
+// level or two past it. Done at the first change of a prototype, the only
+// link they matter to (listing the globals' prototypes in JavaScript as
+// each sandbox was made cost BenchmarkStart some 20%); a global the UDF
+// has deleted or replaced by then is missed (its objects stay within two
+// levels past the bound).
 func (g *guards) seedHeights() {
-	vm := g.vm
-	engine := func(v goja.Value) {
-		if o, ok := v.(*goja.Object); ok && o != nil {
-			g.raise(parent(o), 2) // o has objects of the engine's below it
-		}
+	list := g.protos
+	if list == nil {
+		return
 	}
-	global := vm.GlobalObject()
+	g.protos = nil
+	global := g.vm.GlobalObject()
 	for _, k := range global.GetOwnPropertyNames() {
-		if f, ok := g.dataValue(global, vm.ToValue(k)).(*goja.Object); ok {
-			if _, callable := goja.AssertFunction(f); callable {
-				engine(g.dataValue(f, vm.ToValue("prototype")))
+		f, ok := g.dataValue(global, g.vm.ToValue(k)).(*goja.Object)
+		if !ok || f.ExportType() == proxyType {
+			continue
+		}
+		if _, callable := goja.AssertFunction(f); !callable {
+			continue
+		}
+		if p, ok := g.dataValue(f, g.vm.ToValue("prototype")).(*goja.Object); ok {
+			g.raise(parent(p), 2) // p has objects of the engine's below it
+		}
+	}
+	n := lengthOf(list)
+	for i := 0.0; i < n; i++ {
+		if o, ok := list.Get(strconv.FormatFloat(i, 'f', -1, 64)).(*goja.Object); ok {
+			if i == n-1 {
+				g.raise(o, 2) // %GeneratorPrototype%: generators' prototypes, then their objects
+			} else {
+				g.raise(parent(o), 2)
 			}
 		}
 	}
-	for _, src := range []string{"[][Symbol.iterator]()", "new Map().entries()", "new Set().values()", "''[Symbol.iterator]()", "'a'.matchAll(/a/g)"} {
-		if it, err := vm.RunString(src); err == nil {
-			if o, ok := it.(*goja.Object); ok {
-				engine(parent(o))
-			}
-		}
+}
+
+// listProtos keeps engineProtos' list for seedHeights.
+func (g *guards) listProtos() {
+	v, err := programFunc(g.vm, engineProtos)(goja.Undefined())
+	if err != nil {
+		panic("transform: sandbox: prototypes: " + err.Error())
 	}
-	if gen, err := vm.RunString("Object.getPrototypeOf(function* () {}).prototype"); err == nil {
-		if o, ok := gen.(*goja.Object); ok {
-			g.raise(o, 2) // %GeneratorPrototype%: generators' prototypes, then their objects
-		}
-	}
+	g.protos, _ = v.(*goja.Object)
+}
+
+// spliced checks v, whose prototype has just been changed (linked), once
+// the engine's prototypes have their heights.
+func (g *guards) spliced(v goja.Value) {
+	g.seedHeights()
+	g.linked(v)
 }
 
 // boundConstruct checks what Reflect.construct makes: a built-in given a

@@ -725,7 +725,7 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	gd.boundProxies() // after the sandbox's own Proxies
 	gd.installCapture()
 	gd.boundConstruct()
-	gd.seedHeights()
+	gd.listProtos()
 	// The flags of assignments' patterns (flagged): an object the code
 	// sets, under a name it cannot change.
 	flags := vm.NewObject()

@@ -72,6 +72,9 @@ type guards struct {
 	// lastMade is the object made checked last (made), nil after any
 	// other link.
 	lastMade *goja.Object
+	// protos are the engine's prototypes whose heights seedHeights
+	// records at the first change of a prototype (nil after).
+	protos *goja.Object
 }
 
 // rxPlain is RegExp.prototype, RegExp, and the values and getters of
