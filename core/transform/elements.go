@@ -1050,7 +1050,7 @@ func (g *guards) boundProxies() {
 		calls := map[string]kept{}
 		// A Proxy of a function may be a new.target: what it gives as its
 		// prototype is what the object made inherits from (chains.go).
-		_, ctor := goja.AssertFunction(t)
+		_, function := goja.AssertFunction(t)
 		var plainGet goja.Value
 		meta := vm.NewProxy(mirror, &goja.ProxyTrapConfig{
 			Get: func(_ *goja.Object, name string, _ goja.Value) goja.Value {
@@ -1060,7 +1060,7 @@ func (g *guards) boundProxies() {
 					g.chargeKeys(t, false)
 					return trap
 				}
-				if name == "get" && none && ctor {
+				if name == "get" && none && function {
 					if plainGet == nil {
 						// The engine's own read, Reflect.get(t, k, receiver).
 						plainGet = vm.ToValue(func(fc goja.FunctionCall) goja.Value {
@@ -1097,7 +1097,7 @@ func (g *guards) boundProxies() {
 							return vm.ToValue(true)
 						}
 						v := invoke(f, h, fc.Arguments...)
-						if ctor && isPrototypeKey(fc.Argument(1)) {
+						if function && isPrototypeKey(fc.Argument(1)) {
 							g.adopted(v)
 						}
 						return v

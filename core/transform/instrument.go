@@ -2774,10 +2774,7 @@ func paramCode(pl *ast.ParameterList, f func(e ast.Expression, name string)) {
 			}
 			visit(x.Rest)
 		case *ast.ArrayPattern:
-			for _, el := range x.Elements {
-				visit(el)
-			}
-			visit(x.Rest)
+			patternParts(x, func(e ast.Expression) { visit(e) })
 		}
 	}
 	for _, b := range pl.List {
