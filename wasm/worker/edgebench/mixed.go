@@ -43,9 +43,15 @@ type mixedResult struct {
 	HostileFailed   map[string]int `json:"hostileFailed"`   // the same, for the answers that failed (hostileFailure)
 	HostileMaxMs    float64        `json:"hostileMaxMs"`
 	SlowEnded       map[string]int `json:"slowEnded"` // how each slow client's connection ended
-	ServerUp        bool           `json:"serverUp"`  // every process lives and /version answers at the end
-	PeakRSSMB       float64        `json:"peakRssMB"` // the sum of the processes' VmHWM, with -pid
-	Processes       []procPeak     `json:"processes"` // each process of -pid
+	// SlowBeside names the hostile cases that were in flight beside the
+	// loaded phase's ordinary requests slower than 3 times the unloaded
+	// p95 (the budget's line), the most often first: where to look when
+	// the ratio is over budget.
+	SlowBeside []beside   `json:"slowBeside,omitempty"`
+	SlowCount  int        `json:"slowCount"` // ordinary requests over that line
+	ServerUp   bool       `json:"serverUp"`  // every process lives and /version answers at the end
+	PeakRSSMB  float64    `json:"peakRssMB"` // the sum of the processes' VmHWM, with -pid
+	Processes  []procPeak `json:"processes"` // each process of -pid
 	// With -metrics: what each phase cost the server's Go runtime and the
 	// client (runtime.go), or why there are no such figures (a server that
 	// died answers no signal: its death is the result, not an error).
@@ -65,6 +71,23 @@ type procPeak struct {
 	// to, so that the second phase's growth is what hostile requests add.
 	OrdinaryPeakRSSMB float64 `json:"ordinaryPeakRssMB"`
 	Alive             bool    `json:"alive"`
+}
+
+// beside is one hostile case's share of the slow ordinary requests: how
+// many of them one of its requests overlapped, of how many it sent, and
+// its longest answer.
+type beside struct {
+	Case      string  `json:"case"`
+	Slow      int     `json:"slow"`
+	Requests  int     `json:"requests"`
+	LongestMs float64 `json:"longestMs"`
+}
+
+// span is one request's time on the client's clock; c is its hostile
+// case's index (ordinary requests have none).
+type span struct {
+	start, end time.Time
+	c          int
 }
 
 type phase struct {
@@ -150,7 +173,7 @@ func mixed(args []string, stdout io.Writer) error {
 	}
 
 	ordinary := *conc - *nHostile
-	runOrdinary := func(stop <-chan struct{}) phase {
+	runOrdinary := func(stop <-chan struct{}, spans *[]span) phase {
 		var mu sync.Mutex
 		var lat []time.Duration
 		var p phase
@@ -178,6 +201,10 @@ func mixed(args []string, stdout io.Writer) error {
 						p.Other++
 					default:
 						lat = append(lat, d)
+						if spans != nil {
+							now := time.Now()
+							*spans = append(*spans, span{start: now.Add(-d), end: now, c: -1})
+						}
 					}
 					mu.Unlock()
 				}
@@ -210,7 +237,7 @@ func mixed(args []string, stdout io.Writer) error {
 	mark()
 	stop := make(chan struct{})
 	timer := time.AfterFunc(*dur, func() { close(stop) })
-	res.Unloaded = runOrdinary(stop)
+	res.Unloaded = runOrdinary(stop, nil)
 	timer.Stop()
 	mark()
 	for i := range procs {
@@ -222,6 +249,7 @@ func mixed(args []string, stdout io.Writer) error {
 	var hmu sync.Mutex
 	var bg sync.WaitGroup
 	var next atomic.Int64
+	var hostileSpans, ordinarySpans []span
 	for w := 0; w < *nHostile; w++ {
 		bg.Add(1)
 		go func() {
@@ -239,6 +267,8 @@ func mixed(args []string, stdout io.Writer) error {
 					key = cases[i].Name + " error"
 				}
 				hmu.Lock()
+				now := time.Now()
+				hostileSpans = append(hostileSpans, span{start: now.Add(-d), end: now, c: i})
 				res.HostileByStatus[key]++
 				if err == nil && hostileFailure(status) {
 					res.HostileFailed[key]++
@@ -259,9 +289,10 @@ func mixed(args []string, stdout io.Writer) error {
 		}()
 	}
 	timer = time.AfterFunc(*dur, func() { close(stop) })
-	res.Loaded = runOrdinary(stop)
+	res.Loaded = runOrdinary(stop, &ordinarySpans)
 	mark()
 	bg.Wait()
+	res.SlowCount, res.SlowBeside = slowBeside(ordinarySpans, hostileSpans, cases, 3*res.Unloaded.P95Ms)
 	if len(marks) == 3 {
 		res.Runtime = map[string]phaseRuntime{
 			"unloaded": phaseCost(marks[0], marks[1], clientMarks[0], clientMarks[1]),
@@ -284,6 +315,48 @@ func mixed(args []string, stdout io.Writer) error {
 		res.ServerUp = false
 	}
 	return json.NewEncoder(stdout).Encode(res)
+}
+
+// slowBeside counts, for each hostile case, the ordinary requests over
+// lineMs that one of its requests overlapped in time, and returns how many
+// were over the line and the cases that overlapped any, the most first (at
+// most 12). Overlap is not cause: two hostile clients run at once, so each
+// slow request has two neighbours, and a case that runs long overlaps
+// more; the case's own count and longest answer are there to weigh it.
+func slowBeside(ordinary, hostileSpans []span, cases []hostile.Case, lineMs float64) (int, []beside) {
+	if lineMs <= 0 {
+		return 0, nil
+	}
+	per := make([]beside, len(cases))
+	for i := range per {
+		per[i].Case = cases[i].Name
+	}
+	for _, h := range hostileSpans {
+		per[h.c].Requests++
+		per[h.c].LongestMs = max(per[h.c].LongestMs, ms(h.end.Sub(h.start)))
+	}
+	n := 0
+	for _, o := range ordinary {
+		if ms(o.end.Sub(o.start)) <= lineMs {
+			continue
+		}
+		n++
+		seen := map[int]bool{}
+		for _, h := range hostileSpans {
+			if h.start.Before(o.end) && o.start.Before(h.end) && !seen[h.c] {
+				seen[h.c] = true
+				per[h.c].Slow++
+			}
+		}
+	}
+	var out []beside
+	for _, b := range per {
+		if b.Slow > 0 {
+			out = append(out, b)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b beside) int { return b.Slow - a.Slow })
+	return n, out[:min(len(out), 12)]
 }
 
 // parsePids reads -pid: empty, one PID (named "server"), or NAME=PID pairs
