@@ -172,11 +172,15 @@ var errServerBusy = &playground.Error{Code: codeBusy, Message: fmt.Sprintf(
 // Costly means a body of limits.HTTPLargeBody or more (the native server's
 // large class), or a request of a class (operation and body size, to a
 // power of two) whose recent calls each took limits.WorkerCostlyMillis or
-// more. A call's cost is the clock's advance during it. Cloudflare's clock
-// stands still while code runs (a defence against timing attacks), so
-// there it is read at the start of the next call instead, and only while
-// contended: queued requests start as soon as the call ends, whereas the
-// gap after a call alone may be idle time.
+// more. A call's cost is the clock's advance while it runs. Cloudflare's
+// clock stands still while code runs (a defence against timing attacks),
+// so there each stretch of a call is read at the start of the isolate's
+// next task instead, and only while contended: queued requests start as
+// soon as the call ends or pauses, whereas the gap after a call alone may
+// be idle time. A long call pauses (wasm/worker's pauser) and others run
+// in its pauses: each of its stretches, from its admission or a
+// resumption (Resumed) to the next task's start, is its own, and a costly
+// call spends the share for all of them, not only for its first.
 type share struct {
 	mu       sync.Mutex    // calls are sequential in the worker; tests may not be
 	frac     float64       // the share of time costly work may take
@@ -187,7 +191,7 @@ type share struct {
 	refilled time.Time
 	busy     time.Time   // when others were last in flight at once
 	classes  costClasses // a call at least classes.costly long is costly
-	open     *openCall   // the call being measured
+	open     *openCall   // the call whose code ran last: the next task's start measures it
 }
 
 type costClass struct {
@@ -249,10 +253,16 @@ func (c *classCost) cheapest() time.Duration {
 	return low
 }
 
+// openCall is one admitted call as the share measures it.
 type openCall struct {
-	class  costClass
-	start  time.Time
-	costly bool
+	class costClass
+	start time.Time     // when it last began to run: its admission or its latest resumption
+	spent time.Duration // its stretches measured before start
+	// costly says it was costly when admitted; counted, that its time
+	// counts toward costly work's share (costly, or found to take
+	// classes.costly or more).
+	costly, counted bool
+	ended           bool // its operation returned: its class learns its cost once its last stretch is measured
 }
 
 func newShare() *share {
@@ -270,10 +280,11 @@ func (s *share) contended(now time.Time) bool {
 	return !s.busy.IsZero() && now.Sub(s.busy) < s.window
 }
 
-// begin marks the start of a call at now, others being how many other
-// requests were in flight in the server, or reached it since the previous
-// call began. A call still open (the clock stood still during it) is
-// measured by now. Costly time is given back at the share's rate.
+// begin marks the start of a JavaScript task at now that begins a
+// request, others being how many other requests were in flight in the
+// server, or reached it since the previous call began. The call that ran
+// last is measured up to now. Costly time is given back at the share's
+// rate.
 func (s *share) begin(now time.Time, others int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -281,12 +292,10 @@ func (s *share) begin(now time.Time, others int) {
 	if others > 0 {
 		s.busy = now
 	}
-	if o := s.open; o != nil {
+	s.measure(now, false)
+	if o := s.open; o != nil && o.ended {
 		s.open = nil
-		// Only while contended: then the next call began as this one ended.
-		if s.contended(now) {
-			s.charge(o, now.Sub(o.start), now)
-		}
+		s.classes.add(o.class, o.spent)
 	}
 	if !s.refilled.IsZero() {
 		s.tokens += time.Duration(float64(max(now.Sub(s.refilled), 0)) * s.frac)
@@ -295,19 +304,101 @@ func (s *share) begin(now time.Time, others int) {
 	s.refilled = now
 }
 
+// measure counts the time since the open call last began to run, as now
+// shows it, as that call's: all of it when exact (the clock moved while
+// the call ran, and it has just ended), else only while contended, when
+// the next task started as soon as the call let go.
+func (s *share) measure(now time.Time, exact bool) {
+	o := s.open
+	if o == nil {
+		return
+	}
+	from := o.start
+	d := now.Sub(from)
+	if d <= 0 {
+		return // the clock stood still: the next task's start will tell
+	}
+	o.start = now
+	if !exact && !s.contended(now) {
+		return
+	}
+	d = min(d, s.maxCost-o.spent) // no call counts longer than the time limit of one
+	if d <= 0 {
+		return
+	}
+	o.spent += d
+	if !s.contended(from) && !s.contended(now) {
+		return
+	}
+	switch {
+	case o.counted:
+		s.tokens -= d
+	case o.costly || o.spent >= s.classes.costly:
+		o.counted = true
+		s.tokens -= o.spent
+	}
+}
+
 // admit says whether a request for op with a body of size bytes may run
-// now, and opens its measurement if so.
-func (s *share) admit(op string, size int, now time.Time) bool {
+// now, and if so opens its measurement and returns it (nil: refused).
+func (s *share) admit(op string, size int, now time.Time) *openCall {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.Round(0)
 	class := classOf(op, size)
 	costly := s.classes.isCostly(class, size)
 	if costly && s.tokens <= 0 && s.contended(now) {
-		return false
+		return nil
 	}
+	s.measure(now, false)
+	s.settle()
 	s.open = &openCall{class: class, start: now, costly: costly}
-	return true
+	return s.open
+}
+
+// settle lets go of the open call if it has ended: its class learns its
+// cost. One that has not (it paused) is measured again when it resumes.
+func (s *share) settle() {
+	if o := s.open; o != nil && o.ended {
+		s.classes.add(o.class, o.spent)
+	}
+	s.open = nil
+}
+
+// resume marks that the call o runs again at now, after a pause in which
+// other tasks may have run: what ran last is measured up to now, and o's
+// next stretch starts.
+func (s *share) resume(o *openCall, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now = now.Round(0)
+	if o.ended {
+		return
+	}
+	s.measure(now, false)
+	if s.open != o {
+		s.settle()
+		s.open = o
+	}
+	o.start = now
+}
+
+type callRef struct {
+	s *share
+	o *openCall
+}
+
+type callRefKey struct{}
+
+// Resumed tells the share of the handler whose call ctx is that the call
+// runs again after a pause (wasm/worker's pauser calls it as each pause
+// ends); for any other context it does nothing. Without it a paused call's
+// later stretches were measured as the time of whatever call began in its
+// pause, and a long costly call spent the share only for its first one.
+func Resumed(ctx context.Context) {
+	if r, ok := ctx.Value(callRefKey{}).(callRef); ok {
+		r.s.resume(r.o, time.Now())
+	}
 }
 
 // refuses says whether admit would refuse a request for op with a body of
@@ -345,26 +436,23 @@ func Refuse(h http.Handler, w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// end marks the end of the open call at now. If the clock moved, that is
-// its cost; if it stood still, the next call's start measures it.
-func (s *share) end(now time.Time) {
+// end marks the end of the call o at now. If the clock moved while o ran
+// last, that is the rest of its cost; if it stood still, the next task's
+// start measures it.
+func (s *share) end(o *openCall, now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.Round(0)
-	if o := s.open; o != nil && now.After(o.start) {
-		s.open = nil
-		s.charge(o, now.Sub(o.start), now)
+	o.ended = true
+	if s.open != o {
+		// It ran last before another call began, and nothing told of its
+		// resumption: what it spent since is another's.
+		s.classes.add(o.class, o.spent)
+		return
 	}
-}
-
-// charge counts a call's cost d toward its class and, if the call was
-// costly and the server contended when it began or ended, toward costly
-// work's share.
-func (s *share) charge(o *openCall, d time.Duration, now time.Time) {
-	d = min(max(d, 0), s.maxCost)
-	s.classes.add(o.class, d)
-	if (o.costly || d >= s.classes.costly) && (s.contended(o.start) || s.contended(now)) {
-		s.tokens -= d
+	if now.After(o.start) {
+		s.measure(now, true)
+		s.settle()
 	}
 }
 

@@ -280,13 +280,21 @@ func invalidUTF8(b []byte) int {
 func (h *handler) answer(w http.ResponseWriter, r *http.Request, op *playground.Op, body []byte) {
 	var out []byte
 	var err error
+	var call *openCall
+	if h.share != nil {
+		call = h.share.admit(op.Name, len(body), time.Now())
+	}
 	switch {
-	case h.share != nil && !h.share.admit(op.Name, len(body), time.Now()):
+	case h.share != nil && call == nil:
 		err = errServerBusy
 	case h.gate == nil:
-		out, err = h.run(r.Context(), op, body)
-		if h.share != nil {
-			h.share.end(time.Now())
+		ctx := r.Context()
+		if call != nil {
+			ctx = context.WithValue(ctx, callRefKey{}, callRef{h.share, call})
+		}
+		out, err = h.run(ctx, op, body)
+		if call != nil {
+			h.share.end(call, time.Now())
 		}
 	default:
 		o, ok := h.runGuarded(r.Context(), op, body)

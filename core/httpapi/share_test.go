@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/subplay/subplay/core/limits"
+	"github.com/subplay/subplay/core/playground"
 )
 
 // TestShare replays sequences of calls at given times (as the worker's
@@ -93,11 +94,14 @@ func TestShare(t *testing.T) {
 			for i, c := range tc.calls {
 				now := t0.Add(time.Duration(c.at) * time.Millisecond)
 				s.begin(now, c.others)
-				if got := s.admit(c.op, c.size, now); got != c.admit {
+				o := s.admit(c.op, c.size, now)
+				if got := o != nil; got != c.admit {
 					t.Errorf("call %d (%s, %d bytes, at %d ms, %d others): admitted %v, want %v (tokens %v)",
 						i, c.op, c.size, c.at, c.others, got, c.admit, s.tokens)
 				}
-				s.end(now.Add(time.Duration(c.took) * time.Millisecond))
+				if o != nil {
+					s.end(o, now.Add(time.Duration(c.took)*time.Millisecond))
+				}
 			}
 		})
 	}
@@ -202,12 +206,11 @@ func TestShareCarriedOver(t *testing.T) {
 	for i := range 4 {
 		start := at(i * 4 * costly)
 		old.share.begin(start, 1)
-		if !old.share.admit("schema", 2400, start) {
+		o := old.share.admit("schema", 2400, start)
+		if o == nil {
 			t.Fatalf("call %d refused by the old share (tokens %v)", i, old.share.tokens)
 		}
-		if i < 3 {
-			old.share.end(start) // measured by the next start
-		}
+		old.share.end(o, start) // measured by the next start
 	}
 	state := ShareState(old)
 	if state == nil {
@@ -216,7 +219,7 @@ func TestShareCarriedOver(t *testing.T) {
 	next := at(4*4*costly + 1)
 	fresh := newWorkerHandler()
 	fresh.share.begin(next, 1)
-	if !fresh.share.admit("schema", 2400, next) {
+	if fresh.share.admit("schema", 2400, next) == nil {
 		t.Fatal("a fresh share refused the call; the test proves nothing")
 	}
 	carried := newWorkerHandler()
@@ -224,11 +227,11 @@ func TestShareCarriedOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	carried.share.begin(next, 1)
-	if carried.share.admit("schema", 2400, next) {
+	if carried.share.admit("schema", 2400, next) != nil {
 		t.Errorf("the carried-over share admitted a call the old one would refuse (tokens %v)", carried.share.tokens)
 	}
 	old.share.begin(next, 1)
-	if old.share.admit("schema", 2400, next) {
+	if old.share.admit("schema", 2400, next) != nil {
 		t.Errorf("the old share admitted the call too: the test's sequence is wrong (tokens %v)", old.share.tokens)
 	}
 
@@ -248,4 +251,74 @@ func TestShareCarriedOver(t *testing.T) {
 	if ShareState(gated) != nil || RestoreShare(gated, state) == nil {
 		t.Error("a handler without a share gave or took a share state")
 	}
+}
+
+// TestSharePausedCall: a costly call that pauses, with ordinary calls run
+// in its pauses, spends the share for every stretch it runs, as the
+// starts of the tasks after them measure them (the clock stands still
+// while code runs), not only for the stretch before the first ordinary
+// call began; the ordinary calls' class learns their own time, not the
+// costly call's next stretch.
+func TestSharePausedCall(t *testing.T) {
+	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	s := newShare()
+	s.begin(at(0), 1)
+	p := s.admit("filter", limits.HTTPLargeBody, at(0))
+	if p == nil {
+		t.Fatal("the first costly call was refused")
+	}
+	// 20 stretches of 100 ms, each followed by an ordinary call of 5 ms
+	// in the pause: 2 s of costly work in 2.1 s.
+	ms := 0
+	for range 20 {
+		ms += 100
+		s.begin(at(ms), 1)
+		o := s.admit("validate", 500, at(ms))
+		if o == nil {
+			t.Fatalf("an ordinary call was refused at %d ms", ms)
+		}
+		s.end(o, at(ms))
+		ms += 5
+		s.resume(p, at(ms))
+	}
+	s.end(p, at(ms))
+	s.begin(at(ms+1), 1)
+	// Its last stretch ended as the clock stood still: the next task's
+	// start, 1 ms later, measures it.
+	if got, want := p.spent, 2*time.Second+time.Millisecond; got != want {
+		t.Errorf("the costly call spent %v, want %v", got, want)
+	}
+	// The burst (1 s) less 2 s of costly work plus a quarter of 2.1 s.
+	if s.admit("filter", limits.HTTPLargeBody, at(ms+1)) != nil {
+		t.Errorf("after 2 s of costly work in 2.1 s a costly call was admitted (tokens %v)", s.tokens)
+	}
+	if got, want := s.classes.m[classOf("validate", 500)].cheapest(), 5*time.Millisecond; got != want {
+		t.Errorf("the ordinary class learnt %v, want %v", got, want)
+	}
+	if got, want := s.classes.m[classOf("filter", limits.HTTPLargeBody)].cheapest(), p.spent; got != want {
+		t.Errorf("the costly class learnt %v, want %v", got, want)
+	}
+}
+
+// TestResumedReachesTheShare: the handler gives each call's context what
+// Resumed needs, so that the pauser's word reaches the share.
+func TestResumedReachesTheShare(t *testing.T) {
+	h := Handler().(*handler)
+	h.gate, h.share = nil, newShare()
+	var reached bool
+	h.run = func(ctx context.Context, op *playground.Op, body []byte) ([]byte, error) {
+		h.share.open = nil // as if another call had begun in a pause
+		Resumed(ctx)
+		reached = h.share.open != nil && h.share.open.class.op == op.Name
+		return []byte(`{}`), nil
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/v1/validate", strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || !reached {
+		t.Errorf("status %d; Resumed made the call the share's open one: %v", rec.Code, reached)
+	}
+	Resumed(context.Background()) // no call: nothing happens
 }

@@ -37,10 +37,12 @@ type classState struct {
 }
 
 type openState struct {
-	Op       string    `json:"op"`
-	SizeBits int       `json:"sizeBits"`
-	Start    time.Time `json:"start"`
-	Costly   bool      `json:"costly"`
+	Op       string        `json:"op"`
+	SizeBits int           `json:"sizeBits"`
+	Start    time.Time     `json:"start"`
+	Spent    time.Duration `json:"spent,omitempty"`
+	Costly   bool          `json:"costly"`
+	Counted  bool          `json:"counted,omitempty"`
 }
 
 // maxSharedClasses bounds what RestoreShare accepts: the classes are the
@@ -62,7 +64,7 @@ func ShareState(h http.Handler) []byte {
 		st.Classes = append(st.Classes, classState{Op: class.op, SizeBits: class.sizeBits, Recent: c.recent, N: c.n})
 	}
 	if o := s.open; o != nil {
-		st.Open = &openState{Op: o.class.op, SizeBits: o.class.sizeBits, Start: o.start, Costly: o.costly}
+		st.Open = &openState{Op: o.class.op, SizeBits: o.class.sizeBits, Start: o.start, Spent: o.spent, Costly: o.costly, Counted: o.counted}
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
@@ -86,6 +88,9 @@ func RestoreShare(h http.Handler, state []byte) error {
 	if len(st.Classes) > maxSharedClasses {
 		return fmt.Errorf("the share's state has %d classes, more than %d", len(st.Classes), maxSharedClasses)
 	}
+	if o := st.Open; o != nil && o.Spent < 0 {
+		return fmt.Errorf("the share's state has an open call that spent %v", o.Spent)
+	}
 	s := hh.share
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -99,7 +104,9 @@ func RestoreShare(h http.Handler, state []byte) error {
 	s.tokens = min(st.Tokens, s.burst)
 	s.refilled, s.busy, s.classes, s.open = st.Refilled, st.Busy, classes, nil
 	if o := st.Open; o != nil {
-		s.open = &openCall{class: costClass{o.Op, o.SizeBits}, start: o.Start, costly: o.Costly}
+		// The instance retires once a call has ended, so the open call
+		// has: the next call's start measures its last stretch.
+		s.open = &openCall{class: costClass{o.Op, o.SizeBits}, start: o.Start, spent: o.Spent, costly: o.Costly, counted: o.Counted, ended: true}
 	}
 	return nil
 }

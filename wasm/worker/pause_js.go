@@ -7,6 +7,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/subplay/subplay/core/httpapi"
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/stop"
 )
@@ -171,6 +172,9 @@ func (p *pauser) wait(ctx context.Context, st *callState) {
 	}
 	select {
 	case <-c:
+		// The call runs again: the share (core/httpapi) measures what ran
+		// in the pause up to now, and this call's next stretch from now.
+		httpapi.Resumed(ctx)
 	case <-ctx.Done():
 		p.mu.Lock()
 		delete(p.waiting, id)
