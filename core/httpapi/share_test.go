@@ -20,6 +20,13 @@ func TestShare(t *testing.T) {
 	costly := limits.WorkerCostlyMillis
 	burst := limits.WorkerCostlyBurstMillis
 	window := limits.WorkerContendedMillis
+	share := limits.WorkerCostlyShare
+	// The sequences hold at a share between a tenth and a quarter: the
+	// allowance a costly call of 2 bursts leaves short, and the time a
+	// small class's calls take (3.5 times costly: three fit in the burst
+	// and what the share gives back, four do not).
+	short := float64(burst) * (1 - 2*share)
+	slow := 7 * costly / 2
 	type call struct {
 		at     int // ms since the first call
 		op     string
@@ -46,38 +53,38 @@ func TestShare(t *testing.T) {
 		}},
 		{"costly work gets its share back as time passes", []call{
 			{0, "schema", large, 0, true, 0},
-			{2 * burst, "validate", 500, 2, true, 0}, // the large call cost 2 bursts: -0.5 s
+			{2 * burst, "validate", 500, 2, true, 0}, // the large call cost 2 bursts: short of the allowance
 			{2*burst + 1, "schema", large, 1, false, 0},
-			{2*burst + 1 + burst, "schema", large, 1, false, 0},                                         // -0.25 s
-			{2*burst + 2 + int(float64(burst)/2/limits.WorkerCostlyShare), "schema", large, 1, true, 0}, // 0.25 ms
+			{2*burst + 1 + burst, "schema", large, 1, false, 0},           // a burst's time gives back less than short
+			{2*burst + 2 + int(short/share), "schema", large, 1, true, 0}, // a little allowance left
 		}},
 		{"the limit ends when the contention does", []call{
 			{0, "schema", large, 0, true, 0},
-			{5 * burst, "validate", 500, 2, true, 0}, // -2.75 s
+			{5 * burst, "validate", 500, 2, true, 0}, // the allowance short by seconds
 			{5*burst + 1, "schema", large, 0, false, 0},
-			{5*burst + window + 1, "schema", large, 0, true, 0}, // still -2.25 s, but nobody else is there
+			{5*burst + window + 1, "schema", large, 0, true, 0}, // still short, but nobody else is there
 		}},
 		{"a clock that moves measures a call by its end", []call{
 			// 3 s of work, then 3 s idle: -2 s, not the -5 s that the gap
 			// to the next call would say.
 			{0, "schema", large, 1, true, 3 * burst},
-			{6 * burst, "schema", large, 1, false, 0},  // -2 s + 1.5 s
-			{8*burst + 2, "schema", large, 1, true, 0}, // + 0.5 s
+			{6 * burst, "schema", large, 1, false, 0},                      // -2 s + the share of 6 s
+			{int(float64(2*burst)/share) + 2, "schema", large, 1, true, 0}, // the 2 s given back
 		}},
 		{"a small class whose calls were costly becomes costly", []call{
-			// Each schema call takes 4x costly (0.4 s), each validate call
-			// almost nothing: the burst (1 s) less four calls (1.6 s) plus
-			// a quarter of the time (0.4 s) leaves -0.2 s.
+			// Each schema call takes slow (0.35 s), each validate call
+			// almost nothing: the burst (1 s) less four calls (1.4 s) plus
+			// the share of the time (0.14-0.35 s) leaves less than nothing.
 			{0, "schema", 2400, 0, true, 0},
-			{4 * costly, "validate", 500, 1, true, 0},
-			{4*costly + 1, "schema", 2400, 0, true, 0},
-			{8*costly + 1, "validate", 500, 1, true, 0},
-			{8*costly + 2, "schema", 2400, 0, true, 0},
-			{12*costly + 2, "validate", 500, 1, true, 0},
-			{12*costly + 3, "schema", 2400, 0, true, 0},
-			{16*costly + 3, "validate", 500, 1, true, 0},
-			{16*costly + 4, "schema", 2400, 0, false, 0},
-			{16*costly + 5, "schema", 4800, 0, true, 0}, // another class, not yet known
+			{slow, "validate", 500, 1, true, 0},
+			{slow + 1, "schema", 2400, 0, true, 0},
+			{2*slow + 1, "validate", 500, 1, true, 0},
+			{2*slow + 2, "schema", 2400, 0, true, 0},
+			{3*slow + 2, "validate", 500, 1, true, 0},
+			{3*slow + 3, "schema", 2400, 0, true, 0},
+			{4*slow + 3, "validate", 500, 1, true, 0},
+			{4*slow + 4, "schema", 2400, 0, false, 0},
+			{4*slow + 5, "schema", 4800, 0, true, 0}, // another class, not yet known
 		}},
 		{"one slow call does not make a cheap class costly", []call{
 			{0, "validate", 500, 0, true, 0},
@@ -199,12 +206,14 @@ func TestShareCarriedOver(t *testing.T) {
 		return h
 	}
 	old := newWorkerHandler()
-	// A small class made costly by four slow calls (0.4 s each), the last
-	// one left open, as a clock that stood still leaves the call that
+	// A small class made costly by four slow calls (0.35 s each), the
+	// last one left open, as a clock that stood still leaves the call that
 	// retired the instance: its cost is measured by the next call's start,
-	// which finds the allowance spent (1 s - 1.6 s + a quarter of 1.6 s).
+	// which finds the allowance spent (1 s - 1.4 s + the share of 1.4 s,
+	// at a share of a tenth to a quarter).
+	slow := 7 * costly / 2
 	for i := range 4 {
-		start := at(i * 4 * costly)
+		start := at(i * slow)
 		old.share.begin(start, 1)
 		o := old.share.admit("schema", 2400, start)
 		if o == nil {
@@ -216,7 +225,7 @@ func TestShareCarriedOver(t *testing.T) {
 	if state == nil {
 		t.Fatal("no state from a worker handler")
 	}
-	next := at(4*4*costly + 1)
+	next := at(4*slow + 1)
 	fresh := newWorkerHandler()
 	fresh.share.begin(next, 1)
 	if fresh.share.admit("schema", 2400, next) == nil {
@@ -289,7 +298,7 @@ func TestSharePausedCall(t *testing.T) {
 	if got, want := p.spent, 2*time.Second+time.Millisecond; got != want {
 		t.Errorf("the costly call spent %v, want %v", got, want)
 	}
-	// The burst (1 s) less 2 s of costly work plus a quarter of 2.1 s.
+	// The burst (1 s) less 2 s of costly work plus a tenth of 2.1 s.
 	if s.admit("filter", limits.HTTPLargeBody, at(ms+1)) != nil {
 		t.Errorf("after 2 s of costly work in 2.1 s a costly call was admitted (tokens %v)", s.tokens)
 	}

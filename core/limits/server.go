@@ -163,9 +163,17 @@ const WorkerPauseBytes = 1 << 20
 // WorkerCostlyShare is the share of an isolate's time that costly requests
 // (see WorkerCostlyMillis) may take while other requests wait: one isolate
 // runs one request at a time and cannot interrupt it, so everything else
-// waits while a costly one runs. A quarter keeps three quarters of the
-// time for ordinary requests, and an ordinary request rarely meets one.
-const WorkerCostlyShare = 0.25
+// waits while a costly one runs, and the longest waits are in other
+// libraries' code that makes no looks (a decoder, a parser: 100-300 ms in
+// workerd). While costly calls hold a share s of the time, about s of the
+// ordinary requests meet one, so only a share well under 5% keeps them
+// off the p95: a quarter (until the thirty-first session) let one hostile
+// case repeated by two clients take the ordinary p95 to 5.5-5.9 times its
+// value alone (900,000 blank lines in YAML), a tenth to 3.3 times
+// (scripts/load-edge --cases, README). Costly requests past it are
+// answered 503 with a Retry-After, never failed, and the saved-up
+// allowance (WorkerCostlyBurstMillis) still lets one or two in at once.
+const WorkerCostlyShare = 0.10
 
 // WorkerCostlyBurstMillis is how much costly time an isolate saves up
 // while others do not wait: a second, a costly request or two at once.
