@@ -180,9 +180,10 @@ func (o *Op) RunContext(ctx context.Context, body []byte) (out []byte, err error
 // its answer's encoding, which make no looks of their own (encoding/json)
 // and grow with the request (10,000 sample messages: 15 ms to decode and
 // 10-20 ms to encode natively, several times that in the worker). Where a
-// call may pause (the Cloudflare worker) it pauses there, so that each
-// holds the isolate alone instead of with its neighbours; elsewhere it
-// only looks at ctx. A small request never pauses for it.
+// call may pause (the Cloudflare worker) it pauses there, so that the
+// decoding, the operation's own work and the encoding hold the isolate
+// one at a time, with other requests let in between; elsewhere it only
+// looks at ctx. A small request never pauses for it.
 func bigStep(ctx context.Context, body []byte) error {
 	if len(body) < limits.HTTPLargeBody {
 		return nil
