@@ -294,8 +294,7 @@ func (s *share) begin(now time.Time, others int) {
 	}
 	s.measure(now, false)
 	if o := s.open; o != nil && o.ended {
-		s.open = nil
-		s.classes.add(o.class, o.spent)
+		s.settle()
 	}
 	if !s.refilled.IsZero() {
 		s.tokens += time.Duration(float64(max(now.Sub(s.refilled), 0)) * s.frac)
