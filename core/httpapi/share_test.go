@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -101,7 +102,7 @@ func TestShare(t *testing.T) {
 			for i, c := range tc.calls {
 				now := t0.Add(time.Duration(c.at) * time.Millisecond)
 				s.begin(now, c.others)
-				o := s.admit(c.op, c.size, now)
+				o := s.admit(keyOf(c.op, make([]byte, c.size)), now)
 				if got := o != nil; got != c.admit {
 					t.Errorf("call %d (%s, %d bytes, at %d ms, %d others): admitted %v, want %v (tokens %v)",
 						i, c.op, c.size, c.at, c.others, got, c.admit, s.tokens)
@@ -215,7 +216,7 @@ func TestShareCarriedOver(t *testing.T) {
 	for i := range 4 {
 		start := at(i * slow)
 		old.share.begin(start, 1)
-		o := old.share.admit("schema", 2400, start)
+		o := old.share.admit(keyOf("schema", make([]byte, 2400)), start)
 		if o == nil {
 			t.Fatalf("call %d refused by the old share (tokens %v)", i, old.share.tokens)
 		}
@@ -228,7 +229,7 @@ func TestShareCarriedOver(t *testing.T) {
 	next := at(4*slow + 1)
 	fresh := newWorkerHandler()
 	fresh.share.begin(next, 1)
-	if fresh.share.admit("schema", 2400, next) == nil {
+	if fresh.share.admit(keyOf("schema", make([]byte, 2400)), next) == nil {
 		t.Fatal("a fresh share refused the call; the test proves nothing")
 	}
 	carried := newWorkerHandler()
@@ -236,15 +237,17 @@ func TestShareCarriedOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	carried.share.begin(next, 1)
-	if carried.share.admit("schema", 2400, next) != nil {
+	if carried.share.admit(keyOf("schema", make([]byte, 2400)), next) != nil {
 		t.Errorf("the carried-over share admitted a call the old one would refuse (tokens %v)", carried.share.tokens)
 	}
 	old.share.begin(next, 1)
-	if old.share.admit("schema", 2400, next) != nil {
+	if old.share.admit(keyOf("schema", make([]byte, 2400)), next) != nil {
 		t.Errorf("the old share admitted the call too: the test's sequence is wrong (tokens %v)", old.share.tokens)
 	}
 
-	for _, bad := range []string{`{`, `{"classes":[{"op":"schema","sizeBits":-1,"n":1}]}`, `{"tokens":"x"}`} {
+	for _, bad := range []string{`{`, `{"classes":[{"op":"schema","sizeBits":-1,"n":1}]}`, `{"tokens":"x"}`,
+		`{"bodies":[{"op":"schema","sizeBits":12,"sum":"zz","n":1}]}`, `{"bodies":[{"op":"schema","sizeBits":12,"n":1}]}`,
+		`{"open":{"op":"schema","sizeBits":12,"sum":"00ff"}}`} {
 		h := newWorkerHandler()
 		tokens := h.share.tokens
 		if err := RestoreShare(h, []byte(bad)); err == nil {
@@ -273,7 +276,7 @@ func TestSharePausedCall(t *testing.T) {
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	s := newShare()
 	s.begin(at(0), 1)
-	p := s.admit("filter", limits.HTTPLargeBody, at(0))
+	p := s.admit(sizeKey("filter", limits.HTTPLargeBody), at(0))
 	if p == nil {
 		t.Fatal("the first costly call was refused")
 	}
@@ -283,7 +286,7 @@ func TestSharePausedCall(t *testing.T) {
 	for range 20 {
 		ms += 100
 		s.begin(at(ms), 1)
-		o := s.admit("validate", 500, at(ms))
+		o := s.admit(keyOf("validate", make([]byte, 500)), at(ms))
 		if o == nil {
 			t.Fatalf("an ordinary call was refused at %d ms", ms)
 		}
@@ -299,7 +302,7 @@ func TestSharePausedCall(t *testing.T) {
 		t.Errorf("the costly call spent %v, want %v", got, want)
 	}
 	// The burst (1 s) less 2 s of costly work plus a tenth of 2.1 s.
-	if s.admit("filter", limits.HTTPLargeBody, at(ms+1)) != nil {
+	if s.admit(sizeKey("filter", limits.HTTPLargeBody), at(ms+1)) != nil {
 		t.Errorf("after 2 s of costly work in 2.1 s a costly call was admitted (tokens %v)", s.tokens)
 	}
 	if got, want := s.classes.m[classOf("validate", 500)].cheapest(), 5*time.Millisecond; got != want {
@@ -319,7 +322,7 @@ func TestResumedReachesTheShare(t *testing.T) {
 	h.run = func(ctx context.Context, op *playground.Op, body []byte) ([]byte, error) {
 		h.share.open = nil // as if another call had begun in a pause
 		Resumed(ctx)
-		reached = h.share.open != nil && h.share.open.class.op == op.Name
+		reached = h.share.open != nil && h.share.open.key.class.op == op.Name
 		return []byte(`{}`), nil
 	}
 	rec := httptest.NewRecorder()
@@ -330,4 +333,109 @@ func TestResumedReachesTheShare(t *testing.T) {
 		t.Errorf("status %d; Resumed made the call the share's open one: %v", rec.Code, reached)
 	}
 	Resumed(context.Background()) // no call: nothing happens
+}
+
+// TestShareKnowsABody: a small request sent again is judged by what its
+// own body cost lately, not only by its class (operation and size), which
+// ordinary requests of the same size keep cheap. A costly body of an
+// ordinary class was admitted every time before; now its second call is
+// refused while the allowance is spent, an ordinary body of a class made
+// costly by others is still admitted, a body not seen yet is judged by its
+// class, and what is known of the bodies goes on in a fresh instance.
+func TestShareKnowsABody(t *testing.T) {
+	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	body := func(text string) costKey {
+		b := []byte(strings.Repeat(" ", 600-len(text)) + text) // one class: validate, 512-1023 bytes
+		return keyOf("validate", b)
+	}
+	costly, ordinary := body(`{"udf":"doubling"}`), body(`{"udf":"ordinary"}`)
+	if costly.class != ordinary.class || costly == ordinary {
+		t.Fatal("the two bodies should share a class and differ")
+	}
+	burst := limits.WorkerCostlyBurstMillis
+	// run admits k at ms with another request in flight and ends it after
+	// took ms (the clock moving), and says whether it was admitted.
+	run := func(s *share, k costKey, ms, took int) bool {
+		s.begin(at(ms), 1)
+		o := s.admit(k, at(ms))
+		if o != nil {
+			s.end(o, at(ms+took))
+		}
+		return o != nil
+	}
+	s := newShare()
+	if !run(s, ordinary, 0, 5) {
+		t.Fatal("the first ordinary call was refused")
+	}
+	if !run(s, costly, 10, 2*burst) {
+		t.Fatal("the first costly call was refused")
+	}
+	ms := 10 + 2*burst
+	for range 4 {
+		if !run(s, ordinary, ms, 5) {
+			t.Fatal("an ordinary call was refused")
+		}
+		ms += 10
+	}
+	if run(s, costly, ms, 0) {
+		t.Errorf("the costly body sent again was admitted with the allowance spent (tokens %v)", s.tokens)
+	}
+	if !run(s, body(`{"udf":"new"}`), ms+1, 5) {
+		t.Error("a body not seen, of a cheap class, was refused")
+	}
+	state := ShareState(&handler{share: s})
+
+	// A class made costly by four different slow bodies: a fifth body
+	// not seen is refused, the ordinary body known cheap is admitted.
+	ms += 10
+	for i := range 4 {
+		run(s, body(fmt.Sprintf(`{"udf":"slow %d"}`, i)), ms, limits.WorkerCostlyMillis)
+		ms += limits.WorkerCostlyMillis + 1
+	}
+	if run(s, body(`{"udf":"slow 5"}`), ms, 0) {
+		t.Errorf("a body not seen, of a costly class, was admitted with the allowance spent (tokens %v)", s.tokens)
+	}
+	if !run(s, ordinary, ms+1, 5) {
+		t.Error("the ordinary body was refused because others of its class were costly")
+	}
+
+	// A fresh instance given the state refuses the costly body; one
+	// without it admits it (its class is cheap).
+	carried, fresh := &handler{share: newShare()}, &handler{share: newShare()}
+	if err := RestoreShare(carried, state); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []*handler{carried, fresh} {
+		h.share.tokens = 0 // spent, whatever the time since says
+		h.share.refilled = at(ms)
+	}
+	if run(carried.share, costly, ms, 0) {
+		t.Error("the carried-over share admitted the costly body")
+	}
+	if !run(fresh.share, costly, ms, 0) {
+		t.Error("a fresh share refused the costly body; the test proves nothing")
+	}
+}
+
+// TestBodiesBounded: the bodies kept are at most two generations, and a
+// body sent lately is kept however many others pass.
+func TestBodiesBounded(t *testing.T) {
+	cc := newCostClasses(time.Second)
+	kept := keyOf("validate", []byte("kept"))
+	for i := range 5 * maxBodies {
+		cc.add(keyOf("validate", []byte(fmt.Sprint(i))), time.Millisecond)
+		if i%(maxBodies/2) == 0 {
+			cc.add(kept, 2*time.Second)
+		}
+		if n := len(cc.bodies) + len(cc.older); n > 2*maxBodies {
+			t.Fatalf("after %d bodies %d are kept", i+1, n)
+		}
+	}
+	if !cc.isCostly(kept) {
+		t.Error("the body sent lately was dropped")
+	}
+	if cc.isCostly(keyOf("validate", []byte("0"))) || cc.body(keyOf("validate", []byte("0"))) != nil {
+		t.Error("the first body is still kept")
+	}
 }

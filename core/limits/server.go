@@ -47,9 +47,10 @@ const HTTPLargeBody = 16 << 10
 const HTTPLargeOpsPerCPU = 0.5
 
 // HTTPCostlyMillis is the time from which a native operation counts as
-// costly: a request class (operation and body size) whose recent calls
-// each took this long shares the large pool (HTTPLargeOpsPerCPU) with
-// large bodies. Ordinary requests take well under a millisecond; the
+// costly: a small body sent before whose recent calls each took this long,
+// or a body not seen of a request class (operation and body size) whose
+// recent calls did, shares the large pool (HTTPLargeOpsPerCPU) with large
+// bodies. Ordinary requests take well under a millisecond; the
 // hostile corpus's small costly ones (UDFs stopped by their step budget)
 // take 30-100 ms.
 const HTTPCostlyMillis = 20
@@ -181,8 +182,9 @@ const WorkerCostlyBurstMillis = 1_000
 
 // WorkerCostlyMillis is the cost from which a request counts as costly in
 // the worker: about thirty ordinary requests (a few ms each in workerd).
-// A request class (operation and body size) whose recent calls each took
-// this long is costly, like every body of HTTPLargeBody or more.
+// A small body sent before whose recent calls each took this long is
+// costly, like every body of HTTPLargeBody or more; so is a body not seen
+// of a request class (operation and body size) whose recent calls did.
 const WorkerCostlyMillis = 100
 
 // WorkerContendedMillis is how long a worker's isolate counts as contended
