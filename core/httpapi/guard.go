@@ -255,7 +255,7 @@ type costClasses struct {
 // maxBodies is how many bodies a generation of costClasses holds: the
 // hostile corpus cycled whole sends 321 different bodies, all remembered
 // by two generations.
-const maxBodies = 512
+const maxBodies = 256
 
 func newCostClasses(costly time.Duration) costClasses {
 	return costClasses{costly: costly, m: map[costClass]*classCost{}, bodies: map[costKey]*classCost{}}

@@ -108,7 +108,8 @@ type phase struct {
 func mixed(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("mixed", flag.ContinueOnError)
 	base := fs.String("url", "", "the server's base URL (loopback only)")
-	bodyFile := fs.String("body", "", "the ordinary request body, POSTed to /v1/validate")
+	bodyFile := fs.String("body", "", "the ordinary request body, POSTed to -path")
+	path := fs.String("path", "/v1/validate", "where the ordinary requests go: an operation of the API")
 	conc := fs.Int("c", 8, "concurrent clients in all")
 	nHostile := fs.Int("hostile", 2, "of which send hostile requests in the loaded phase")
 	nSlow := fs.Int("slow", 2, "slow-body clients beside them in the loaded phase")
@@ -133,6 +134,9 @@ func mixed(args []string, stdout io.Writer) error {
 	}
 	if *nHostile < 1 || *nHostile >= *conc {
 		return fmt.Errorf("-hostile must be between 1 and -c minus 1")
+	}
+	if !strings.HasPrefix(*path, "/v1/") {
+		return fmt.Errorf("-path %q is not an operation of the API (/v1/...)", *path)
 	}
 	body, err := os.ReadFile(*bodyFile)
 	if err != nil {
@@ -167,7 +171,7 @@ func mixed(args []string, stdout io.Writer) error {
 		return resp.StatusCode, time.Since(start), err
 	}
 	for i := 0; i < 20; i++ { // warm-up
-		if _, _, err := post("/v1/validate", body); err != nil {
+		if _, _, err := post(*path, body); err != nil {
 			return fmt.Errorf("warm-up: %w", err)
 		}
 	}
@@ -189,7 +193,7 @@ func mixed(args []string, stdout io.Writer) error {
 						return
 					default:
 					}
-					status, d, err := post("/v1/validate", body)
+					status, d, err := post(*path, body)
 					mu.Lock()
 					p.Requests++
 					switch {
