@@ -349,6 +349,12 @@ type openCall struct {
 	// classes.costly or more).
 	costly, counted bool
 	ended           bool // its operation returned: its key learns its cost once its last stretch is measured
+	// unmeasured says a stretch of it went unmeasured: the clock stood
+	// still while it ran and nothing else was waiting to tell its length
+	// (see measure). Its cost is then unknown, and its key learns nothing
+	// from it: counted as the part that was measured, often nothing, a
+	// call alone taught a costly body that it was cheap.
+	unmeasured bool
 }
 
 func newShare() *share {
@@ -405,6 +411,7 @@ func (s *share) measure(now time.Time, exact bool) {
 	}
 	o.start = now
 	if !exact && !s.contended(now) {
+		o.unmeasured = true
 		return
 	}
 	d = min(d, s.maxCost-o.spent) // no call counts longer than the time limit of one
@@ -443,7 +450,7 @@ func (s *share) admit(k costKey, now time.Time) *openCall {
 // settle lets go of the open call if it has ended: its key learns its
 // cost. One that has not (it paused) is measured again when it resumes.
 func (s *share) settle() {
-	if o := s.open; o != nil && o.ended {
+	if o := s.open; o != nil && o.ended && !o.unmeasured {
 		s.classes.add(o.key, o.spent)
 	}
 	s.open = nil
@@ -530,8 +537,8 @@ func (s *share) end(o *openCall, now time.Time) {
 	o.ended = true
 	if s.open != o {
 		// It ran last before another call began, and nothing told of its
-		// resumption: what it spent since is another's.
-		s.classes.add(o.key, o.spent)
+		// resumption: what it spent since is another's, and its own cost
+		// is unknown.
 		return
 	}
 	if now.After(o.start) {

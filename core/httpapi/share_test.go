@@ -418,6 +418,35 @@ func TestShareKnowsABody(t *testing.T) {
 	}
 }
 
+// TestLoneCallTeachesNothing: a call that ran alone, with the clock
+// standing still and nothing waiting to tell its length, leaves what its
+// body and class cost as it was; counted as nothing, as before, it made a
+// costly body cheap for its next four calls.
+func TestLoneCallTeachesNothing(t *testing.T) {
+	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	k := keyOf("transform", []byte(`{"udf":"doubling"}`))
+	s := newShare()
+	s.begin(at(0), 1)
+	o := s.admit(k, at(0))
+	s.end(o, at(limits.WorkerCostlyBurstMillis)) // the clock moved: measured whole
+	if !s.classes.isCostly(k) {
+		t.Fatal("the body is not costly after a costly call; the test proves nothing")
+	}
+	alone := limits.WorkerCostlyBurstMillis + 10*limits.WorkerContendedMillis
+	s.begin(at(alone), 0)
+	o = s.admit(k, at(alone))
+	if o == nil {
+		t.Fatal("a call alone was refused")
+	}
+	s.end(o, at(alone))       // the clock stood still
+	s.begin(at(alone+500), 0) // nothing waited: its length is unknown
+	s.begin(at(alone+501), 1) // and stays unknown
+	if !s.classes.isCostly(k) {
+		t.Errorf("a call alone taught the body it was cheap: %v", s.classes.body(k).recent)
+	}
+}
+
 // TestBodiesBounded: the bodies kept are at most two generations, and a
 // body sent lately is kept however many others pass.
 func TestBodiesBounded(t *testing.T) {

@@ -50,6 +50,8 @@ type openState struct {
 	Spent    time.Duration `json:"spent,omitempty"`
 	Costly   bool          `json:"costly"`
 	Counted  bool          `json:"counted,omitempty"`
+	// Unmeasured: a stretch of the call went unmeasured (openCall).
+	Unmeasured bool `json:"unmeasured,omitempty"`
 }
 
 // maxSharedClasses bounds the classes RestoreShare accepts: they are the
@@ -100,7 +102,7 @@ func ShareState(h http.Handler) []byte {
 	if o := s.open; o != nil {
 		k := o.key
 		st.Open = &openState{Op: k.class.op, SizeBits: k.class.sizeBits, Large: k.large, Sum: sumText(k.sum),
-			Start: o.start, Spent: o.spent, Costly: o.costly, Counted: o.counted}
+			Start: o.start, Spent: o.spent, Costly: o.costly, Counted: o.counted, Unmeasured: o.unmeasured}
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
@@ -162,7 +164,7 @@ func RestoreShare(h http.Handler, state []byte) error {
 		// The instance retires once a call has ended, so the open call
 		// has: the next call's start measures its last stretch.
 		open = &openCall{key: costKey{class: costClass{o.Op, o.SizeBits}, large: o.Large, sum: sum},
-			start: o.Start, spent: o.Spent, costly: o.Costly, counted: o.Counted, ended: true}
+			start: o.Start, spent: o.Spent, costly: o.Costly, counted: o.Counted, unmeasured: o.Unmeasured, ended: true}
 	}
 	s.tokens = min(st.Tokens, s.burst)
 	s.refilled, s.busy, s.classes, s.open = st.Refilled, st.Busy, classes, open
