@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"math/bits"
 	"net/http"
@@ -22,9 +21,9 @@ import (
 // of all; a costly one also holds a slot of large, a smaller pool, so that
 // costly requests can never take every CPU from ordinary ones. Costly
 // means a large body (limits.HTTPLargeBody), where most of the cost is, or
-// a small request whose recent calls each took limits.HTTPCostlyMillis or
-// more (see costClasses): a UDF that loops until its step budget stops it
-// is a few hundred bytes.
+// a request of a class (operation and body size, to a power of two) whose
+// recent calls each took limits.HTTPCostlyMillis or more: a UDF that loops
+// until its step budget stops it is a few hundred bytes.
 type gate struct {
 	all, large chan struct{}
 
@@ -44,25 +43,26 @@ func newGate(procs int) *gate {
 // defaultGate sizes the gate from the CPUs the Go runtime uses.
 func defaultGate() *gate { return newGate(runtime.GOMAXPROCS(0)) }
 
-// isCostly says whether a request k takes a slot of the large pool.
-func (g *gate) isCostly(k costKey) bool {
+// isCostly says whether an operation op on a body of size bytes takes a
+// slot of the large pool.
+func (g *gate) isCostly(op string, size int) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.classes.isCostly(k)
+	return g.classes.isCostly(classOf(op, size), size)
 }
 
-// record counts a request's time d toward what is known of its kind.
-func (g *gate) record(k costKey, d time.Duration) {
+// record counts an operation's time d toward its class.
+func (g *gate) record(op string, size int, d time.Duration) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.classes.add(k, d)
+	g.classes.add(classOf(op, size), d)
 }
 
-// acquire waits at most wait for the slots a request k needs. It returns
-// the function that frees them and whether the operation counted as
-// costly, or the reason it could not have them: ctx's error when the
-// client went away, errBusy when the wait ran out.
-func (g *gate) acquire(ctx context.Context, k costKey, wait time.Duration) (release func(), costly bool, err error) {
+// acquire waits at most wait for the slots an operation op on a body of
+// size bytes needs. It returns the function that frees them and whether
+// the operation counted as costly, or the reason it could not have them:
+// ctx's error when the client went away, errBusy when the wait ran out.
+func (g *gate) acquire(ctx context.Context, op string, size int, wait time.Duration) (release func(), costly bool, err error) {
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	take := func(c chan struct{}) error {
@@ -75,7 +75,7 @@ func (g *gate) acquire(ctx context.Context, k costKey, wait time.Duration) (rele
 			return errBusy
 		}
 	}
-	if g.isCostly(k) {
+	if g.isCostly(op, size) {
 		if err := take(g.large); err != nil {
 			return nil, true, err
 		}
@@ -111,8 +111,7 @@ type outcome struct {
 // should be written; a busy server or a time-out is an outcome with an
 // *playground.Error.
 func (h *handler) runGuarded(ctx context.Context, op *playground.Op, body []byte) (o outcome, ok bool) {
-	k := keyOf(op.Name, body)
-	release, costly, err := h.gate.acquire(ctx, k, h.queueWait)
+	release, costly, err := h.gate.acquire(ctx, op.Name, len(body), h.queueWait)
 	if err == errBusy {
 		return outcome{err: errServerBusy}, true
 	}
@@ -126,7 +125,7 @@ func (h *handler) runGuarded(ctx context.Context, op *playground.Op, body []byte
 		}
 		defer release()
 		start := time.Now()
-		defer func() { h.gate.record(k, time.Since(start)) }()
+		defer func() { h.gate.record(op.Name, len(body), time.Since(start)) }()
 		defer func() {
 			if v := recover(); v != nil {
 				done <- outcome{panic: v, stack: debug.Stack()}
@@ -171,8 +170,9 @@ var errServerBusy = &playground.Error{Code: codeBusy, Message: fmt.Sprintf(
 // at a time, as a test suite or a single user) never is.
 //
 // Costly means a body of limits.HTTPLargeBody or more (the native server's
-// large class), or a small request whose recent calls each took
-// limits.WorkerCostlyMillis or more (see costClasses). A call's cost is the clock's advance while it runs. Cloudflare's
+// large class), or a request of a class (operation and body size, to a
+// power of two) whose recent calls each took limits.WorkerCostlyMillis or
+// more. A call's cost is the clock's advance while it runs. Cloudflare's
 // clock stands still while code runs (a defence against timing attacks),
 // so there each stretch of a call is read at the start of the isolate's
 // next task instead, and only while contended: queued requests start as
@@ -201,126 +201,40 @@ type costClass struct {
 
 func classOf(op string, size int) costClass { return costClass{op, bits.Len(uint(size))} }
 
-// costKey names a request for costClasses: its class and, for a body
-// smaller than limits.HTTPLargeBody, a digest of the body.
-type costKey struct {
-	class costClass
-	large bool    // the body has limits.HTTPLargeBody bytes or more
-	sum   bodySum // zero for a large body: its size makes it costly
-}
-
-// bodySum is the first half of a body's SHA-256: a request sent again is
-// known by it, and nobody can make an ordinary request's body share its
-// sum with one of theirs.
-type bodySum [16]byte
-
-// keyOf is the key of a request for op with body.
-func keyOf(op string, body []byte) costKey {
-	k := sizeKey(op, len(body))
-	if !k.large {
-		full := sha256.Sum256(body)
-		copy(k.sum[:], full[:])
-	}
-	return k
-}
-
-// sizeKey is the key of a request for op with a body of size bytes not yet
-// read: its class alone.
-func sizeKey(op string, size int) costKey {
-	return costKey{class: classOf(op, size), large: size >= limits.HTTPLargeBody}
-}
-
-// costClasses keeps recent costs, for the native gate and the worker's
-// share alike: of each class of request (operation and body size, to a
-// power of two; the operations times the powers of two up to the body
-// limit), and of each small body seen lately. A small request is costly
-// when the body was seen before and its recent calls all were, or, for a
-// body not seen, when its class's recent calls all were. The class alone
-// could not tell a costly body from the ordinary ones its size class
-// holds: a UDF that doubles a string until its allocation bound stops it
-// is as long as an ordinary UDF validation, and sent again and again it
-// was admitted every time, because the ordinary calls between kept the
-// class cheap. Known by its body, it is costly from its second call on.
-// (A body varied for every call is judged by its class, as before.)
+// costClasses keeps the recent costs of each request class, for the native
+// gate and the worker's share alike. The classes are few (the operations
+// times the powers of two up to the body limit).
 type costClasses struct {
 	costly time.Duration // a call at least this long is costly
 	m      map[costClass]*classCost
-	// bodies and older are the recent costs of small bodies, in two
-	// generations: once bodies holds maxBodies, it becomes older and a
-	// new one starts, and a body found in older moves to bodies. At most
-	// twice maxBodies are kept, and those sent lately are never dropped.
-	bodies, older map[costKey]*classCost
 }
-
-// maxBodies is how many bodies a generation of costClasses holds: the
-// hostile corpus cycled whole sends 321 different bodies, all remembered
-// by two generations.
-const maxBodies = 256
 
 func newCostClasses(costly time.Duration) costClasses {
-	return costClasses{costly: costly, m: map[costClass]*classCost{}, bodies: map[costKey]*classCost{}}
+	return costClasses{costly: costly, m: map[costClass]*classCost{}}
 }
 
-// body returns what is known of the body of k, or nil.
-func (cc *costClasses) body(k costKey) *classCost {
-	if k.sum == (bodySum{}) {
-		return nil
-	}
-	if c := cc.bodies[k]; c != nil {
-		return c
-	}
-	c := cc.older[k]
-	if c != nil {
-		delete(cc.older, k)
-		cc.keep(k, c)
-	}
-	return c
-}
-
-// keep adds the body of k, known as c, to the current generation.
-func (cc *costClasses) keep(k costKey, c *classCost) {
-	if len(cc.bodies) >= maxBodies {
-		cc.older, cc.bodies = cc.bodies, make(map[costKey]*classCost, maxBodies)
-	}
-	cc.bodies[k] = c
-}
-
-// add counts a call of k that took d.
-func (cc *costClasses) add(k costKey, d time.Duration) {
-	c := cc.m[k.class]
+func (cc costClasses) add(class costClass, d time.Duration) {
+	c := cc.m[class]
 	if c == nil {
 		c = &classCost{}
-		cc.m[k.class] = c
+		cc.m[class] = c
 	}
 	c.add(d)
-	if k.sum == (bodySum{}) {
-		return
-	}
-	b := cc.body(k)
-	if b == nil {
-		b = &classCost{}
-		cc.keep(k, b)
-	}
-	b.add(d)
 }
 
-// isCostly says whether a request k is costly: a large body, a body whose
-// recent calls all were, or an unknown body of a class whose recent calls
-// all were.
-func (cc *costClasses) isCostly(k costKey) bool {
-	if k.large {
+// isCostly says whether a request of class with a body of size bytes is
+// costly: a large body, or a class whose recent calls all were.
+func (cc costClasses) isCostly(class costClass, size int) bool {
+	if size >= limits.HTTPLargeBody {
 		return true
 	}
-	c := cc.body(k)
-	if c == nil {
-		c = cc.m[k.class]
-	}
+	c := cc.m[class]
 	return c != nil && c.cheapest() >= cc.costly
 }
 
-// classCost keeps the last few costs of a class or a body; it is costly
-// when even the cheapest of them was. A machine that stalls now and then
-// makes a cheap call look costly once, never every time.
+// classCost keeps a class's last few costs; a class is costly when even
+// the cheapest of them was. A machine that stalls now and then makes a
+// cheap call look costly once, never every time.
 type classCost struct {
 	recent [4]time.Duration
 	n      int
@@ -341,19 +255,19 @@ func (c *classCost) cheapest() time.Duration {
 
 // openCall is one admitted call as the share measures it.
 type openCall struct {
-	key   costKey
+	class costClass
 	start time.Time     // when it last began to run: its admission or its latest resumption
 	spent time.Duration // its stretches measured before start
 	// costly says it was costly when admitted; counted, that its time
 	// counts toward costly work's share (costly, or found to take
 	// classes.costly or more).
 	costly, counted bool
-	ended           bool // its operation returned: its key learns its cost once its last stretch is measured
+	ended           bool // its operation returned: its class learns its cost once its last stretch is measured
 	// unmeasured says a stretch of it went unmeasured: the clock stood
 	// still while it ran and nothing else was waiting to tell its length
-	// (see measure). Its cost is then unknown, and its key learns nothing
-	// from it: counted as the part that was measured, often nothing, a
-	// call alone taught a costly body that it was cheap.
+	// (see measure). Its cost is then unknown, and its class learns
+	// nothing from it: counted as the part that was measured, often
+	// nothing, a call alone taught a costly class that it was cheap.
 	unmeasured bool
 }
 
@@ -431,27 +345,28 @@ func (s *share) measure(now time.Time, exact bool) {
 	}
 }
 
-// admit says whether a request k may run now, and if so opens its
-// measurement and returns it (nil: refused).
-func (s *share) admit(k costKey, now time.Time) *openCall {
+// admit says whether a request for op with a body of size bytes may run
+// now, and if so opens its measurement and returns it (nil: refused).
+func (s *share) admit(op string, size int, now time.Time) *openCall {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.Round(0)
-	costly := s.classes.isCostly(k)
+	class := classOf(op, size)
+	costly := s.classes.isCostly(class, size)
 	if costly && s.tokens <= 0 && s.contended(now) {
 		return nil
 	}
 	s.measure(now, false)
 	s.settle()
-	s.open = &openCall{key: k, start: now, costly: costly}
+	s.open = &openCall{class: class, start: now, costly: costly}
 	return s.open
 }
 
-// settle lets go of the open call if it has ended: its key learns its
+// settle lets go of the open call if it has ended: its class learns its
 // cost. One that has not (it paused) is measured again when it resumes.
 func (s *share) settle() {
 	if o := s.open; o != nil && o.ended && !o.unmeasured {
-		s.classes.add(o.key, o.spent)
+		s.classes.add(o.class, o.spent)
 	}
 	s.open = nil
 }
@@ -498,7 +413,7 @@ func (s *share) refuses(op string, size int, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now = now.Round(0)
-	return s.classes.isCostly(sizeKey(op, size)) && s.tokens <= 0 && s.contended(now)
+	return s.classes.isCostly(classOf(op, size), size) && s.tokens <= 0 && s.contended(now)
 }
 
 // Refuse answers r 503 "busy", as the handler h would, if h limits costly

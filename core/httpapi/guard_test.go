@@ -101,7 +101,7 @@ func TestCostlyClass(t *testing.T) {
 	h, _ := guardedHandler(t, b, 20*time.Millisecond, time.Minute)
 	small := `{"config":{}}`
 	for i := 0; i < 4; i++ {
-		h.gate.record(keyOf("version", []byte(small)), limits.HTTPCostlyMillis*time.Millisecond)
+		h.gate.record("version", len(small), limits.HTTPCostlyMillis*time.Millisecond)
 	}
 	first := make(chan *httptest.ResponseRecorder)
 	go func() { first <- post(h, context.Background(), largeBody) }()
@@ -113,7 +113,7 @@ func TestCostlyClass(t *testing.T) {
 	if rec := post(h, context.Background(), `{"config":{"a":1}}`+strings.Repeat(" ", 20)); rec.Code != http.StatusOK {
 		t.Errorf("a small request of another size class: status %d, body %s", rec.Code, rec.Body)
 	}
-	h.gate.record(keyOf("version", []byte(small)), time.Millisecond)
+	h.gate.record("version", len(small), time.Millisecond)
 	if rec := post(h, context.Background(), small); rec.Code != http.StatusOK {
 		t.Errorf("after one quick call of the class: status %d, body %s", rec.Code, rec.Body)
 	}

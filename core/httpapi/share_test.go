@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -24,10 +23,10 @@ func TestShare(t *testing.T) {
 	share := limits.WorkerCostlyShare
 	// The sequences hold at a share between a tenth and a quarter: the
 	// allowance a costly call of 2 bursts leaves short, and the time a
-	// small class's calls take (3.5 times costly: three fit in the burst
-	// and what the share gives back, four do not).
+	// small class's calls take (costly, and 0.35 of the burst: three fit
+	// in the burst and what the share gives back, four do not).
 	short := float64(burst) * (1 - 2*share)
-	slow := 7 * costly / 2
+	slow := max(costly, 7*burst/20)
 	type call struct {
 		at     int // ms since the first call
 		op     string
@@ -102,7 +101,7 @@ func TestShare(t *testing.T) {
 			for i, c := range tc.calls {
 				now := t0.Add(time.Duration(c.at) * time.Millisecond)
 				s.begin(now, c.others)
-				o := s.admit(keyOf(c.op, make([]byte, c.size)), now)
+				o := s.admit(c.op, c.size, now)
 				if got := o != nil; got != c.admit {
 					t.Errorf("call %d (%s, %d bytes, at %d ms, %d others): admitted %v, want %v (tokens %v)",
 						i, c.op, c.size, c.at, c.others, got, c.admit, s.tokens)
@@ -212,11 +211,11 @@ func TestShareCarriedOver(t *testing.T) {
 	// retired the instance: its cost is measured by the next call's start,
 	// which finds the allowance spent (1 s - 1.4 s + the share of 1.4 s,
 	// at a share of a tenth to a quarter).
-	slow := 7 * costly / 2
+	slow := max(costly, 7*limits.WorkerCostlyBurstMillis/20)
 	for i := range 4 {
 		start := at(i * slow)
 		old.share.begin(start, 1)
-		o := old.share.admit(keyOf("schema", make([]byte, 2400)), start)
+		o := old.share.admit("schema", 2400, start)
 		if o == nil {
 			t.Fatalf("call %d refused by the old share (tokens %v)", i, old.share.tokens)
 		}
@@ -229,7 +228,7 @@ func TestShareCarriedOver(t *testing.T) {
 	next := at(4*slow + 1)
 	fresh := newWorkerHandler()
 	fresh.share.begin(next, 1)
-	if fresh.share.admit(keyOf("schema", make([]byte, 2400)), next) == nil {
+	if fresh.share.admit("schema", 2400, next) == nil {
 		t.Fatal("a fresh share refused the call; the test proves nothing")
 	}
 	carried := newWorkerHandler()
@@ -237,17 +236,15 @@ func TestShareCarriedOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	carried.share.begin(next, 1)
-	if carried.share.admit(keyOf("schema", make([]byte, 2400)), next) != nil {
+	if carried.share.admit("schema", 2400, next) != nil {
 		t.Errorf("the carried-over share admitted a call the old one would refuse (tokens %v)", carried.share.tokens)
 	}
 	old.share.begin(next, 1)
-	if old.share.admit(keyOf("schema", make([]byte, 2400)), next) != nil {
+	if old.share.admit("schema", 2400, next) != nil {
 		t.Errorf("the old share admitted the call too: the test's sequence is wrong (tokens %v)", old.share.tokens)
 	}
 
-	for _, bad := range []string{`{`, `{"classes":[{"op":"schema","sizeBits":-1,"n":1}]}`, `{"tokens":"x"}`,
-		`{"bodies":[{"op":"schema","sizeBits":12,"sum":"zz","n":1}]}`, `{"bodies":[{"op":"schema","sizeBits":12,"n":1}]}`,
-		`{"open":{"op":"schema","sizeBits":12,"sum":"00ff"}}`} {
+	for _, bad := range []string{`{`, `{"classes":[{"op":"schema","sizeBits":-1,"n":1}]}`, `{"tokens":"x"}`} {
 		h := newWorkerHandler()
 		tokens := h.share.tokens
 		if err := RestoreShare(h, []byte(bad)); err == nil {
@@ -276,7 +273,7 @@ func TestSharePausedCall(t *testing.T) {
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	s := newShare()
 	s.begin(at(0), 1)
-	p := s.admit(sizeKey("filter", limits.HTTPLargeBody), at(0))
+	p := s.admit("filter", limits.HTTPLargeBody, at(0))
 	if p == nil {
 		t.Fatal("the first costly call was refused")
 	}
@@ -286,7 +283,7 @@ func TestSharePausedCall(t *testing.T) {
 	for range 20 {
 		ms += 100
 		s.begin(at(ms), 1)
-		o := s.admit(keyOf("validate", make([]byte, 500)), at(ms))
+		o := s.admit("validate", 500, at(ms))
 		if o == nil {
 			t.Fatalf("an ordinary call was refused at %d ms", ms)
 		}
@@ -302,7 +299,7 @@ func TestSharePausedCall(t *testing.T) {
 		t.Errorf("the costly call spent %v, want %v", got, want)
 	}
 	// The burst (1 s) less 2 s of costly work plus a tenth of 2.1 s.
-	if s.admit(sizeKey("filter", limits.HTTPLargeBody), at(ms+1)) != nil {
+	if s.admit("filter", limits.HTTPLargeBody, at(ms+1)) != nil {
 		t.Errorf("after 2 s of costly work in 2.1 s a costly call was admitted (tokens %v)", s.tokens)
 	}
 	if got, want := s.classes.m[classOf("validate", 500)].cheapest(), 5*time.Millisecond; got != want {
@@ -322,7 +319,7 @@ func TestResumedReachesTheShare(t *testing.T) {
 	h.run = func(ctx context.Context, op *playground.Op, body []byte) ([]byte, error) {
 		h.share.open = nil // as if another call had begun in a pause
 		Resumed(ctx)
-		reached = h.share.open != nil && h.share.open.key.class.op == op.Name
+		reached = h.share.open != nil && h.share.open.class.op == op.Name
 		return []byte(`{}`), nil
 	}
 	rec := httptest.NewRecorder()
@@ -335,136 +332,31 @@ func TestResumedReachesTheShare(t *testing.T) {
 	Resumed(context.Background()) // no call: nothing happens
 }
 
-// TestShareKnowsABody: a small request sent again is judged by what its
-// own body cost lately, not only by its class (operation and size), which
-// ordinary requests of the same size keep cheap. A costly body of an
-// ordinary class was admitted every time before; now its second call is
-// refused while the allowance is spent, an ordinary body of a class made
-// costly by others is still admitted, a body not seen yet is judged by its
-// class, and what is known of the bodies goes on in a fresh instance.
-func TestShareKnowsABody(t *testing.T) {
-	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
-	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	body := func(text string) costKey {
-		b := []byte(strings.Repeat(" ", 600-len(text)) + text) // one class: validate, 512-1023 bytes
-		return keyOf("validate", b)
-	}
-	costly, ordinary := body(`{"udf":"doubling"}`), body(`{"udf":"ordinary"}`)
-	if costly.class != ordinary.class || costly == ordinary {
-		t.Fatal("the two bodies should share a class and differ")
-	}
-	burst := limits.WorkerCostlyBurstMillis
-	// run admits k at ms with another request in flight and ends it after
-	// took ms (the clock moving), and says whether it was admitted.
-	run := func(s *share, k costKey, ms, took int) bool {
-		s.begin(at(ms), 1)
-		o := s.admit(k, at(ms))
-		if o != nil {
-			s.end(o, at(ms+took))
-		}
-		return o != nil
-	}
-	s := newShare()
-	if !run(s, ordinary, 0, 5) {
-		t.Fatal("the first ordinary call was refused")
-	}
-	if !run(s, costly, 10, 2*burst) {
-		t.Fatal("the first costly call was refused")
-	}
-	ms := 10 + 2*burst
-	for range 4 {
-		if !run(s, ordinary, ms, 5) {
-			t.Fatal("an ordinary call was refused")
-		}
-		ms += 10
-	}
-	if run(s, costly, ms, 0) {
-		t.Errorf("the costly body sent again was admitted with the allowance spent (tokens %v)", s.tokens)
-	}
-	if !run(s, body(`{"udf":"new"}`), ms+1, 5) {
-		t.Error("a body not seen, of a cheap class, was refused")
-	}
-	state := ShareState(&handler{share: s})
-
-	// A class made costly by four different slow bodies: a fifth body
-	// not seen is refused, the ordinary body known cheap is admitted.
-	ms += 10
-	for i := range 4 {
-		run(s, body(fmt.Sprintf(`{"udf":"slow %d"}`, i)), ms, limits.WorkerCostlyMillis)
-		ms += limits.WorkerCostlyMillis + 1
-	}
-	if run(s, body(`{"udf":"slow 5"}`), ms, 0) {
-		t.Errorf("a body not seen, of a costly class, was admitted with the allowance spent (tokens %v)", s.tokens)
-	}
-	if !run(s, ordinary, ms+1, 5) {
-		t.Error("the ordinary body was refused because others of its class were costly")
-	}
-
-	// A fresh instance given the state refuses the costly body; one
-	// without it admits it (its class is cheap).
-	carried, fresh := &handler{share: newShare()}, &handler{share: newShare()}
-	if err := RestoreShare(carried, state); err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range []*handler{carried, fresh} {
-		h.share.tokens = 0 // spent, whatever the time since says
-		h.share.refilled = at(ms)
-	}
-	if run(carried.share, costly, ms, 0) {
-		t.Error("the carried-over share admitted the costly body")
-	}
-	if !run(fresh.share, costly, ms, 0) {
-		t.Error("a fresh share refused the costly body; the test proves nothing")
-	}
-}
-
 // TestLoneCallTeachesNothing: a call that ran alone, with the clock
 // standing still and nothing waiting to tell its length, leaves what its
-// body and class cost as it was; counted as nothing, as before, it made a
-// costly body cheap for its next four calls.
+// class cost as it was; counted as nothing, as before, it made a costly
+// class cheap for its next four calls.
 func TestLoneCallTeachesNothing(t *testing.T) {
 	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	k := keyOf("transform", []byte(`{"udf":"doubling"}`))
+	const op, size = "transform", 300
 	s := newShare()
 	s.begin(at(0), 1)
-	o := s.admit(k, at(0))
+	o := s.admit(op, size, at(0))
 	s.end(o, at(limits.WorkerCostlyBurstMillis)) // the clock moved: measured whole
-	if !s.classes.isCostly(k) {
-		t.Fatal("the body is not costly after a costly call; the test proves nothing")
+	if !s.classes.isCostly(classOf(op, size), size) {
+		t.Fatal("the class is not costly after a costly call; the test proves nothing")
 	}
 	alone := limits.WorkerCostlyBurstMillis + 10*limits.WorkerContendedMillis
 	s.begin(at(alone), 0)
-	o = s.admit(k, at(alone))
+	o = s.admit(op, size, at(alone))
 	if o == nil {
 		t.Fatal("a call alone was refused")
 	}
 	s.end(o, at(alone))       // the clock stood still
 	s.begin(at(alone+500), 0) // nothing waited: its length is unknown
 	s.begin(at(alone+501), 1) // and stays unknown
-	if !s.classes.isCostly(k) {
-		t.Errorf("a call alone taught the body it was cheap: %v", s.classes.body(k).recent)
-	}
-}
-
-// TestBodiesBounded: the bodies kept are at most two generations, and a
-// body sent lately is kept however many others pass.
-func TestBodiesBounded(t *testing.T) {
-	cc := newCostClasses(time.Second)
-	kept := keyOf("validate", []byte("kept"))
-	for i := range 5 * maxBodies {
-		cc.add(keyOf("validate", []byte(fmt.Sprint(i))), time.Millisecond)
-		if i%(maxBodies/2) == 0 {
-			cc.add(kept, 2*time.Second)
-		}
-		if n := len(cc.bodies) + len(cc.older); n > 2*maxBodies {
-			t.Fatalf("after %d bodies %d are kept", i+1, n)
-		}
-	}
-	if !cc.isCostly(kept) {
-		t.Error("the body sent lately was dropped")
-	}
-	if cc.isCostly(keyOf("validate", []byte("0"))) || cc.body(keyOf("validate", []byte("0"))) != nil {
-		t.Error("the first body is still kept")
+	if !s.classes.isCostly(classOf(op, size), size) {
+		t.Errorf("a call alone taught its class it was cheap: %v", s.classes.m[classOf(op, size)].recent)
 	}
 }

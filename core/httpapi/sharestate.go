@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,9 +23,6 @@ type shareState struct {
 	Refilled time.Time     `json:"refilled"`
 	Busy     time.Time     `json:"busy"`
 	Classes  []classState  `json:"classes"`
-	// Bodies are the recent costs of the small bodies seen lately, the
-	// older generation first.
-	Bodies []classState `json:"bodies,omitempty"`
 	// Open is the call being measured: the one that made the instance
 	// retire, whose cost the clock that stood still left to the next
 	// call's start (share.begin) to measure.
@@ -36,7 +32,6 @@ type shareState struct {
 type classState struct {
 	Op       string           `json:"op"`
 	SizeBits int              `json:"sizeBits"`
-	Sum      string           `json:"sum,omitempty"` // a body's, in hex
 	Recent   [4]time.Duration `json:"recent"`
 	N        int              `json:"n"`
 }
@@ -44,8 +39,6 @@ type classState struct {
 type openState struct {
 	Op       string        `json:"op"`
 	SizeBits int           `json:"sizeBits"`
-	Large    bool          `json:"large,omitempty"`
-	Sum      string        `json:"sum,omitempty"`
 	Start    time.Time     `json:"start"`
 	Spent    time.Duration `json:"spent,omitempty"`
 	Costly   bool          `json:"costly"`
@@ -54,31 +47,9 @@ type openState struct {
 	Unmeasured bool `json:"unmeasured,omitempty"`
 }
 
-// maxSharedClasses bounds the classes RestoreShare accepts: they are the
-// operations times the powers of two up to the body limit, far fewer. The
-// bodies are at most two generations.
+// maxSharedClasses bounds what RestoreShare accepts: the classes are the
+// operations times the powers of two up to the body limit, far fewer.
 const maxSharedClasses = 1024
-
-// sumText and sumOf write and read a body's sum in the state.
-func sumText(sum bodySum) string {
-	if sum == (bodySum{}) {
-		return ""
-	}
-	return hex.EncodeToString(sum[:])
-}
-
-func sumOf(text string) (bodySum, error) {
-	var sum bodySum
-	if text == "" {
-		return sum, nil
-	}
-	b, err := hex.DecodeString(text)
-	if err != nil || len(b) != len(sum) {
-		return sum, fmt.Errorf("the share's state has a body sum %.40q that is not %d bytes in hex", text, len(sum))
-	}
-	copy(sum[:], b)
-	return sum, nil
-}
 
 // ShareState returns the state of h's share as JSON, or nil when h is not
 // this package's handler or has no share (the native server).
@@ -94,15 +65,8 @@ func ShareState(h http.Handler) []byte {
 	for class, c := range s.classes.m {
 		st.Classes = append(st.Classes, classState{Op: class.op, SizeBits: class.sizeBits, Recent: c.recent, N: c.n})
 	}
-	for _, gen := range []map[costKey]*classCost{s.classes.older, s.classes.bodies} {
-		for k, c := range gen {
-			st.Bodies = append(st.Bodies, classState{Op: k.class.op, SizeBits: k.class.sizeBits, Sum: sumText(k.sum), Recent: c.recent, N: c.n})
-		}
-	}
 	if o := s.open; o != nil {
-		k := o.key
-		st.Open = &openState{Op: k.class.op, SizeBits: k.class.sizeBits, Large: k.large, Sum: sumText(k.sum),
-			Start: o.start, Spent: o.spent, Costly: o.costly, Counted: o.counted, Unmeasured: o.unmeasured}
+		st.Open = &openState{Op: o.class.op, SizeBits: o.class.sizeBits, Start: o.start, Spent: o.spent, Costly: o.costly, Counted: o.counted, Unmeasured: o.unmeasured}
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
@@ -126,9 +90,6 @@ func RestoreShare(h http.Handler, state []byte) error {
 	if len(st.Classes) > maxSharedClasses {
 		return fmt.Errorf("the share's state has %d classes, more than %d", len(st.Classes), maxSharedClasses)
 	}
-	if len(st.Bodies) > 2*maxBodies {
-		return fmt.Errorf("the share's state has %d bodies, more than %d", len(st.Bodies), 2*maxBodies)
-	}
 	if o := st.Open; o != nil && o.Spent < 0 {
 		return fmt.Errorf("the share's state has an open call that spent %v", o.Spent)
 	}
@@ -137,43 +98,17 @@ func RestoreShare(h http.Handler, state []byte) error {
 	defer s.mu.Unlock()
 	classes := newCostClasses(s.classes.costly)
 	for _, c := range st.Classes {
-		if err := c.check(); err != nil {
-			return err
+		if c.N < 0 || c.SizeBits < 0 || c.SizeBits > 64 {
+			return fmt.Errorf("the share's state has a class %q of size bits %d with %d calls", c.Op, c.SizeBits, c.N)
 		}
 		classes.m[costClass{c.Op, c.SizeBits}] = &classCost{recent: c.Recent, n: c.N}
 	}
-	for _, c := range st.Bodies {
-		sum, err := sumOf(c.Sum)
-		if err == nil && sum == (bodySum{}) {
-			err = fmt.Errorf("the share's state has a body of %q without its sum", c.Op)
-		}
-		if err == nil {
-			err = c.check()
-		}
-		if err != nil {
-			return err
-		}
-		classes.keep(costKey{class: costClass{c.Op, c.SizeBits}, sum: sum}, &classCost{recent: c.Recent, n: c.N})
-	}
-	var open *openCall
+	s.tokens = min(st.Tokens, s.burst)
+	s.refilled, s.busy, s.classes, s.open = st.Refilled, st.Busy, classes, nil
 	if o := st.Open; o != nil {
-		sum, err := sumOf(o.Sum)
-		if err != nil {
-			return err
-		}
 		// The instance retires once a call has ended, so the open call
 		// has: the next call's start measures its last stretch.
-		open = &openCall{key: costKey{class: costClass{o.Op, o.SizeBits}, large: o.Large, sum: sum},
-			start: o.Start, spent: o.Spent, costly: o.Costly, counted: o.Counted, unmeasured: o.Unmeasured, ended: true}
-	}
-	s.tokens = min(st.Tokens, s.burst)
-	s.refilled, s.busy, s.classes, s.open = st.Refilled, st.Busy, classes, open
-	return nil
-}
-
-func (c classState) check() error {
-	if c.N < 0 || c.SizeBits < 0 || c.SizeBits > 64 {
-		return fmt.Errorf("the share's state has a class %q of size bits %d with %d calls", c.Op, c.SizeBits, c.N)
+		s.open = &openCall{class: costClass{o.Op, o.SizeBits}, start: o.Start, spent: o.Spent, costly: o.Costly, counted: o.Counted, unmeasured: o.Unmeasured, ended: true}
 	}
 	return nil
 }
