@@ -47,10 +47,9 @@ const HTTPLargeBody = 16 << 10
 const HTTPLargeOpsPerCPU = 0.5
 
 // HTTPCostlyMillis is the time from which a native operation counts as
-// costly: a small body sent before whose recent calls each took this long,
-// or a body not seen of a request class (operation and body size) whose
-// recent calls did, shares the large pool (HTTPLargeOpsPerCPU) with large
-// bodies. Ordinary requests take well under a millisecond; the
+// costly: a request class (operation and body size) whose recent calls
+// each took this long shares the large pool (HTTPLargeOpsPerCPU) with
+// large bodies. Ordinary requests take well under a millisecond; the
 // hostile corpus's small costly ones (UDFs stopped by their step budget)
 // take 30-100 ms.
 const HTTPCostlyMillis = 20
@@ -181,11 +180,16 @@ const WorkerCostlyShare = 0.10
 const WorkerCostlyBurstMillis = 1_000
 
 // WorkerCostlyMillis is the cost from which a request counts as costly in
-// the worker: about thirty ordinary requests (a few ms each in workerd).
-// A small body sent before whose recent calls each took this long is
-// costly, like every body of HTTPLargeBody or more; so is a body not seen
-// of a request class (operation and body size) whose recent calls did.
-const WorkerCostlyMillis = 100
+// the worker: about ten ordinary requests (a few ms each in workerd; a
+// UDF validation 10-20 ms). A request class (operation and body size)
+// whose recent calls each took this long is costly, like every body of
+// HTTPLargeBody or more. 100 until the thirty-second session: the
+// Terraform and UDF cases of the hostile corpus that take 50-100 ms were
+// never costly, were admitted every time, and each held the extra
+// worker's isolate from the UDF validations queued behind it; at 50 the
+// ordinary p95 of the load test with UDF validations fell from 2.7-14
+// times its value alone to 2.0-2.7 (README, "Measured").
+const WorkerCostlyMillis = 50
 
 // WorkerContendedMillis is how long a worker's isolate counts as contended
 // after other requests were last in flight beside one: long enough to span
