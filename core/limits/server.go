@@ -184,11 +184,12 @@ const WorkerCostlyBurstMillis = 1_000
 // UDF validation 10-20 ms). A request class (operation and body size)
 // whose recent calls each took this long is costly, like every body of
 // HTTPLargeBody or more. 100 until the thirty-second session: the
-// Terraform and UDF cases of the hostile corpus that take 50-100 ms were
-// never costly, were admitted every time, and each held the extra
-// worker's isolate from the UDF validations queued behind it; at 50 the
-// ordinary p95 of the load test with UDF validations fell from 2.7-14
-// times its value alone to 2.0-2.7 (README, "Measured").
+// Terraform cases of the hostile corpus that take 40-100 ms were never
+// costly, were admitted every time, and each held the extra worker's
+// isolate from the UDF validations queued behind it; at 50 the ordinary
+// p95 of the load test with UDF validations was 2.0-2.7 times its value
+// alone in twelve runs, against 2.0-14 (half over 3) at 100 (README,
+// "Measured").
 const WorkerCostlyMillis = 50
 
 // WorkerContendedMillis is how long a worker's isolate counts as contended
