@@ -12,6 +12,13 @@ import (
 	"github.com/subplay/subplay/core/playground"
 )
 
+// slowCall is the ms a small class's calls take in the share tests:
+// costly, and 0.35 of the allowance saved up, so that three fit in it with
+// what a tenth to a quarter gives back during them, and four do not.
+func slowCall() int {
+	return max(limits.WorkerCostlyMillis, 7*limits.WorkerCostlyBurstMillis/20)
+}
+
 // TestShare replays sequences of calls at given times (as the worker's
 // clock reads them: the start of each call) and checks which the share
 // admits.
@@ -26,7 +33,7 @@ func TestShare(t *testing.T) {
 	// small class's calls take (costly, and 0.35 of the burst: three fit
 	// in the burst and what the share gives back, four do not).
 	short := float64(burst) * (1 - 2*share)
-	slow := max(costly, 7*burst/20)
+	slow := slowCall()
 	type call struct {
 		at     int // ms since the first call
 		op     string
@@ -197,7 +204,6 @@ func TestRefuseBeforeTheBody(t *testing.T) {
 // refuses what the retired one would have refused; a fresh share would
 // admit it. Malformed state is refused whole and leaves the share alone.
 func TestShareCarriedOver(t *testing.T) {
-	costly := limits.WorkerCostlyMillis
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	newWorkerHandler := func() *handler {
@@ -211,7 +217,7 @@ func TestShareCarriedOver(t *testing.T) {
 	// retired the instance: its cost is measured by the next call's start,
 	// which finds the allowance spent (1 s - 1.4 s + the share of 1.4 s,
 	// at a share of a tenth to a quarter).
-	slow := max(costly, 7*limits.WorkerCostlyBurstMillis/20)
+	slow := slowCall()
 	for i := range 4 {
 		start := at(i * slow)
 		old.share.begin(start, 1)
