@@ -133,13 +133,30 @@ const UDFStringBytes = 16 << 20
 // that engine runs (lookarounds, backreferences) is refused always.
 const UDFBacktrackPaths = 10_000_000
 
-// UDFJSONNesting bounds how deeply a text given to JSON.parse in a UDF may
-// nest, a value given to JSON.stringify, and arrays joined (join,
-// toString, String(array)): goja's parser, writer and join recurse per
-// level, where V8 stops with a RangeError at its stack's end (some
-// thousands of levels). A message nests a few levels; 1,000 is far past
-// any, and a short walk.
-const UDFJSONNesting = 1000
+// UDFJSONNesting bounds how deeply the built-ins that recurse in Go may
+// nest in a UDF, together, in levels of JSON: the text given to
+// JSON.parse, the value given to JSON.stringify, arrays joined (join,
+// toString, String(array), toLocaleString) or flattened (flat), and the
+// groups of a pattern compiled at run time (new RegExp). Each level is
+// Go's recursion, which no call of the UDF's counts, and in WebAssembly
+// Go's recursion uses the host's stack, of which Chromium gives the page's
+// worker about half of what Node has. Measured there (thirty-third
+// session, the transforms panel, the bound at 1,000 for JSON and for joins
+// apart): the instance died past about 220 levels of join (past 100-150
+// under 160 levels of recursion through map), past 300-1,000 of
+// toLocaleString, 4,000-45,000 of flat, 5,000-20,000 groups of a pattern;
+// JSON.stringify and JSON.parse (with a reviver too) of 998 levels under
+// that recursion held, and stringify of 998 with a join of 64 levels at
+// the bottom did not. Counted together, and a level of join as
+// UDFJoinLevel, every such stack stays under what held. A message nests
+// a few levels; V8 stops at its stack's end, some thousands.
+const UDFJSONNesting = 640
+
+// UDFJoinLevel is what one level of join, toString or toLocaleString over
+// nested arrays counts against UDFJSONNesting: a level of join took about
+// ten times the stack of a level of JSON.stringify (above), so joins alone
+// nest at most 64 deep.
+const UDFJoinLevel = 10
 
 // UDFJSONBytes bounds what one JSON.stringify in a UDF writes, reckoned
 // before it writes each value. goja writes JSON a character at a time:

@@ -36,9 +36,11 @@ type guards struct {
 	seen map[string]rxPattern
 	// joining counts the arrays join is joining, to give "" for a cycle
 	// as goja (and V8) do (a set, not a list to scan: 45,000 nested arrays
-	// took 2.7 s), and depth how deeply joins nest.
+	// took 2.7 s).
 	joining map[*goja.Object]int
-	depth   int
+	// nest is the Go recursion the built-ins under way hold, in levels of
+	// JSON (limits.UDFJSONNesting; enter).
+	nest int
 	// describe is Object.getOwnPropertyDescriptor, and typedLength the
 	// typed arrays' length getter, as they were before the UDF's code ran
 	// (see steady).
@@ -536,9 +538,78 @@ func (g *guards) install() {
 	g.boundCopies()
 	g.boundDecodings()
 	g.boundJoin()
+	g.boundNested()
 	g.boundRaw()
 	g.boundParse()
 	g.boundStringify()
+}
+
+// enter counts units of Go recursion (levels of JSON, see
+// limits.UDFJSONNesting) for the built-in what while it runs, whose
+// subject nests ("the arrays nest"): past the bound it throws a RangeError, as
+// V8 does at its stack's end. It returns what gives the units back.
+func (g *guards) enter(what, subject string, units int) func() {
+	if g.nest+units > limits.UDFJSONNesting {
+		g.throwRange(nestMessage(what, subject))
+	}
+	g.nest += units
+	return func() { g.nest -= units }
+}
+
+// nestMessage is the RangeError of a built-in whose subject ("the
+// arrays nest") nests past limits.UDFJSONNesting. A finding quotes the
+// first fifty-odd characters of a thrown message: README says what the
+// bound is.
+func nestMessage(what, subject string) string {
+	return what + ": " + subject + " past subplay's bound"
+}
+
+// boundNested counts the Go recursion of the other built-ins that recurse
+// per level of nested arrays: toLocaleString (as join, through each
+// item's toLocaleString) and flat. flat is given at most the levels left
+// (flat(Infinity) over 45,000 nested arrays ended the page's instance):
+// when its result still holds an array and it was asked for more levels,
+// the arrays nest too deeply for the bound, a RangeError.
+func (g *guards) boundNested() {
+	ap := g.object("Array.prototype")
+	isArray := original(g.object("Array"), "isArray", nil)
+	locale := original(ap, "toLocaleString", nil)
+	replaceMethodKept(g.vm, ap, "toLocaleString", func(fc goja.FunctionCall) goja.Value {
+		leave := g.enter("toLocaleString", "the arrays nest", limits.UDFJoinLevel)
+		defer leave()
+		return invoke(locale, fc.This, fc.Arguments...)
+	})
+	flat := original(ap, "flat", nil)
+	replaceMethodKept(g.vm, ap, "flat", func(fc goja.FunctionCall) goja.Value {
+		// The depth as flat converts it (ToIntegerOrInfinity, once: it
+		// is passed on as a number).
+		depth := 1.0
+		if d := fc.Argument(0); !goja.IsUndefined(d) {
+			depth = d.ToNumber().ToFloat()
+			if math.IsNaN(depth) || depth < 0 {
+				depth = 0
+			}
+			depth = math.Trunc(depth)
+		}
+		room := float64(max(limits.UDFJSONNesting-g.nest, 0))
+		k := min(depth, room)
+		leave := g.enter("flat", "the arrays nest", int(k))
+		defer leave()
+		r := invoke(flat, fc.This, g.vm.ToValue(k))
+		if depth > k {
+			// The result is a fresh array (or what a species constructor
+			// made: a Proxy's items are left to the engine).
+			if a, ok := r.(*goja.Object); ok && a.ExportType() != proxyType {
+				n := lengthOf(a)
+				for i := 0; float64(i) < n; i++ {
+					if e, ok := a.Get(strconv.Itoa(i)).(*goja.Object); ok && invoke(isArray, goja.Undefined(), e).ToBoolean() {
+						g.throwRange(nestMessage("flat", "the arrays nest"))
+					}
+				}
+			}
+		}
+		return r
+	})
 }
 
 // boundParse makes JSON.parse reckon what it would allocate before it
@@ -564,9 +635,10 @@ func (g *guards) boundParse() {
 			return goja.Undefined()
 		}
 		cost, depth := jsonCost(s.String())
-		if depth > limits.UDFJSONNesting {
-			g.throwRange(fmt.Sprintf("JSON.parse: the text nests %d levels deep; subplay allows at most %d", depth, limits.UDFJSONNesting))
-		}
+		// goja's parser recurses per level, and so does its walk of a
+		// reviver, which runs the UDF's code at every level.
+		leave := g.enter("JSON.parse", "the text nests", depth)
+		defer leave()
 		if cl := g.c.call; cl != nil && cl.stopped == "" && cl.overAlloc(float64(cost)) {
 			cl.refuse("udf-budget", fmt.Sprintf("JSON.parse would allocate about %d MiB, past the call's budget of %s", cost>>20, mib(cl.budget)),
 				"goja, the engine, takes about 200 bytes per value of a JSON text: parse a smaller text, or fewer copies of it")
@@ -1552,31 +1624,63 @@ const (
 // allocation budget's look, and a SyntaxError past
 // limits.UDFPatternChars. It reports false when the call was stopped.
 func (g *guards) patternText(what string, v goja.Value) (goja.Value, bool) {
-	var n int
+	var text goja.String
 	switch x := v.(type) {
 	case goja.String:
-		n = x.Length()
+		text = x
 	case *goja.Object:
 		if x.ClassName() == "RegExp" {
 			// Through the getter as the sandbox found it: the engine reads
 			// the source where the UDF cannot change it.
 			if get := g.get["source"]; get != nil {
 				if src, ok := invoke(get, x).(goja.String); ok {
-					n = src.Length()
+					text = src
 				}
 			}
 			break
 		}
-		s := g.str(x)
-		v, n = s, s.Length()
+		text = g.str(x)
+		v = text
+	}
+	n := 0
+	if text != nil {
+		n = text.Length()
 	}
 	if n > limits.UDFPatternChars {
 		g.throwRange(fmt.Sprintf("%s would compile a pattern of %d characters; subplay allows at most %d", what, n, limits.UDFPatternChars))
+	}
+	// The engines' compilers recurse per group: 20,000 nested groups
+	// ended the page's instance.
+	if n > 0 && g.nest+groupDepth(text.String()) > limits.UDFJSONNesting {
+		g.throwRange(nestMessage(what, "the groups nest"))
 	}
 	if n < rxPatternPer {
 		return v, true
 	}
 	return v, g.p.charge(g.c, float64(n), rxPatternPer, what) && g.afford(what, float64(n)*rxCompileBytes)
+}
+
+// groupDepth is how deeply the groups of a pattern's text nest: its
+// parentheses, but those escaped or in a character class.
+func groupDepth(p string) int {
+	depth, deepest, class := 0, 0, false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case class:
+			class = c != ']'
+		case c == '[':
+			class = true
+		case c == '(':
+			if depth++; depth > deepest {
+				deepest = depth
+			}
+		case c == ')':
+			depth = max(depth-1, 0)
+		}
+	}
+	return deepest
 }
 
 // behind puts the global constructor name behind a proxy that passes the
@@ -2158,14 +2262,11 @@ func (g *guards) boundJoin() {
 		if g.joining[o] > 0 {
 			return g.vm.ToValue("")
 		}
-		if g.depth >= limits.UDFJSONNesting {
-			// Each level is Go's recursion (join, toString, join), which
-			// no call of the UDF's counts.
-			g.throwRange(fmt.Sprintf("join: the arrays nest more than %d levels deep; subplay allows at most %d", limits.UDFJSONNesting, limits.UDFJSONNesting))
-		}
+		// Each level is Go's recursion (join, toString, join), which no
+		// call of the UDF's counts.
+		leave := g.enter("join", "the arrays nest", limits.UDFJoinLevel)
 		g.joining[o]++
-		g.depth++
-		defer func() { g.joining[o]--; g.depth-- }()
+		defer func() { g.joining[o]--; leave() }()
 		n := lengthOf(o)
 		sep := g.str(g.vm.ToValue(","))
 		if s := fc.Argument(0); !goja.IsUndefined(s) {

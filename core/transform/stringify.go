@@ -61,6 +61,10 @@ func (g *guards) boundStringify() {
 		}
 		space := w.space(fc.Argument(2))
 		replacer := g.vm.ToValue(w.replace)
+		// Its levels count against limits.UDFJSONNesting with those
+		// already held (a stringify in a toJSON of a join's item...).
+		w.base = g.nest
+		defer func() { g.nest = w.base }()
 		return w.run(stringify, fc.Argument(0), replacer, space)
 	})
 }
@@ -76,6 +80,7 @@ type jsonWalk struct {
 	list    []string
 	ordered bool
 	gap     int     // the indent's length per level
+	base    int     // the guards' nest when the call began
 	out     float64 // bytes written so far, reckoned
 	values  int     // values written so far
 	// seen holds each object the walk handed goja: its depth, the object
@@ -187,6 +192,11 @@ func (w *jsonWalk) replace(fc goja.FunctionCall) goja.Value {
 	g := w.g
 	holder, _ := fc.This.(*goja.Object)
 	key, v := fc.Argument(0), fc.Argument(1)
+	up, known := w.seen[holder]
+	depth := up.depth // 0 for the object goja puts the value in first
+	// goja's writer holds depth+1 levels while the UDF's replacer and the
+	// toJSON of what it writes next run.
+	g.nest = w.base + depth + 1
 	if w.user != nil {
 		v = invoke(w.user, holder, key, v)
 	}
@@ -198,8 +208,6 @@ func (w *jsonWalk) replace(fc goja.FunctionCall) goja.Value {
 	if g.stopped() {
 		panic(stringifyStopped{})
 	}
-	up, known := w.seen[holder]
-	depth := up.depth // 0 for the object goja puts the value in first
 	// The separator, line break and indent before the value, and its key.
 	bytes := 1.0
 	if w.gap > 0 {
@@ -250,8 +258,8 @@ func (w *jsonWalk) replace(fc goja.FunctionCall) goja.Value {
 		w.add(bytes + 4)
 		return v
 	}
-	if depth+1 > limits.UDFJSONNesting {
-		g.throwRange(fmt.Sprintf("JSON.stringify: the value nests more than %d levels deep; subplay allows at most %d", limits.UDFJSONNesting, limits.UDFJSONNesting))
+	if w.base+depth+1 > limits.UDFJSONNesting {
+		g.throwRange(nestMessage("JSON.stringify", "the value nests"))
 	}
 	// A typed array (or an arguments object) is written as an object,
 	// whose keys goja lists all at once before it writes the first:
