@@ -44,6 +44,28 @@ var AtBound = []struct{ Name, Code string }{
 	{"templates-at-bound", "function f(m) { return {data: " + strings.Repeat("`${", 60) + "m.data" + strings.Repeat("}`", 60) + "} }"},
 }
 
+// DeepAtRun are UDFs whose built-ins recurse in Go per level of the
+// nesting they are given at run time (arrays joined or flattened, a
+// pattern's groups, JSON), which no call of the UDF's counts and no scan
+// of the code can see, each past limits.UDFJSONNesting, where the call
+// must throw a RangeError. In the page's worker (Chromium gives it about
+// half of Node's stack) each ended the Go instance before that bound
+// (thirty-third session: join-deep from about 220 levels of join). The
+// corpus runs them on every surface, and the site's browser test in the
+// page's worker.
+var DeepAtRun = []struct{ Name, Code string }{
+	{"join-deep", "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return {data: String(a)} }"},
+	{"to-locale-string-deep", "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return {data: a.toLocaleString()} }"},
+	{"flat-deep", "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return {data: String(a.flat(Infinity).length)} }"},
+	{"regexp-groups-deep", "function f(m) { var n = 20000; return {data: String(new RegExp('('.repeat(n) + 'a' + ')'.repeat(n)).test('a'))} }"},
+	// Joins inside a stringify (a toJSON at its bottom) inside recursion
+	// through map (160 levels, near the 500 calls' bound): each within
+	// the bounds it had until then (1,000 levels of JSON, 1,000 of join,
+	// 500 calls), too deep together.
+	{"join-under-stringify-under-recursion", "var a = [];\nfor (var i = 0; i < 64; i++) a = [a];\nvar b = {toJSON: function () { return String(a) }};\nfor (var i = 0; i < 998; i++) b = [b];\n" +
+		"function r(n) { return n ? [0].map(function () { return r(n - 1) })[0] : JSON.stringify(b) }\nfunction f(m) { return {data: r(160)} }"},
+}
+
 func init() {
 	udf := func(name, code string, n int) Case {
 		return Case{Name: "transform/" + name, Op: "transform", Body: func() []byte { return transformRequest(code, n) }}
@@ -121,7 +143,6 @@ func init() {
 		udf("bigint-shift", "function f(m) { return {data: String(1n << 4000000000n)} }", 1),
 		udf("normalize-long", "function f(m) { return {data: 'é'.repeat(8e6).normalize('NFD')} }", 1),
 		udf("regexp-test-loop", "function f(m) { var s = 'x'.repeat(16e6), r = /x*y/; for (var i = 0; i < 100; i++) r.test(s); return m }", 1),
-		udf("join-deep", "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return {data: String(a)} }", 1),
 		udf("string-raw-subs", "function f(m) { var s = 'x'.repeat(16e6); return {data: String.raw({raw: Array(10).fill('')}, s, s, s, s, s, s, s, s, s)} }", 1),
 		// Built-ins called many times in one statement, with no step
 		// between them (twenty-first session): each builds a copy or reads
@@ -333,6 +354,9 @@ func init() {
 		udf("constant-and", "function f(m) { return 1"+strings.Repeat(" && 1", 40)+" ? m : m }", 1),
 	)
 	for _, u := range AtBound {
+		add(udf(u.Name, u.Code, 1))
+	}
+	for _, u := range DeepAtRun {
 		add(udf(u.Name, u.Code, 1))
 	}
 }
