@@ -6,6 +6,7 @@ import { h, replace, field } from "../lib/dom.js";
 import { createEditor } from "../lib/editor.js";
 import { renderDiagnostics, notIn, messageIndex } from "../lib/diaglist.js";
 import { position } from "../lib/format.js";
+import { drawParts, firstFindings } from "../lib/more.js";
 
 /**
  * filterPanel builds the tester in root.
@@ -31,6 +32,8 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
   }, "Use the configuration's filter");
   const diags = h("ul", { class: "diag-list compact", "aria-label": "Filter diagnostics" });
   const msgDiags = h("ul", { class: "diag-list compact", "aria-label": "Sample message diagnostics" });
+  const msgMore = h("p", { class: "hint more-note", hidden: true });
+  const more = h("p", { class: "more-rows", hidden: true });
   const cel = h("pre", { class: "code", tabindex: "0", "aria-label": "The filter as a CEL expression" });
   const canonical = h("code", { class: "canonical" });
   const summary = h("p", { class: "summary", role: "status" });
@@ -45,6 +48,7 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
     h("p", { class: "hint" }, 'A JSON (or YAML) list of messages, each with "attributes" and "data" (base64) or "text".'),
     messagesHost,
     msgDiags,
+    msgMore,
     h(H3, null, "Result"),
     summary,
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Results, scrollable" }, h("table", { class: "results" },
@@ -55,6 +59,7 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
         h("th", { scope: "col" }, "Outcome"),
         h("th", { scope: "col" }, "Why"))),
       results)),
+    more,
     h("details", { class: "cel" }, h("summary", null, "The filter in other forms"),
       h("p", null, "Canonical: ", canonical),
       h("p", null, "As CEL:"), cel));
@@ -114,6 +119,7 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
         summary.textContent = r.value.error ? r.value.error.message : "The filter could not be run.";
         summary.className = "summary" + (r.value.error && r.value.error.code === "loading" ? "" : " bad");
         replace(results);
+        more.hidden = true;
         return;
       }
       const v = r.value;
@@ -125,8 +131,9 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
       // Problems of the messages are marked in their editor.
       const perMessage = (v.results || []).flatMap((x) => x.diagnostics || []);
       const all = [...(v.messageDiagnostics || []), ...perMessage];
-      messages.setDiagnostics(all);
-      renderDiagnostics(msgDiags, all, (d) => messages.jump(d), null, { label: messageLabel });
+      const listed = firstFindings(all, msgMore);
+      messages.setDiagnostics(listed);
+      renderDiagnostics(msgDiags, listed, (d) => messages.jump(d), null, { label: messageLabel });
       msgDiags.hidden = all.length === 0;
       // A message with an error would not be published: the core gives it
       // outcome "invalid" and no verdict.
@@ -154,7 +161,7 @@ export function filterPanel(root, { getState, onChange, onJump, standalone = fal
         summary.className = "summary " + (invalid ? "bad" : "ok");
       }
       const msgs = attributesOf(state.messages);
-      replace(results, v.evaluated ? list.map((x) => resultRow(x, msgs[x.index], bad.get(x.index) || [], (d) => messages.jump(d))) : []);
+      drawParts(results, v.evaluated ? list : [], (x) => resultRow(x, msgs[x.index], bad.get(x.index) || [], (d) => messages.jump(d)), more, "messages");
     },
   };
 }

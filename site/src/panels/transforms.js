@@ -9,6 +9,7 @@
 import { h, replace } from "../lib/dom.js";
 import { createEditor } from "../lib/editor.js";
 import { renderDiagnostics, messageIndex, inputOf, notIn } from "../lib/diaglist.js";
+import { drawParts, firstFindings } from "../lib/more.js";
 
 export function transformsPanel(root, { getState, onChange, onJump, onJumpMessage, level = 3 }) {
   const H3 = `h${level}`;
@@ -18,7 +19,9 @@ export function transformsPanel(root, { getState, onChange, onJump, onJumpMessag
   const udfs = h("div", { class: "udfs" });
   const messagesHost = h("div", { class: "editor small" });
   const msgDiags = h("ul", { class: "diag-list compact", "aria-label": "Sample message diagnostics" });
+  const msgMore = h("p", { class: "hint more-note", hidden: true });
   const results = h("div", { class: "transform-results" });
+  const more = h("p", { class: "more-rows", hidden: true });
   replace(root,
     summary,
     order,
@@ -30,8 +33,10 @@ export function transformsPanel(root, { getState, onChange, onJump, onJumpMessag
       : 'A JSON (or YAML) list of messages, each with "attributes" and "data" (base64) or "text".'),
     messagesHost,
     msgDiags,
+    msgMore,
     h(H3, null, "Each message through the transforms"),
-    results);
+    results,
+    more);
 
   const messages = createEditor(messagesHost, {
     doc: getState().messages, format: "json", label: "Sample messages", lines: false,
@@ -65,6 +70,8 @@ export function transformsPanel(root, { getState, onChange, onJump, onJumpMessag
         replace(order);
         replace(udfs);
         replace(results);
+        more.hidden = true;
+        msgMore.hidden = true;
         configDs = [];
         messages.setDiagnostics([]);
         renderDiagnostics(msgDiags, [], null);
@@ -79,7 +86,7 @@ export function transformsPanel(root, { getState, onChange, onJump, onJumpMessag
   function draw(v, effective) {
     const all = v.diagnostics || [];
     const perMessage = (v.results || []).flatMap((x) => x.diagnostics || []);
-    const mds = [...(v.messageDiagnostics || []), ...perMessage];
+    const mds = firstFindings([...(v.messageDiagnostics || []), ...perMessage], msgMore);
     messages.setDiagnostics(mds);
     renderDiagnostics(msgDiags, mds, (d) => messages.jump(d), null, {
       label: (d) => (messageIndex(d) >= 0 ? `Message ${messageIndex(d) + 1}` : ""),
@@ -109,7 +116,11 @@ export function transformsPanel(root, { getState, onChange, onJump, onJumpMessag
     replace(udfs, ts.length ? ts.map((t) => udfBlock(t, udfsOf[t.index], all)) : h("p", { class: "muted" }, "No transforms."));
     const published = publishedOf(getState().messages);
     const list = v.results || [];
-    replace(results, list.length ? list.map((m) => messageBlock(m, ts, published[m.index], v)) : h("p", { class: "muted" }, "No sample messages."));
+    if (list.length) drawParts(results, list, (m) => messageBlock(m, ts, published[m.index], v), more, "messages");
+    else {
+      replace(results, h("p", { class: "muted" }, "No sample messages."));
+      more.hidden = true;
+    }
   }
 
   // udfBlock shows one transform: its place, name and whether it runs,
