@@ -468,6 +468,9 @@ window.subplayPage = {
     refresh();
   },
   call: (op, req) => sp.call(op, req),
+  // Calls routed as the page's own are (runCalls): to the extra build
+  // when the first cannot answer; resolves with [{ok, value}].
+  run: (calls) => runCalls(calls),
   // The build's answer for the default state: {key, results, version}.
   firstPaint: FIRST,
   // The answers kept by an earlier visit that early.js drew, {key,

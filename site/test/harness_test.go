@@ -279,14 +279,21 @@ type tab struct {
 // one test's autosaved work never reaches another's page); it closes when
 // the test ends. Every console error,
 // uncaught exception and browser log error is recorded, and checked at the
-// end unless the test calls allowProblems.
+// end unless the test calls allowProblems. Everything done in the tab
+// must end within 120 s (newTabFor sets another bound).
 func newTab(t testing.TB, opts ...chromedp.ContextOption) *tab {
+	t.Helper()
+	return newTabFor(t, 120*time.Second, opts...)
+}
+
+// newTabFor is newTab for a tab that may be used for as long as limit.
+func newTabFor(t testing.TB, limit time.Duration, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
 	if len(opts) == 0 {
 		opts = []chromedp.ContextOption{chromedp.WithNewBrowserContext()}
 	}
 	ctx, cancel := chromedp.NewContext(browserCtx, opts...)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, limit)
 	tb := &tab{t: t, ctx: ctx, base: baseURL}
 	err := chromedp.Listen(ctx, func(ev any) {
 		tb.mu.Lock()

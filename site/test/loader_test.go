@@ -220,14 +220,19 @@ func TestSmallBuildFirst(t *testing.T) {
 // (hostile.AtBound) compile in the page's worker, where Chromium
 // gives the Go instance about half of Node's stack (the eighteenth session
 // measured it dying past about 555 parentheses there, 1,113 in Node), and
-// one past the bound gets its finding. An overflow would end the instance:
-// the loader would restart it and the rendering would say crashed.
+// one past the bound gets its finding; the UDFs whose built-ins recurse
+// past the run-time bound (hostile.DeepAtRun) throw its RangeError there.
+// An overflow would end the instance: the loader would restart it and the
+// rendering would say crashed.
 func TestDeepUDFsInTheWorker(t *testing.T) {
-	cases := []struct{ name, code, want string }{
-		{"past the bound", "function f(m) { var a = ''; " + strings.Repeat("a += ", 400) + "m.data; return {data: a} }", "udf-nesting-too-deep"},
+	cases := []struct{ name, code, want, says string }{
+		{"past the bound", "function f(m) { var a = ''; " + strings.Repeat("a += ", 400) + "m.data; return {data: a} }", "udf-nesting-too-deep", ""},
 	}
 	for _, u := range hostile.AtBound {
-		cases = append(cases, struct{ name, code, want string }{u.Name, u.Code, ""})
+		cases = append(cases, struct{ name, code, want, says string }{u.Name, u.Code, "", ""})
+	}
+	for _, u := range hostile.DeepAtRun {
+		cases = append(cases, struct{ name, code, want, says string }{u.Name, u.Code, "", "past subplay's bound"})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -260,6 +265,13 @@ func TestDeepUDFsInTheWorker(t *testing.T) {
 			}
 			if got.State != "ready" {
 				t.Fatalf("the transforms panel is %q after 2 minutes: %s", got.State, tb.text("#panel-transforms"))
+			}
+			if c.says != "" {
+				// A RangeError of the call: a finding of each message.
+				if text := tb.text("#panel-transforms .transform-results"); !strings.Contains(text, c.says) {
+					t.Errorf("the messages' results do not say %q: %.300s", c.says, text)
+				}
+				return
 			}
 			udf := slices.DeleteFunc(got.Codes, func(code string) bool { return !strings.HasPrefix(code, "udf-") || code == "udf-slow" })
 			if c.want == "" && len(udf) > 0 || c.want != "" && !slices.Contains(udf, c.want) {
