@@ -356,7 +356,8 @@ func BenchmarkHostilePaste(b *testing.B) {
 // TestLongListsInParts: the filter tab draws 200 of 1,000 sample messages'
 // rows, says so, and draws 200 more at each click of its button; of the
 // messages' 1,000 findings (every message is empty), 200 are listed and
-// marked in the editor, with a note that says how many are not.
+// marked in the editor, with a note that says how many are not. The
+// transforms tab draws 200 of 300 messages' blocks, then the rest.
 func TestLongListsInParts(t *testing.T) {
 	tb := newTab(t)
 	tb.open("")
@@ -421,6 +422,28 @@ func TestLongListsInParts(t *testing.T) {
 	}
 	if v.Marked == 0 {
 		t.Errorf("no finding is marked in the messages editor")
+	}
+
+	// The transforms tab likewise, a block per message.
+	cfg, _ := json.Marshal(map[string]any{"name": "projects/p/subscriptions/s", "topic": "projects/p/topics/t",
+		"messageTransforms": []any{map[string]any{"javascriptUdf": map[string]any{"functionName": "f", "code": "function f(m) { return m }"}}}})
+	tb.setConfig(string(cfg))
+	n = tb.rendered()
+	b, _ = json.Marshal("[" + strings.TrimSuffix(strings.Repeat(`{"text":"x"},`, 300), ",") + "]")
+	tb.eval(`(window.subplayPage.setMessages(`+string(b)+`), true)`, nil)
+	tb.waitRender(n)
+	tb.clickTab("transforms")
+	var blocks int
+	var more string
+	tb.eval(`document.querySelectorAll("#panel-transforms section.msg-through").length`, &blocks)
+	tb.eval(`document.querySelector("#panel-transforms .more-rows").textContent`, &more)
+	if blocks != 200 || more != "Showing 200 of 300 messages. Show 100 more" {
+		t.Fatalf("300 messages through a UDF: %d blocks, more %q", blocks, more)
+	}
+	tb.run(chromedp.Click(chromedp.CSS(`#panel-transforms .more-rows button`)))
+	tb.eval(`document.querySelectorAll("#panel-transforms section.msg-through").length`, &blocks)
+	if blocks != 300 {
+		t.Errorf("after a click: %d blocks, want 300", blocks)
 	}
 }
 
