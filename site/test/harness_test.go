@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
@@ -417,6 +418,20 @@ func (tb *tab) open(path string) {
 	tb.t.Helper()
 	tb.run(chromedp.Navigate(tb.base+path), chromedp.WaitVisible(chromedp.CSS("body[data-ready][data-rendered]")))
 	tb.waitRender(0)
+}
+
+// allowClipboard lets the tab's page read and write the clipboard, as a
+// visitor's browser does once asked.
+func (tb *tab) allowClipboard() {
+	tb.t.Helper()
+	for _, p := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.Call(tb.ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: p}, Setting: browser.PermissionSettingGranted,
+			BrowserContextID: chromedp.FromContext(tb.ctx).BrowserContextID,
+		}); err != nil {
+			tb.t.Fatal(err)
+		}
+	}
 }
 
 // rendered returns the number of the last rendering.

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -121,14 +120,7 @@ type pasteFigures struct {
 func pasteTab(t testing.TB) *tab {
 	// The whole corpus, one paste after another, takes minutes.
 	tb := newTabFor(t, 30*time.Minute)
-	for _, p := range []string{"clipboard-read", "clipboard-write"} {
-		if _, err := chromedp.Call(tb.ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: p}, Setting: browser.PermissionSettingGranted,
-			BrowserContextID: chromedp.FromContext(tb.ctx).BrowserContextID,
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tb.allowClipboard()
 	tb.open("")
 	tb.eval(`(() => {
 		window.pasteLong = [];

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
@@ -260,14 +259,7 @@ func TestTerraformViaExtra(t *testing.T) {
 // command and the JSON.
 func TestExportRoundTrip(t *testing.T) {
 	tb := newTab(t)
-	for _, p := range []string{"clipboard-read", "clipboard-write"} {
-		if _, err := chromedp.Call(tb.ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: p}, Setting: browser.PermissionSettingGranted,
-			BrowserContextID: chromedp.FromContext(tb.ctx).BrowserContextID,
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tb.allowClipboard()
 	tb.open("")
 	tb.setConfig(exportConfig)
 	want := settingsRows(tb)
