@@ -239,26 +239,13 @@ func (tb *tab) pasteCase(c pasteCase) ([]pasteRow, []string) {
 		if (p.state.schema.topic !== d.schema.topic || p.state.schema.table !== d.schema.table) p.setSchemas(d.schema.topic, d.schema.table);
 		return true;
 	})()`, nil)
-	tb.settle()
+	tb.waitRender(-1) // the last job asked for, whichever
 	tb.takeProblems()
 	var rows []pasteRow
 	for _, s := range c.steps {
 		rows = append(rows, pasteRow{c.name, s.editor, len(s.text), tb.paste(s)})
 	}
 	return rows, tb.takeProblems()
-}
-
-// settle waits until the page has rendered the last job it asked for.
-func (tb *tab) settle() {
-	tb.t.Helper()
-	tb.eval(`new Promise((resolve, reject) => {
-		const b = document.body.dataset;
-		const done = () => Number(b.rendered || 0) >= Number(b.requested || 0) && !b.busy;
-		const timer = setTimeout(() => reject(new Error("the page did not settle within 60 s")), 60000);
-		const check = () => { if (done()) { clearTimeout(timer); document.removeEventListener("subplay:rendered", check); resolve(true); } };
-		document.addEventListener("subplay:rendered", check);
-		check();
-	})`, nil)
 }
 
 // editorNames name the editors in reports.

@@ -44,6 +44,9 @@ var AtBound = []struct{ Name, Code string }{
 	{"templates-at-bound", "function f(m) { return {data: " + strings.Repeat("`${", 60) + "m.data" + strings.Repeat("}`", 60) + "} }"},
 }
 
+// deepArrays is top-level code that nests 45,000 arrays in a.
+const deepArrays = "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\n"
+
 // DeepAtRun are UDFs whose built-ins recurse in Go per level of the
 // nesting they are given at run time (arrays joined or flattened, a
 // pattern's groups, JSON), which no call of the UDF's counts and no scan
@@ -54,9 +57,9 @@ var AtBound = []struct{ Name, Code string }{
 // corpus runs them on every surface, and the site's browser test in the
 // page's worker.
 var DeepAtRun = []struct{ Name, Code string }{
-	{"join-deep", "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return {data: String(a)} }"},
-	{"to-locale-string-deep", "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return {data: a.toLocaleString()} }"},
-	{"flat-deep", "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return {data: String(a.flat(Infinity).length)} }"},
+	{"join-deep", deepArrays + "function f(m) { return {data: String(a)} }"},
+	{"to-locale-string-deep", deepArrays + "function f(m) { return {data: a.toLocaleString()} }"},
+	{"flat-deep", deepArrays + "function f(m) { return {data: String(a.flat(Infinity).length)} }"},
 	{"regexp-groups-deep", "function f(m) { var n = 20000; return {data: String(new RegExp('('.repeat(n) + 'a' + ')'.repeat(n)).test('a'))} }"},
 	// Joins inside a stringify (a toJSON at its bottom) inside recursion
 	// through map (160 levels, near the 500 calls' bound): each within
@@ -178,7 +181,7 @@ func init() {
 		// The same in the top-level code of five transforms: each of
 		// their first runs counts toward the request's budget too.
 		Case{Name: "transform/nesting-per-transform", Op: "transform", Body: func() []byte {
-			code := "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\nfunction f(m) { return m }"
+			code := deepArrays + "function f(m) { return m }"
 			return transformsRequest([]string{code, code, code, code, code}, 1)
 		}},
 		// What the engine converts when it writes a typed array's element,
