@@ -228,9 +228,10 @@ func runTransforms(ctx context.Context, cfg *subscription.Config, flt *filter.Fi
 	resp.Diagnostics = append(resp.Diagnostics, cfg.FindingsUnder("/messageTransforms", "/filter")...)
 	var prog *transform.Program
 	if len(udfs) > 0 {
-		if prog, err = transform.Compile(udfs, transform.Options{Now: now, Ctx: ctx}); err != nil {
+		if prog, err = transform.Compile(udfs, transform.Options{Now: now}); err != nil {
 			return nil, nil, needsUDF()
 		}
+		defer prog.Close()
 		for k, ds := range prog.Diagnostics {
 			resp.Diagnostics = append(resp.Diagnostics, locateCode(cfg, runIdx[k], ds)...)
 		}
@@ -486,10 +487,11 @@ func udfFindings(ctx context.Context, cfg *subscription.Config) []diag.Diagnosti
 		udfs = append(udfs, transform.UDF{FunctionName: *u.FunctionName, Code: *u.Code})
 		at = append(at, i)
 	}
-	prog, err := transform.Compile(udfs, transform.Options{Now: time.Unix(0, 0).UTC(), Ctx: ctx})
+	prog, err := transform.Compile(udfs, transform.Options{Now: time.Unix(0, 0).UTC(), CheckOnly: true})
 	if err != nil {
 		return nil
 	}
+	defer prog.Close()
 	reported := map[string]bool{}
 	for _, d := range cfg.FindingsUnder("/messageTransforms") {
 		reported[d.Path] = true

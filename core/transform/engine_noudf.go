@@ -13,6 +13,7 @@ const Available = false
 // Program stands in for the engine's compiled UDFs in a build without it.
 type Program struct {
 	Diagnostics [][]diag.Diagnostic
+	Console     [][]ConsoleLine
 }
 
 // Compile reports ErrUnavailable: this build has no engine.
@@ -20,3 +21,6 @@ func Compile([]UDF, Options) (*Program, error) { return nil, ErrUnavailable }
 
 // Run is never reached: Compile gives no Program.
 func (p *Program) Run(message.Message) []Step { return nil }
+
+// Close does nothing: Compile gives no Program.
+func (p *Program) Close() {}

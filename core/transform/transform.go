@@ -6,16 +6,19 @@
 // message, returning {data, attributes} replaces it, and an empty
 // attributes object removes every attribute.
 //
-// The engine (github.com/dop251/goja, a JavaScript interpreter written in
-// Go) is left out of builds tagged noudf: there Available is false and
-// Compile reports ErrUnavailable, so a caller can say which build can answer.
+// The engine is QuickJS-ng (core/jsengine), the same WebAssembly binary on
+// every surface, with its own bounds: a memory limit, a stack limit and a
+// counted interrupt (core/limits). The contract itself runs inside the
+// engine (harness.js); this package checks code, starts engines and turns
+// what they report into findings. Builds tagged noudf leave it out: there
+// Available is false and Compile reports ErrUnavailable, so a caller can
+// say which build can answer.
 //
 // Every position in a finding is a byte span in the UDF's code string; the
 // caller carries it into the user's text (JSON escapes, YAML block scalars).
 package transform
 
 import (
-	"context"
 	"errors"
 	"time"
 
@@ -61,17 +64,24 @@ type Step struct {
 	// Diagnostics are the step's findings, positioned in the UDF's code
 	// (Span) when they point at a place in it.
 	Diagnostics []diag.Diagnostic
+	// Console is what the call logged (console.log and its kin), capped
+	// (limits.UDFConsoleLines).
+	Console []ConsoleLine
+}
+
+// ConsoleLine is one console call of a UDF.
+type ConsoleLine struct {
+	Level string `json:"level"` // log, info, warn, error or debug
+	Text  string `json:"text"`
 }
 
 // Options fix what the engine would otherwise take from the machine.
 type Options struct {
 	// Now is what Date.now() and new Date() return in a UDF when the message
-	// has no publish time (with one, they return the publish time).
+	// has no publish time (with one, they return the publish time), and in
+	// its top-level code.
 	Now time.Time
-	// Ctx, when set, is the call's context: a UDF's steps look at it
-	// (core/stop) as a loop over user input does, so that a UDF that runs
-	// long lets the worker's other requests in at its pauses, and one whose
-	// caller has gone stops. The answer of such a call is the error
-	// "cancelled" (playground.RunContext), never its findings.
-	Ctx context.Context
+	// CheckOnly checks the code without running any of it (validate):
+	// syntax, size, the function's declaration. Run then runs nothing.
+	CheckOnly bool
 }

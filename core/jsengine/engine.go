@@ -1,0 +1,95 @@
+// Package jsengine runs JavaScript in QuickJS-ng, compiled to WebAssembly,
+// with the bounds the engine itself enforces: a memory limit, a stack
+// limit, and an interrupt callback that the host counts. The same
+// WebAssembly binary (quickjs-ng.wasm) runs on every surface: natively
+// under wazero (native.go), and in the browser and workerd in the host's
+// own WebAssembly, through host.mjs (js.go), so that a verdict that
+// depends on the engine is the same everywhere.
+//
+// The package knows nothing of Pub/Sub: it evaluates scripts and returns
+// strings. core/transform holds the policy.
+package jsengine
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Limits are fixed when a Runtime opens.
+type Limits struct {
+	// MemoryBytes is the engine's memory limit (JS_SetMemoryLimit): an
+	// allocation past it throws "out of memory".
+	MemoryBytes int
+	// StackBytes is the engine's stack limit (JS_SetMaxStackSize): a call
+	// past it throws a RangeError the script can catch.
+	StackBytes int
+}
+
+// Budget bounds one Eval.
+type Budget struct {
+	// Interrupts is how many times the engine may poll the host before the
+	// host stops the script. QuickJS-ng polls after a fixed count of
+	// function calls and backward jumps, so the count (not the time) is
+	// what makes a verdict the same on every machine.
+	Interrupts int
+	// Deadline is a net under the count for work the engine does between
+	// polls (a garbage collection near the memory limit, a built-in that
+	// loops over a huge array-like without polling). Only hostile code
+	// meets it; the finding then says the time ran out.
+	Deadline time.Duration
+	// Now is what Date.now() and new Date() return (local time is UTC).
+	Now time.Time
+}
+
+// Stop says why a script was stopped from outside.
+type Stop string
+
+const (
+	// StopNone: the script ran to its end or threw.
+	StopNone Stop = ""
+	// StopBudget: the interrupt count ran out.
+	StopBudget Stop = "budget"
+	// StopDeadline: the deadline passed.
+	StopDeadline Stop = "deadline"
+	// StopHost: the host ended the engine (its own stack or memory, or the
+	// deadline passed where the engine does not poll); the Runtime is
+	// closed and the next Eval fails.
+	StopHost Stop = "host"
+)
+
+// Exception is a value the script threw (or the engine's own error), as
+// QuickJS-ng describes it.
+type Exception struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+	Stack   string `json:"stack"`
+	// Value is the thrown value's JSON text when it is not an Error.
+	Value string `json:"-"`
+}
+
+// Result is what one Eval gave.
+type Result struct {
+	// Value is the completion value converted to a string.
+	Value string
+	// Exception is set when the script threw or was stopped.
+	Exception *Exception
+	// Interrupts is how many times the engine polled the host.
+	Interrupts int
+	// Stop says why the host stopped the script, if it did.
+	Stop Stop
+}
+
+// ErrClosed is returned by Eval on a Runtime that was closed, or that the
+// host ended.
+var ErrClosed = errors.New("jsengine: the runtime is closed")
+
+// decodeException reads the engine's dump of a thrown value: an object
+// with name, message and stack for an Error, any JSON value otherwise.
+func decodeException(dump string) *Exception {
+	var e Exception
+	if err := json.Unmarshal([]byte(dump), &e); err == nil && (e.Name != "" || e.Message != "") {
+		return &e
+	}
+	return &Exception{Value: dump}
+}

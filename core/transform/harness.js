@@ -1,0 +1,166 @@
+// The documented UDF contract, run inside the engine before the UDF's own
+// code: it builds the message and metadata a UDF receives, calls the
+// function, checks what it returned and hands the outcome back as JSON.
+// It keeps its own copies of the built-ins it uses, taken before the UDF's
+// code runs, so that a UDF that replaces JSON.stringify or Object.keys
+// changes what it computes, not how its result is read.
+(function () {
+  "use strict";
+  const G = globalThis;
+  const stringify = JSON.stringify;
+  const freeze = Object.freeze;
+  const keysOf = Object.keys;
+  const isArray = Array.isArray;
+  const defineProperty = Object.defineProperty;
+  const classOf = Function.prototype.call.bind(Object.prototype.toString);
+  const toText = String;
+  const MAX_LINES = $LINES;
+  const MAX_BYTES = $BYTES;
+
+  let logs = [];
+  let dropped = 0;
+
+  // show writes one console argument as the browsers' consoles do for
+  // text: strings as they are, objects as JSON where they can be.
+  function show(v) {
+    try {
+      if (typeof v === "string") return v;
+      if (typeof v === "object" && v !== null) {
+        if (v instanceof Error) return toText(v.name) + ": " + toText(v.message);
+        const s = stringify(v);
+        if (typeof s === "string") return s;
+      }
+      return toText(v);
+    } catch (e) {
+      return "[" + classOf(v).slice(8, -1) + "]";
+    }
+  }
+
+  const console = {};
+  for (const level of ["log", "info", "warn", "error", "debug", "trace"]) {
+    console[level] = function () {
+      if (logs.length >= MAX_LINES) {
+        dropped++;
+        return;
+      }
+      let text = "";
+      for (let i = 0; i < arguments.length; i++) {
+        if (i > 0) text += " ";
+        text += show(arguments[i]);
+        if (text.length > MAX_BYTES) break;
+      }
+      if (text.length > MAX_BYTES) text = text.slice(0, MAX_BYTES) + "…";
+      logs.push({ level: level === "trace" ? "debug" : level, text: text });
+    };
+  }
+  G.console = console;
+
+  // describe names a value's kind for a finding.
+  function describe(v) {
+    if (v === undefined) return "undefined";
+    if (v === null) return "null";
+    if (isArray(v)) return "an array";
+    switch (typeof v) {
+      case "function":
+        return "a function";
+      case "number":
+        return "a number (" + toText(v) + ")";
+      case "boolean":
+        return "a boolean (" + toText(v) + ")";
+      case "string":
+        return "a string";
+      case "bigint":
+        return "a BigInt (" + toText(v) + ")";
+      case "symbol":
+        return "a symbol";
+    }
+    if (classOf(v) === "[object String]") return "a String object";
+    return "an object";
+  }
+
+  const want = 'return the message, {data: "...", attributes: {...}}, or null to drop it';
+  function shape(message, hint) {
+    return { shape: { message: message, hint: hint } };
+  }
+
+  // read checks what the function returned, as the service reads it.
+  function read(res) {
+    if (res === undefined) return shape("the function returned undefined", want);
+    if (typeof res !== "object" || isArray(res)) return shape("the function returned " + describe(res) + ", not an object", want);
+    for (const k of keysOf(res)) {
+      if (k !== "data" && k !== "attributes") {
+        return shape("the returned object has a key " + stringify(k) + "; only data and attributes are allowed",
+          "delete it, or move it into attributes (as a string) or into data");
+      }
+    }
+    const data = res.data;
+    if (data === undefined) return shape("the returned object has no data", 'data is required: set it to a string ("" for an empty payload)');
+    if (typeof data !== "string") return shape("data is " + describe(data) + ", not a string", "convert it, e.g. with JSON.stringify(...) or String(...)");
+    const attrs = res.attributes;
+    if (attrs === undefined) return { data: data };
+    if (typeof attrs !== "object" || attrs === null || isArray(attrs)) {
+      return shape("attributes is " + describe(attrs) + ", not an object of strings", 'set attributes to an object such as {key: "value"}, or {} to remove them all');
+    }
+    const out = {};
+    for (const k of keysOf(attrs)) {
+      const v = attrs[k];
+      if (typeof v !== "string") {
+        return shape("attribute " + stringify(k) + " is " + describe(v) + ", not a string", "attribute values are strings: convert it, e.g. with String(...)");
+      }
+      out[k] = v;
+    }
+    return { data: data, attributes: out };
+  }
+
+  // thrown describes an exception: an Error's name, message and stack, or
+  // any other value as text.
+  function thrown(e) {
+    try {
+      if (e instanceof Error || (typeof e === "object" && e !== null && "message" in e && "stack" in e)) {
+        return { name: toText(e.name), message: toText(e.message), stack: typeof e.stack === "string" ? e.stack : "" };
+      }
+      return { value: show(e) };
+    } catch (x) {
+      return { value: "a value that cannot be shown" };
+    }
+  }
+
+  let fn = null;
+  function finish(out) {
+    out.logs = logs;
+    out.dropped = dropped;
+    logs = [];
+    dropped = 0;
+    return stringify(out);
+  }
+  defineProperty(G, "__subplay", {
+    value: freeze({
+      bind: function (f) {
+        fn = f;
+        return "ok";
+      },
+      // start ends the top-level code: what it logged.
+      start: function () {
+        return finish({});
+      },
+      run: function (input) {
+        logs = [];
+        dropped = 0;
+        const message = { data: input.data, attributes: input.attributes };
+        const metadata = freeze(input.metadata);
+        let res;
+        try {
+          res = fn(message, metadata);
+        } catch (e) {
+          return finish({ threw: thrown(e) });
+        }
+        if (res === null) return finish({ drop: true });
+        try {
+          return finish(read(res));
+        } catch (e) {
+          return finish({ threw: thrown(e), reading: true });
+        }
+      },
+    }),
+  });
+})();

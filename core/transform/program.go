@@ -1,0 +1,468 @@
+//go:build !noudf
+
+package transform
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/jsengine"
+	"github.com/subplay/subplay/core/limits"
+	"github.com/subplay/subplay/core/message"
+)
+
+// Available reports whether this build can run UDFs.
+const Available = true
+
+//go:embed harness.js
+var harnessTemplate string
+
+var harness = strings.NewReplacer("$LINES", strconv.Itoa(limits.UDFConsoleLines), "$BYTES", strconv.Itoa(limits.UDFConsoleBytes)).Replace(harnessTemplate)
+
+// The file names the engine gives the code it runs: positions in an
+// exception's stack are read for udfFile only.
+const (
+	udfFile     = "udf.js"
+	harnessFile = "subplay-harness.js"
+	reserved    = "__subplay"
+)
+
+// Program is a list of UDFs checked, and (unless Options.CheckOnly) with
+// their top-level code run, ready for messages.
+type Program struct {
+	// Diagnostics[i] are the findings of UDF i's code: syntax, subplay's
+	// limits, a missing function, a throw in its top-level code.
+	Diagnostics [][]diag.Diagnostic
+	// Console[i] is what UDF i's top-level code logged.
+	Console [][]ConsoleLine
+
+	opts     Options
+	udfs     []*udf
+	spent    int // interrupts of the request's calls so far
+	started  time.Time
+	timedOut bool
+}
+
+type udf struct {
+	src UDF
+	ok  bool // checked; its messages can run
+	rt  *jsengine.Runtime
+	// failed is the top-level code's finding, when it could not run.
+	failed []diag.Diagnostic
+}
+
+// Compile checks the UDFs and, unless opts.CheckOnly, runs each one's
+// top-level code. A UDF that cannot run has findings in Diagnostics[i] and
+// leaves every message it meets not run.
+func Compile(udfs []UDF, opts Options) (*Program, error) {
+	p := &Program{opts: opts, Diagnostics: make([][]diag.Diagnostic, len(udfs)), Console: make([][]ConsoleLine, len(udfs)), started: time.Now()}
+	for i, u := range udfs {
+		c := &udf{src: u}
+		p.udfs = append(p.udfs, c)
+		ds, err := check(u)
+		if err != nil {
+			return nil, err
+		}
+		p.Diagnostics[i] = ds
+		if diag.HasErrors(ds) {
+			continue
+		}
+		c.ok = true
+		if !opts.CheckOnly {
+			ds, logs := p.start(c)
+			p.Diagnostics[i] = append(p.Diagnostics[i], ds...)
+			p.Console[i] = logs
+		}
+	}
+	return p, nil
+}
+
+// Close frees the engines the program started.
+func (p *Program) Close() {
+	for _, c := range p.udfs {
+		if c.rt != nil {
+			c.rt.Close()
+			c.rt = nil
+		}
+	}
+}
+
+func finding(sev diag.Severity, code, msg, hint string, span diag.Span) diag.Diagnostic {
+	return diag.Diagnostic{Severity: sev, Code: code, Message: msg, Hint: hint, Span: span}
+}
+
+// budget is what the next call may take: its own bound, or what is left of
+// the request's when that is less.
+func (p *Program) budget(now time.Time) jsengine.Budget {
+	n := min(limits.UDFCallInterrupts, limits.UDFRequestInterrupts-p.spent)
+	left := time.Duration(limits.UDFRequestMillis)*time.Millisecond - time.Since(p.started)
+	d := min(time.Duration(limits.UDFCallMillis)*time.Millisecond, left)
+	return jsengine.Budget{Interrupts: max(n, 1), Deadline: max(d, time.Millisecond), Now: now}
+}
+
+// start opens c's engine and runs the harness, then the UDF's top-level
+// code, then finds its function.
+func (p *Program) start(c *udf) ([]diag.Diagnostic, []ConsoleLine) {
+	rt, err := jsengine.Open(jsengine.Limits{MemoryBytes: limits.UDFMemoryBytes, StackBytes: limits.UDFStackBytes})
+	if err != nil {
+		return []diag.Diagnostic{finding(diag.Error, "udf-engine", "the JavaScript engine could not start: "+err.Error(), "this is a bug in subplay, or the page's engine failed to load", diag.Span{})}, nil
+	}
+	c.rt = rt
+	fail := func(ds []diag.Diagnostic) []diag.Diagnostic {
+		c.rt.Close()
+		c.rt = nil
+		c.failed = ds
+		return ds
+	}
+	if res, err := rt.Eval(harness, harnessFile, jsengine.Budget{Interrupts: 10, Now: p.opts.Now}); err != nil || res.Exception != nil {
+		return fail([]diag.Diagnostic{finding(diag.Error, "udf-engine", "subplay's harness did not start in the engine", "this is a bug in subplay", diag.Span{})}), nil
+	}
+	res, err := rt.Eval(c.src.Code, udfFile, p.budget(p.opts.Now))
+	p.spent += res.Interrupts
+	if err != nil {
+		return fail(p.engineFailed(err)), nil
+	}
+	if res.Exception != nil {
+		return fail([]diag.Diagnostic{p.exception(c, res, "its top-level code")}), nil
+	}
+	var logs []ConsoleLine
+	if out, err := rt.Eval("__subplay.start()", harnessFile, jsengine.Budget{Interrupts: 10, Now: p.opts.Now}); err == nil && out.Exception == nil {
+		var r runResult
+		if json.Unmarshal([]byte(out.Value), &r) == nil {
+			logs = r.lines()
+		}
+	}
+	name := c.src.FunctionName
+	if !isIdent(name) {
+		return fail([]diag.Diagnostic{missing(name, "")}), logs
+	}
+	bound, err := rt.Eval("typeof "+name+" === 'function' ? __subplay.bind("+name+") : typeof "+name, harnessFile, jsengine.Budget{Interrupts: 10, Now: p.opts.Now})
+	if err != nil || bound.Exception != nil {
+		return fail([]diag.Diagnostic{missing(name, "")}), logs
+	}
+	if bound.Value != "ok" {
+		return fail([]diag.Diagnostic{missing(name, bound.Value)}), logs
+	}
+	return nil, logs
+}
+
+func missing(name, kind string) diag.Diagnostic {
+	if kind != "" && kind != "undefined" {
+		return finding(diag.Error, "udf-function-missing", diag.Quote(name)+" is "+article(kind)+", not a function",
+			"define it with function "+exampleName(name)+"(message, metadata) { ... }", diag.Span{})
+	}
+	return finding(diag.Error, "udf-function-missing", "the code defines no function "+diag.Quote(name),
+		"functionName must name a function of the code: function "+exampleName(name)+"(message, metadata) { ... }", diag.Span{})
+}
+
+func article(kind string) string {
+	if strings.IndexByte("aeiou", kind[0]) >= 0 {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// engineFailed is the finding for an engine that failed outside the UDF's
+// code (the instance could not run at all).
+func (p *Program) engineFailed(err error) []diag.Diagnostic {
+	return []diag.Diagnostic{finding(diag.Error, "udf-engine", "the JavaScript engine failed: "+err.Error(), "this is a bug in subplay", diag.Span{})}
+}
+
+// runResult is what the harness hands back for one call.
+type runResult struct {
+	Data       *string            `json:"data"`
+	Attributes *map[string]string `json:"attributes"`
+	Drop       bool               `json:"drop"`
+	Shape      *struct {
+		Message string `json:"message"`
+		Hint    string `json:"hint"`
+	} `json:"shape"`
+	Threw *struct {
+		Name    string  `json:"name"`
+		Message string  `json:"message"`
+		Stack   string  `json:"stack"`
+		Value   *string `json:"value"`
+	} `json:"threw"`
+	Logs    []ConsoleLine `json:"logs"`
+	Dropped int           `json:"dropped"`
+}
+
+func (r *runResult) lines() []ConsoleLine {
+	out := r.Logs
+	if r.Dropped > 0 {
+		out = append(out, ConsoleLine{Level: "info", Text: fmt.Sprintf("(%d more lines not kept: subplay keeps the first %d of a call)", r.Dropped, limits.UDFConsoleLines)})
+	}
+	return out
+}
+
+// Run applies every UDF in order to m and returns one step per UDF. After
+// a drop or a failure the remaining steps are NotRun.
+func (p *Program) Run(m message.Message) []Step {
+	steps := make([]Step, len(p.udfs))
+	cur := m
+	stopped := false
+	for i, c := range p.udfs {
+		if stopped {
+			steps[i] = Step{Outcome: NotRun}
+			continue
+		}
+		steps[i] = p.runOne(c, cur)
+		switch steps[i].Outcome {
+		case Changed, Unchanged:
+			cur = *steps[i].Message
+		default:
+			stopped = true
+		}
+	}
+	return steps
+}
+
+func (p *Program) runOne(c *udf, m message.Message) Step {
+	if !c.ok || p.opts.CheckOnly {
+		return Step{Outcome: NotRun, Diagnostics: []diag.Diagnostic{finding(diag.Error, "udf-not-compiled",
+			"this transform could not be prepared (see its code's findings), so the message stops here", "", diag.Span{})}}
+	}
+	if p.spent >= limits.UDFRequestInterrupts {
+		return Step{Outcome: NotRun, Diagnostics: []diag.Diagnostic{finding(diag.Warning, "udf-request-budget",
+			fmt.Sprintf("not run: the request's UDFs already spent the %d engine polls a request may take", limits.UDFRequestInterrupts),
+			"send fewer messages at a time", diag.Span{})}}
+	}
+	if p.timedOut || time.Since(p.started) >= time.Duration(limits.UDFRequestMillis)*time.Millisecond {
+		p.timedOut = true
+		return Step{Outcome: NotRun, Diagnostics: []diag.Diagnostic{finding(diag.Warning, "udf-request-time",
+			fmt.Sprintf("not run: the request's UDFs already ran for %d ms", limits.UDFRequestMillis),
+			"send fewer messages at a time", diag.Span{})}}
+	}
+	now := p.opts.Now
+	if t, ok := m.Time(); ok {
+		now = t
+	}
+	if c.rt == nil {
+		// The previous call was stopped half-way, or ran the engine out of
+		// memory: start from the top-level code again, as a fresh instance
+		// of the service would.
+		if ds, _ := p.start(c); len(ds) > 0 {
+			return Step{Outcome: Failed, Diagnostics: ds}
+		}
+	}
+	var notes []diag.Diagnostic
+	if !utf8.Valid(m.Data) {
+		notes = append(notes, finding(diag.Warning, "udf-data-not-text",
+			"the message's data is not UTF-8 text; the UDF sees it with each invalid byte replaced by U+FFFD",
+			"the UDF contract passes data as a string; binary payloads do not survive a round trip", diag.Span{}))
+	}
+	input, err := json.Marshal(callInput(m))
+	if err != nil {
+		return Step{Outcome: Failed, Diagnostics: p.engineFailed(err)}
+	}
+	res, err := c.rt.Eval("__subplay.run("+string(input)+")", harnessFile, p.budget(now))
+	p.spent += res.Interrupts
+	if err != nil {
+		c.rt.Close()
+		c.rt = nil
+		return Step{Outcome: Failed, Diagnostics: p.engineFailed(err)}
+	}
+	if res.Exception != nil {
+		// Only what the UDF cannot catch ends here: a stop, or the engine
+		// out of memory while the harness read the result.
+		c.rt.Close()
+		c.rt = nil
+		return Step{Outcome: Failed, Diagnostics: append(notes, p.exception(c, res, "the function"))}
+	}
+	var r runResult
+	if err := json.Unmarshal([]byte(res.Value), &r); err != nil {
+		return Step{Outcome: Failed, Diagnostics: append(notes, finding(diag.Error, "udf-engine",
+			"the UDF's result could not be read: the code changed a built-in the harness uses", "", diag.Span{}))}
+	}
+	st := p.outcome(c, m, &r, notes)
+	st.Console = r.lines()
+	return st
+}
+
+// callInput is the message and metadata as the UDF receives them.
+func callInput(m message.Message) map[string]any {
+	attrs := map[string]string{}
+	maps.Copy(attrs, m.Attributes)
+	meta := map[string]string{}
+	if m.MessageID != "" {
+		meta["message_id"] = m.MessageID
+	}
+	if m.PublishTime != "" {
+		meta["publish_time"] = m.PublishTime
+	}
+	if m.OrderingKey != "" {
+		meta["ordering_key"] = m.OrderingKey
+	}
+	return map[string]any{"data": strings.ToValidUTF8(string(m.Data), "\uFFFD"), "attributes": attrs, "metadata": meta}
+}
+
+func (p *Program) outcome(c *udf, m message.Message, r *runResult, notes []diag.Diagnostic) Step {
+	switch {
+	case r.Threw != nil:
+		if isOutOfMemory(r.Threw.Name, r.Threw.Message) {
+			c.rt.Close()
+			c.rt = nil
+		}
+		return Step{Outcome: Failed, Diagnostics: append(notes, p.thrown(c, r.Threw.Name, r.Threw.Message, r.Threw.Stack, r.Threw.Value, "the function"))}
+	case r.Drop:
+		return Step{Outcome: Dropped, Diagnostics: notes}
+	case r.Shape != nil:
+		// A wrong shape belongs to no line of the code: point at the
+		// function's name where the code defines it.
+		span := diag.Span{}
+		if i := strings.Index(c.src.Code, c.src.FunctionName); i >= 0 && c.src.FunctionName != "" {
+			span = diag.SpanOf(i, i+len(c.src.FunctionName))
+		}
+		return Step{Outcome: Failed, Diagnostics: append(notes, finding(diag.Error, "udf-result-shape", r.Shape.Message, r.Shape.Hint, span))}
+	case r.Data == nil:
+		return Step{Outcome: Failed, Diagnostics: append(notes, finding(diag.Error, "udf-engine", "the UDF's result could not be read", "", diag.Span{}))}
+	}
+	out := &message.Message{Data: []byte(*r.Data), MessageID: m.MessageID, PublishTime: m.PublishTime, OrderingKey: m.OrderingKey}
+	if r.Attributes == nil {
+		// The docs make attributes optional in the result: an absent one
+		// keeps the message's attributes (only an empty one removes them).
+		out.Attributes = maps.Clone(m.Attributes)
+	} else if len(*r.Attributes) > 0 {
+		out.Attributes = *r.Attributes
+	}
+	o := Unchanged
+	if string(out.Data) != string(m.Data) || !maps.Equal(out.Attributes, m.Attributes) {
+		o = Changed
+	}
+	for _, d := range message.Check(out, nil, "") {
+		d.Code, d.Message = "udf-result-limit", "the transformed message breaks a limit: "+d.Message
+		notes = append(notes, d)
+	}
+	if diag.HasErrors(notes) {
+		return Step{Outcome: Failed, Diagnostics: notes}
+	}
+	return Step{Outcome: o, Message: out, Diagnostics: notes}
+}
+
+func isOutOfMemory(name, msg string) bool {
+	return name == "InternalError" && msg == "out of memory"
+}
+
+// exception is the finding for an Eval that ended in an exception the UDF
+// could not catch (a stop), or one its top-level code threw.
+func (p *Program) exception(c *udf, res jsengine.Result, what string) diag.Diagnostic {
+	e := res.Exception
+	span := where(c.src.Code, e.Stack)
+	switch res.Stop {
+	case jsengine.StopBudget:
+		return finding(diag.Error, "udf-budget",
+			fmt.Sprintf("%s was stopped after %d engine polls, subplay's bound for one call (about twenty million loop iterations)", what, limits.UDFCallInterrupts),
+			"look for a loop that never ends, or a regular expression that backtracks (nested quantifiers such as (a+)+)", span)
+	case jsengine.StopDeadline, jsengine.StopHost:
+		return finding(diag.Error, "udf-slow",
+			fmt.Sprintf("%s was stopped after %d ms, subplay's time bound for one call", what, limits.UDFCallMillis),
+			"look for a value that keeps growing, or a built-in called on a huge array or string", span)
+	}
+	return p.thrown(c, e.Name, e.Message, e.Stack, nilIfEmpty(e.Value), what)
+}
+
+func nilIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// thrown is the finding for a value the UDF threw (or a RangeError or out
+// of memory the engine threw in it).
+func (p *Program) thrown(c *udf, name, msg, stack string, value *string, what string) diag.Diagnostic {
+	span := where(c.src.Code, stack)
+	if isOutOfMemory(name, msg) {
+		return finding(diag.Error, "udf-budget",
+			fmt.Sprintf("%s ran out of memory: subplay gives a UDF %d MiB", what, limits.UDFMemoryBytes>>20),
+			"look for a value that keeps growing", span)
+	}
+	text := name + ": " + msg
+	if msg == "" {
+		text = name
+	}
+	if value != nil {
+		text = *value
+	}
+	return finding(diag.Error, "udf-exception", what+" threw "+diag.Quote(text),
+		"the service does not deliver a message its transform fails on (it goes to the dead-letter topic when one is set)", span)
+}
+
+// frame is one "udf.js:LINE:COLUMN" of an engine's stack.
+var frame = regexp.MustCompile(`udf\.js:(\d+)(?::(\d+))?`)
+
+// where is the place in the UDF's code of the innermost frame of its code
+// in a stack, as a span of one character.
+func where(code, stack string) diag.Span {
+	m := frame.FindStringSubmatch(stack)
+	if m == nil {
+		return diag.Span{}
+	}
+	line, _ := strconv.Atoi(m[1])
+	col := 1
+	if m[2] != "" {
+		col, _ = strconv.Atoi(m[2])
+	}
+	return charSpan(code, offsetOf(code, line, col))
+}
+
+// offsetOf is the byte offset of a 1-based line and column, the column
+// counted in characters as QuickJS-ng counts it.
+func offsetOf(code string, line, col int) int {
+	o := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(code[o:], '\n')
+		if i < 0 {
+			return len(code)
+		}
+		o += i + 1
+	}
+	for k := 1; k < col && o < len(code) && code[o] != '\n'; k++ {
+		_, n := utf8.DecodeRuneInString(code[o:])
+		o += n
+	}
+	return o
+}
+
+// charSpan is the span of the character of code at byte offset o.
+func charSpan(code string, o int) diag.Span {
+	o = max(0, min(o, len(code)))
+	for o > 0 && o < len(code) && !utf8.RuneStart(code[o]) {
+		o--
+	}
+	if o >= len(code) {
+		return diag.SpanOf(o, o)
+	}
+	_, n := utf8.DecodeRuneInString(code[o:])
+	return diag.SpanOf(o, o+n)
+}
+
+// exampleName is the function name a hint's example declares: the
+// configured one when it is a short identifier, else a placeholder.
+func exampleName(name string) string {
+	if isIdent(name) && utf8.RuneCountInString(name) <= limits.QuotedInput {
+		return name
+	}
+	return "NAME"
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		ok := r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' || r > 127
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
