@@ -77,7 +77,7 @@ const PRELUDE = String.raw`(function () {
     if (res === null) return {outcome: 'dropped'};
     if (res === undefined) return shape('the function returned undefined');
     if ((typeof res !== 'object' && typeof res !== 'function') || isArray(res)) {
-      return shape('the function returned ' + typeof res + ', not an object');
+      return shape('the function returned ' + (isArray(res) ? 'an array' : typeof res) + ', not an object');
     }
     for (const k of keys(res)) {
       if (k !== 'data' && k !== 'attributes') return shape('the returned object has a key ' + k);
@@ -180,8 +180,10 @@ function start(udf, nowMs) {
   return {ctx, host, fn, callScript};
 }
 
+// utf8 reads data as the UDF sees it: invalid bytes become U+FFFD, and a
+// leading byte order mark stays (TextDecoder drops it unless told not to).
 function utf8(b64) {
-  return new TextDecoder('utf-8').decode(Buffer.from(b64 || '', 'base64'));
+  return new TextDecoder('utf-8', {ignoreBOM: true}).decode(Buffer.from(b64 || '', 'base64'));
 }
 
 function bytes(s) {
