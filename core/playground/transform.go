@@ -228,7 +228,7 @@ func runTransforms(ctx context.Context, cfg *subscription.Config, flt *filter.Fi
 	resp.Diagnostics = append(resp.Diagnostics, cfg.FindingsUnder("/messageTransforms", "/filter")...)
 	var prog *transform.Program
 	if len(udfs) > 0 {
-		if prog, err = transform.Compile(udfs, transform.Options{Now: now}); err != nil {
+		if prog, err = transform.Compile(udfs, transform.Options{Now: now, Ctx: ctx}); err != nil {
 			return nil, nil, needsUDF()
 		}
 		defer prog.Close()
@@ -487,7 +487,7 @@ func udfFindings(ctx context.Context, cfg *subscription.Config) []diag.Diagnosti
 		udfs = append(udfs, transform.UDF{FunctionName: *u.FunctionName, Code: *u.Code})
 		at = append(at, i)
 	}
-	prog, err := transform.Compile(udfs, transform.Options{Now: time.Unix(0, 0).UTC(), CheckOnly: true})
+	prog, err := transform.Compile(udfs, transform.Options{Now: time.Unix(0, 0).UTC(), Ctx: ctx, CheckOnly: true})
 	if err != nil {
 		return nil
 	}

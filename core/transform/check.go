@@ -1,4 +1,4 @@
-//go:build !noudf
+//go:build !noudf && quickjs
 
 package transform
 
@@ -53,8 +53,17 @@ func checkUncached(u UDF) ([]diag.Diagnostic, error) {
 	if isIdent(u.FunctionName) && !declares(code, u.FunctionName) && !mentions(code, u.FunctionName) {
 		return []diag.Diagnostic{missing(u.FunctionName, "")}, nil
 	}
+	if loc := locale.FindStringIndex(code); loc != nil {
+		return []diag.Diagnostic{finding(diag.Info, "udf-runtime-undocumented",
+			"the service does not document the locale data of its UDF runtime; subplay's engine has no Intl, and toLocaleString, toLocaleDateString and localeCompare work as toString and plain comparison do",
+			"for output that must not depend on the runtime, format by hand (toFixed, padStart, getUTC...)", diag.SpanOf(loc[0], loc[1]))}, nil
+	}
 	return nil, nil
 }
+
+// locale finds a use of what the service's runtime leaves undocumented:
+// Intl and the locale-sensitive methods (testdata/v8/EXCEPTIONS).
+var locale = regexp.MustCompile(`\bIntl\b|\.toLocale\w*\(|\.localeCompare\(`)
 
 func syntaxFinding(code string, e *jsengine.Exception) diag.Diagnostic {
 	msg := e.Message

@@ -20,6 +20,21 @@
   let logs = [];
   let dropped = 0;
 
+  // Local time is UTC. V8 names the zone after the offset, as every
+  // browser does ("GMT+0000 (Coordinated Universal Time)"); QuickJS-ng
+  // writes the offset alone. Only the name is added.
+  const apply = Reflect.apply;
+  for (const name of ["toString", "toTimeString"]) {
+    const own = Date.prototype[name];
+    const named = {
+      [name]() {
+        const s = apply(own, this, []);
+        return s === "Invalid Date" ? s : s + " (Coordinated Universal Time)";
+      },
+    };
+    defineProperty(Date.prototype, name, { value: named[name], writable: true, configurable: true, enumerable: false });
+  }
+
   // show writes one console argument as the browsers' consoles do for
   // text: strings as they are, objects as JSON where they can be.
   function show(v) {

@@ -1,4 +1,4 @@
-//go:build !noudf
+//go:build !noudf && quickjs
 
 package transform
 
@@ -22,10 +22,18 @@ import (
 // Available reports whether this build can run UDFs.
 const Available = true
 
+// Engine names the engine this build runs UDFs on.
+const Engine = "quickjs-ng"
+
 //go:embed harness.js
 var harnessTemplate string
 
 var harness = strings.NewReplacer("$LINES", strconv.Itoa(limits.UDFConsoleLines), "$BYTES", strconv.Itoa(limits.UDFConsoleBytes)).Replace(harnessTemplate)
+
+// deadlineScale multiplies the wall-clock bounds (UDFCallMillis,
+// UDFRequestMillis), never the counted ones: TestAgreesWithV8 compares
+// semantics, and its batch cases must not depend on the machine's load.
+var deadlineScale = 1
 
 // The file names the engine gives the code it runs: positions in an
 // exception's stack are read for udfFile only.
@@ -103,8 +111,8 @@ func finding(sev diag.Severity, code, msg, hint string, span diag.Span) diag.Dia
 // the request's when that is less.
 func (p *Program) budget(now time.Time) jsengine.Budget {
 	n := min(limits.UDFCallInterrupts, limits.UDFRequestInterrupts-p.spent)
-	left := time.Duration(limits.UDFRequestMillis)*time.Millisecond - time.Since(p.started)
-	d := min(time.Duration(limits.UDFCallMillis)*time.Millisecond, left)
+	left := time.Duration(limits.UDFRequestMillis)*time.Millisecond*time.Duration(deadlineScale) - time.Since(p.started)
+	d := min(time.Duration(limits.UDFCallMillis)*time.Millisecond*time.Duration(deadlineScale), left)
 	return jsengine.Budget{Interrupts: max(n, 1), Deadline: max(d, time.Millisecond), Now: now}
 }
 
@@ -235,7 +243,7 @@ func (p *Program) runOne(c *udf, m message.Message) Step {
 			fmt.Sprintf("not run: the request's UDFs already spent the %d engine polls a request may take", limits.UDFRequestInterrupts),
 			"send fewer messages at a time", diag.Span{})}}
 	}
-	if p.timedOut || time.Since(p.started) >= time.Duration(limits.UDFRequestMillis)*time.Millisecond {
+	if p.timedOut || time.Since(p.started) >= time.Duration(limits.UDFRequestMillis)*time.Millisecond*time.Duration(deadlineScale) {
 		p.timedOut = true
 		return Step{Outcome: NotRun, Diagnostics: []diag.Diagnostic{finding(diag.Warning, "udf-request-time",
 			fmt.Sprintf("not run: the request's UDFs already ran for %d ms", limits.UDFRequestMillis),
@@ -259,11 +267,11 @@ func (p *Program) runOne(c *udf, m message.Message) Step {
 			"the message's data is not UTF-8 text; the UDF sees it with each invalid byte replaced by U+FFFD",
 			"the UDF contract passes data as a string; binary payloads do not survive a round trip", diag.Span{}))
 	}
-	input, err := json.Marshal(callInput(m))
+	input, err := callInput(m)
 	if err != nil {
 		return Step{Outcome: Failed, Diagnostics: p.engineFailed(err)}
 	}
-	res, err := c.rt.Eval("__subplay.run("+string(input)+")", harnessFile, p.budget(now))
+	res, err := c.rt.Eval("__subplay.run("+input+")", harnessFile, p.budget(now))
 	p.spent += res.Interrupts
 	if err != nil {
 		c.rt.Close()
@@ -287,21 +295,28 @@ func (p *Program) runOne(c *udf, m message.Message) Step {
 	return st
 }
 
-// callInput is the message and metadata as the UDF receives them.
-func callInput(m message.Message) map[string]any {
+// callInput is the message and metadata as the UDF receives them, as a
+// JavaScript object literal: metadata's keys in the order the docs list
+// them (a UDF that lists them sees that order), attributes sorted.
+func callInput(m message.Message) (string, error) {
+	data, err := json.Marshal(strings.ToValidUTF8(string(m.Data), "\uFFFD"))
+	if err != nil {
+		return "", err
+	}
 	attrs := map[string]string{}
 	maps.Copy(attrs, m.Attributes)
-	meta := map[string]string{}
-	if m.MessageID != "" {
-		meta["message_id"] = m.MessageID
+	a, err := json.Marshal(attrs)
+	if err != nil {
+		return "", err
 	}
-	if m.PublishTime != "" {
-		meta["publish_time"] = m.PublishTime
+	var meta []string
+	for _, kv := range [][2]string{{"message_id", m.MessageID}, {"publish_time", m.PublishTime}, {"ordering_key", m.OrderingKey}} {
+		if kv[1] != "" {
+			v, _ := json.Marshal(kv[1])
+			meta = append(meta, `"`+kv[0]+`":`+string(v))
+		}
 	}
-	if m.OrderingKey != "" {
-		meta["ordering_key"] = m.OrderingKey
-	}
-	return map[string]any{"data": strings.ToValidUTF8(string(m.Data), "\uFFFD"), "attributes": attrs, "metadata": meta}
+	return `{"data":` + string(data) + `,"attributes":` + string(a) + `,"metadata":{` + strings.Join(meta, ",") + `}}`, nil
 }
 
 func (p *Program) outcome(c *udf, m message.Message, r *runResult, notes []diag.Diagnostic) Step {
@@ -466,3 +481,7 @@ func isIdent(s string) bool {
 	}
 	return true
 }
+
+// Interrupts is how many times the engine polled in the program's calls so
+// far: the request's use of limits.UDFRequestInterrupts.
+func (p *Program) Interrupts() int { return p.spent }

@@ -6,19 +6,28 @@
 // message, returning {data, attributes} replaces it, and an empty
 // attributes object removes every attribute.
 //
-// The engine is QuickJS-ng (core/jsengine), the same WebAssembly binary on
-// every surface, with its own bounds: a memory limit, a stack limit and a
-// counted interrupt (core/limits). The contract itself runs inside the
-// engine (harness.js); this package checks code, starts engines and turns
-// what they report into findings. Builds tagged noudf leave it out: there
-// Available is false and Compile reports ErrUnavailable, so a caller can
-// say which build can answer.
+// Two engines, chosen by build tag while the second replaces the first:
+//
+//   - goja (the default): a JavaScript interpreter written in Go, bounded
+//     from outside by instrumenting the code and guarding built-ins
+//     (instrument.go, guards.go and their kin).
+//   - QuickJS-ng (-tags quickjs; program.go, check.go, harness.js): the same
+//     WebAssembly binary on every surface (core/jsengine), bounded inside
+//     the engine by a memory limit, a stack limit and a counted interrupt.
+//     The contract runs inside the engine (harness.js). It runs natively
+//     today; the browser's and the edge's host for it is still to come.
+//
+// TestAgreesWithV8 holds either to V8 (Node's vm) over the corpus in
+// testdata/v8; Engine names the one built. Builds tagged noudf leave the
+// engine out: there Available is false and Compile reports ErrUnavailable,
+// so a caller can say which build can answer.
 //
 // Every position in a finding is a byte span in the UDF's code string; the
 // caller carries it into the user's text (JSON escapes, YAML block scalars).
 package transform
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -82,6 +91,12 @@ type Options struct {
 	// its top-level code.
 	Now time.Time
 	// CheckOnly checks the code without running any of it (validate):
-	// syntax, size, the function's declaration. Run then runs nothing.
+	// syntax, size, the function's declaration; Run then runs nothing. The
+	// QuickJS-ng engine honours it; goja's runs the top-level code anyway.
 	CheckOnly bool
+	// Ctx, when set, is the call's context: goja's instrumented steps look
+	// at it (core/stop), so that a UDF that runs long lets the worker's
+	// other requests in at its pauses, and one whose caller has gone stops.
+	// QuickJS-ng's calls are bounded inside the engine and ignore it.
+	Ctx context.Context
 }
