@@ -46,7 +46,8 @@ edge_workerd=wasm/worker/node_modules/.bin/workerd
 # it in small steps, so full collections come every few megabytes (every
 # 0.6 s under that load, 26-33 ms each, against every 1.4 s at 70-95 ms).
 # Neither caps the heap (--max-old-space-size would, and V8 ends the
-# process when a cap is passed). Figures in README ("ninth session").
+# process when a cap is passed). scripts/load-edge prints each process's
+# peak memory, the figure these flags are chosen by.
 edge_v8_flags='"--initial-old-space-size=2", "--optimize-for-size"'
 
 # edge_compat_date prints the compatibility date of wasm/worker/wrangler.jsonc,

@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// The budgets every entry's test holds a case to. Issue 10 asks for 1 s and
-// 200 MB per class on this machine. Tests check CPU time, not the wall
-// clock: the machine is shared by several builds at once, and a wall-clock
-// bound there measures the neighbours. They allow twice the issue's second
+// The budgets every entry's test holds a case to. The goal is 1 s and
+// 200 MB per class on a 2-core machine. Tests check CPU time, not the wall
+// clock: a machine shared by several builds at once makes a wall-clock
+// bound measure the neighbours. They allow twice the goal's second
 // for what noise remains in CPU time (the GC's workers, a descheduled
 // thread), and a wide wall-clock bound still catches a stall.
 const (
