@@ -25,6 +25,9 @@ import (
 // live heap growing by more than 200 MB. A case that is still too costly
 // for the core shows up as a 503 in the log, not as a dead server.
 func TestHostileNative(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED with -short: scripts/test runs the hostile corpus once natively (core/playground's TestHostile); scripts/test --full runs it through every entry")
+	}
 	if runtime.GOOS == "js" {
 		t.Skip("under js/wasm the handler runs operations inline, without a time limit; the suite's hostile cases still run")
 	}
