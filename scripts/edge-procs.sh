@@ -30,6 +30,17 @@
 # the caller creates and removes.
 
 edge_workerd=wasm/worker/node_modules/.bin/workerd
+
+# edge_install installs wasm/worker's npm packages (workerd, wrangler, at the
+# versions of its lock file) when they are missing or older than the lock
+# file: scripts that build or serve the workers work on a fresh clone,
+# before scripts/setup has run.
+edge_install() {
+	if [ ! -x "$edge_workerd" ] || [ wasm/worker/package-lock.json -nt wasm/worker/node_modules/.package-lock.json ]; then
+		echo "npm ci in wasm/worker" >&2
+		(cd wasm/worker && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+}
 # V8's flags for every workerd process served here, written into each
 # config by scripts/build-worker (and into load-edge's JavaScript-only
 # reference). A local-serving choice only: Cloudflare reads no workerd
