@@ -30,6 +30,17 @@
 # the caller creates and removes.
 
 edge_workerd=wasm/worker/node_modules/.bin/workerd
+
+# edge_install installs wasm/worker's npm packages (workerd, wrangler, at the
+# versions of its lock file) when they are missing or older than the lock
+# file: scripts that build or serve the workers work on a fresh clone,
+# before scripts/setup has run.
+edge_install() {
+	if [ ! -x "$edge_workerd" ] || [ wasm/worker/package-lock.json -nt wasm/worker/node_modules/.package-lock.json ]; then
+		echo "npm ci in wasm/worker" >&2
+		(cd wasm/worker && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+}
 # V8's flags for every workerd process served here, written into each
 # config by scripts/build-worker (and into load-edge's JavaScript-only
 # reference). A local-serving choice only: Cloudflare reads no workerd
@@ -46,7 +57,8 @@ edge_workerd=wasm/worker/node_modules/.bin/workerd
 # it in small steps, so full collections come every few megabytes (every
 # 0.6 s under that load, 26-33 ms each, against every 1.4 s at 70-95 ms).
 # Neither caps the heap (--max-old-space-size would, and V8 ends the
-# process when a cap is passed). Figures in README ("ninth session").
+# process when a cap is passed). scripts/load-edge prints each process's
+# peak memory, the figure these flags are chosen by.
 edge_v8_flags='"--initial-old-space-size=2", "--optimize-for-size"'
 
 # edge_compat_date prints the compatibility date of wasm/worker/wrangler.jsonc,

@@ -340,7 +340,7 @@ async function main() {
     // draws the build's first preview (early.js), and the editor's chunks,
     // which it imports afterwards, preloaded too were fetched and compiled
     // first and left the browser's processes about a quarter more CPU time
-    // to spend before that preview (README, Measured).
+    // to spend before that preview (scripts/bench-site).
     const preload = staticFiles[script].filter((f) => f !== entryFile)
       .map((f) => `<link rel="modulepreload" href="${f}">`).join("\n");
     const html = render(tpl, {

@@ -15,6 +15,9 @@ import (
 // the request's texts in files: no panic, an exit status the command
 // documents, bounded output, and the budgets.
 func TestHostile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED with -short: scripts/test runs the hostile corpus once natively (core/playground's TestHostile); scripts/test --full runs it through every entry")
+	}
 	for _, c := range hostile.Cases() {
 		t.Run(c.Name, func(t *testing.T) {
 			args := hostileArgs(t, c)

@@ -67,6 +67,77 @@ func TestReadmeExamples(t *testing.T) {
 	}
 }
 
+// TestReadmeScripts runs every scripts/... command README.md shows in a sh
+// block the quick way a newcomer can check it: the script exists, is
+// executable, answers --help without building anything, and its help names
+// every flag README's line gives it.
+func TestReadmeScripts(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := map[string][]string{}
+	var order []string
+	fence := ""
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "```") {
+			if fence == "" {
+				fence = strings.TrimPrefix(line, "```") + " "
+			} else {
+				fence = ""
+			}
+			continue
+		}
+		if strings.TrimSpace(fence) != "sh" || !strings.HasPrefix(line, "scripts/") {
+			continue
+		}
+		cmd, _, _ := strings.Cut(line, "#")
+		words := strings.Fields(cmd)
+		if _, seen := flags[words[0]]; !seen {
+			order = append(order, words[0])
+			flags[words[0]] = nil
+		}
+		for _, w := range words[1:] {
+			if f, ok := strings.CutPrefix(strings.Trim(w, "[]"), "--"); ok {
+				flags[words[0]] = append(flags[words[0]], "--"+f)
+			}
+		}
+	}
+	if len(order) < 3 {
+		t.Fatalf("found %d scripts in README.md's sh blocks; the extraction is broken", len(order))
+	}
+	for _, script := range order {
+		t.Run(script, func(t *testing.T) {
+			path := filepath.Join(root, script)
+			info, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Mode()&0o111 == 0 {
+				t.Fatalf("%s is not executable", script)
+			}
+			cmd := exec.Command(path, "--help")
+			cmd.Dir = root
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s --help: %v\n%s", script, err, out)
+			}
+			if len(bytes.TrimSpace(out)) == 0 {
+				t.Fatalf("%s --help printed nothing", script)
+			}
+			for _, f := range flags[script] {
+				if !bytes.Contains(out, []byte(f)) {
+					t.Errorf("README gives %s the flag %s, which its --help does not name:\n%s", script, f, out)
+				}
+			}
+		})
+	}
+}
+
 func at(lines []string, i int) string {
 	if i < len(lines) {
 		return lines[i]

@@ -26,7 +26,7 @@ const (
 
 // MetadataFields are the fields writeMetadata adds, in the order they are
 // written. A topic record extended with them must not have fields of these
-// names (rules.md D11).
+// names (docs/decisions.md D11).
 var MetadataFields = []string{"subscription_name", "message_id", "publish_time", "attributes"}
 
 // OrderingKeyAttribute is the attributes-map key the ordering key is

@@ -17,7 +17,7 @@ import (
 )
 
 // maxDataBytes bounds the JSON text of one message read as a record: the
-// service's own limit on data (rules.md D8).
+// service's own limit on data (docs/decisions.md D8).
 const maxDataBytes = 10_000_000
 
 // DecodeData reads a message's data as a value of schema s, in the form

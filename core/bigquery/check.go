@@ -40,7 +40,7 @@ var MetadataColumns = []MetadataColumn{
 var dataColumn = MetadataColumn{"data", []string{Bytes, String, JSON}}
 
 // metadataNames are the topic field names that clash with metadata when
-// useTopicSchema and writeMetadata are both set (rules.md D11): the
+// useTopicSchema and writeMetadata are both set (docs/decisions.md D11): the
 // columns' snake_case names and their camelCase forms.
 var metadataNames = []string{"subscription_name", "message_id", "publish_time", "attributes", "data",
 	"subscriptionName", "messageId", "publishTime"}

@@ -3,9 +3,13 @@
 // entry (page, HTTP API, CLI) can disagree with another about them.
 //
 // Each bound says why it has the value it has. Packages read their bounds
-// from here; README's "Limits" table lists the same names. The package has
-// no imports, so that every package of core, core/diag included, can use it.
+// from here; docs/limits.md is generated from these constants and their
+// comments (TestLimitsDocFresh in internal/gendocs fails when it is stale).
+// The package has no imports, so that every package of core, core/diag
+// included, can use it.
 //
 // Areas keep their bounds in files of their own (documents.go, schemas.go,
-// server.go, ...); this file holds the bounds of a whole request.
+// server.go, ...); request.go holds the bound of a whole request.
 package limits
+
+//go:generate go run ../../internal/gendocs -root ../..

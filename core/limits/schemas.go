@@ -1,8 +1,7 @@
 package limits
 
 // Bounds of topic schemas (.proto and Avro), BigQuery table schemas and
-// what subplay generates from them. README's "Limits" table, under
-// "Schemas", lists the same names.
+// what subplay generates from them.
 
 // BigQueryColumns is the most columns a BigQuery table holds, nested
 // columns included: BigQuery's own limit ("the overall maximum number of

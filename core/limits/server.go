@@ -78,7 +78,7 @@ const HTTPOperationMillis = 10_000
 // times under scripts/load-edge's hostile load (1.0-1.1 ms alone, 4.2-4.3
 // loaded); at nice 10, 3.2-3.3 times; at 19, 2.4-2.5 (2.7 ms loaded), with
 // the collector's pauses shorter too and no hostile answer turned into a
-// time-out (twenty-seventh session). 0 leaves the thread as it is; the
+// time-out (scripts/load-edge, native target). 0 leaves the thread as it is; the
 // environment's SUBPLAY_COSTLY_NICE sets another.
 const HTTPCostlyNice = 19
 
@@ -134,8 +134,8 @@ const WorkerRetireMemoryMB = 32
 
 // WorkerPauseLooks is how many of core/stop's looks (each after stop.Every
 // items) a call makes in the worker between two pauses: 32 looks, 1,024
-// items. A pause costs a JavaScript task and two goroutine switches (see
-// README, "The HTTP API", for the figure); an ordinary request (a
+// items. A pause costs a JavaScript task and two goroutine switches, about
+// 0.3 ms in workerd (BenchmarkWorkerdPause in core/httpapi); an ordinary request (a
 // configuration, a few messages) makes far fewer looks and never pauses,
 // while a costly one lets the isolate's other requests, and the news of its
 // own client's departure, in every 1,024 items. The clock cannot set the
@@ -167,10 +167,10 @@ const WorkerPauseBytes = 1 << 20
 // libraries' code that makes no looks (a decoder, a parser: 100-300 ms in
 // workerd). While costly calls hold a share s of the time, about s of the
 // ordinary requests meet one, so only a share well under 5% keeps them
-// off the p95: a quarter (until the thirty-first session) let one hostile
-// case repeated by two clients take the ordinary p95 to 5.5-5.9 times its
-// value alone (900,000 blank lines in YAML), a tenth to 3.3 times
-// (scripts/load-edge --cases, README). Costly requests past it are
+// off the p95: a quarter let one hostile case repeated by two clients
+// take the ordinary p95 to 5.5-5.9 times its value alone (900,000 blank
+// lines in YAML), a tenth to 3.3 times (scripts/load-edge --cases).
+// Costly requests past it are
 // answered 503 with a Retry-After, never failed, and the saved-up
 // allowance (WorkerCostlyBurstMillis) still lets one or two in at once.
 const WorkerCostlyShare = 0.10
@@ -183,13 +183,13 @@ const WorkerCostlyBurstMillis = 1_000
 // the worker: about ten ordinary requests (a few ms each in workerd; a
 // UDF validation 10-20 ms). A request class (operation and body size)
 // whose recent calls each took this long is costly, like every body of
-// HTTPLargeBody or more. 100 until the thirty-second session: the
-// Terraform cases of the hostile corpus that take 40-100 ms were never
-// costly, were admitted every time, and each held the extra worker's
-// isolate from the UDF validations queued behind it; at 50 the ordinary
-// p95 of the load test with UDF validations was 2.0-2.7 times its value
-// alone in twelve runs, against 2.0-14 (half over 3) at 100 (README,
-// "Measured").
+// HTTPLargeBody or more. At 100, the Terraform cases of the hostile
+// corpus that take 40-100 ms were never costly, were admitted every time,
+// and each held the extra worker's isolate from the UDF validations queued
+// behind it; at 50 the ordinary p95 of the load test with UDF validations
+// (scripts/load-edge --body wasm/worker/edgebench/testdata/validate-udf.json)
+// was 2.0-2.7 times its value alone in twelve runs, against 2.0-14 (half
+// over 3) at 100.
 const WorkerCostlyMillis = 50
 
 // WorkerContendedMillis is how long a worker's isolate counts as contended

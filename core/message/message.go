@@ -28,7 +28,7 @@ type Message struct {
 	OrderingKey string            `json:"orderingKey,omitempty"`
 }
 
-// Limits the service enforces on a published message (rules.md D8, table 9).
+// Limits the service enforces on a published message (docs/decisions.md D8).
 const (
 	MaxDataBytes      = 10_000_000
 	MaxAttributes     = 100

@@ -99,7 +99,7 @@ bigqueryConfig:
 			},
 		},
 		{
-			// rules.md D11 holds whether or not a table is given, and the
+			// docs/decisions.md D11 holds whether or not a table is given, and the
 			// proposed table never names a column twice (ignoring case).
 			name:   "bigquery metadata clash without a table",
 			config: bqConfig + "  writeMetadata: true\n",

@@ -10,7 +10,7 @@
 // An object is named <prefix><date-time><separator><uuid><suffix>. The
 // date-time is the file's creation time in UTC, printed by the
 // filenameDatetimeFormat (DefaultFormat when the field is absent or empty,
-// rules.md D12). The separator is "_", unless the format ends in one of
+// docs/decisions.md D12). The separator is "_", unless the format ends in one of
 // its separators (- _ : /), which then takes its place. ParseFormat turns a
 // format into a list of Elements with byte offsets, from which it can be
 // printed back (Format.String) or applied to a time (Format.Append).

@@ -11,7 +11,7 @@ import (
 )
 
 // DefaultFormat is the datetime format a subscription uses when
-// filenameDatetimeFormat is absent or empty (rules.md D12: the seeds'
+// filenameDatetimeFormat is absent or empty (docs/decisions.md D12: the seeds'
 // example name "prod_2023-09-25T04:10:00+00:00_uN1QuE_archive" implies it).
 const DefaultFormat = "YYYY-MM-DDThh:mm:ss+00:00"
 

@@ -4,7 +4,7 @@ import (
 	"github.com/subplay/subplay/core/diag"
 )
 
-// immutable lists what an update cannot change (rules.md D5): the name and
+// immutable lists what an update cannot change (docs/decisions.md D5): the name and
 // topic identify the subscription, and the filter and ordering are fixed at
 // creation.
 var immutable = []struct {

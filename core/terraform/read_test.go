@@ -245,7 +245,7 @@ resource "google_pubsub_subscription" "s" {
 			want:  `{"name":"projects/shop-prod/subscriptions/orders","topic":"projects/shop-prod/topics/orders","labels":{"a":"prod","b":"prod"},"filter":"attributes.team = \"checkoutbilling\"","ackDeadlineSeconds":20,"expirationPolicy":{}}`,
 			diags: []string{"15:3 info never-expires"}},
 		// Each of these ran for seconds to minutes, or out of memory,
-		// before the estimate (twenty-eighth session): the rest of the
+		// without the estimate: the rest of the
 		// resource is still read.
 		{name: "expressions that would build too much are not evaluated",
 			text: project + `variable "grid" {

@@ -27,10 +27,10 @@ func exceptions(list ...[2]string) []*exception {
 // reject for another field), each with the reason. Every entry must
 // explain at least one case, so the list stays exact.
 var stricterCases = exceptions(
-	[2]string{"example/exactly-once.json", "its retention is 14 days: the emulator still caps retention at 7 days, the service allows 31 (rules.md D1)"},
-	[2]string{"messageRetentionDuration/at-max", "the emulator still caps retention at 7 days, the service allows 31 (rules.md D1)"},
-	[2]string{"messageRetentionDuration/below-max-fraction", "the emulator still caps retention at 7 days, the service allows 31 (rules.md D1)"},
-	[2]string{"cross/retention-seven-days-and-a-second", "the emulator still caps retention at 7 days, the service allows 31 (rules.md D1)"},
+	[2]string{"example/exactly-once.json", "its retention is 14 days: the emulator still caps retention at 7 days, the service allows 31 (docs/decisions.md D1)"},
+	[2]string{"messageRetentionDuration/at-max", "the emulator still caps retention at 7 days, the service allows 31 (docs/decisions.md D1)"},
+	[2]string{"messageRetentionDuration/below-max-fraction", "the emulator still caps retention at 7 days, the service allows 31 (docs/decisions.md D1)"},
+	[2]string{"cross/retention-seven-days-and-a-second", "the emulator still caps retention at 7 days, the service allows 31 (docs/decisions.md D1)"},
 	[2]string{"messageTransforms/0/compression/*", "the emulator's API predates compression transforms: it rejects the field as unknown"},
 	[2]string{"messageTransforms/0/aiInference/*", "the emulator's API predates AI inference transforms: it rejects the field as unknown"},
 	[2]string{"cross/tags", "the emulator's API predates tags bound at creation: it rejects the field as unknown"},

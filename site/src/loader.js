@@ -71,7 +71,7 @@ export async function load(options = {}) {
  * redrawn, 176 of 195 answers were there within 1 ms, 180 within 4, 182
  * within 8 and 183 within 12; the rest came 12 ms or later, from the
  * load. Beyond 4 ms a watch gains about one keystroke in a hundred and
- * costs its full length on every miss (README, Keystrokes). */
+ * costs its full length on every miss (BenchmarkKeystroke in site/test). */
 export const SPIN_MS = 4;
 
 class Subplay extends EventTarget {

@@ -140,7 +140,7 @@ function warmLater() {
 // compiled code and reuse it on the next visit (a Response built in script
 // has neither), and a body that is also read by script (a clone, to count
 // bytes for a progress bar) made the compile 1.3-1.8 times as long in 7 of
-// 9 loads alternated in one browser (README, Measured), so the download
+// 9 loads alternated in one browser (scripts/bench-site), so the download
 // reports no bytes: the page shows "compiling" from the first byte. A host
 // that labels .wasm files wrongly gets a rewrapped, counted body instead:
 // streaming still works, the code cache does not.

@@ -218,8 +218,8 @@ func TestSmallBuildFirst(t *testing.T) {
 
 // TestDeepUDFsInTheWorker: the deepest UDFs the depth scan lets through
 // (hostile.AtBound) compile in the page's worker, where Chromium
-// gives the Go instance about half of Node's stack (the eighteenth session
-// measured it dying past about 555 parentheses there, 1,113 in Node), and
+// gives the Go instance about half of Node's stack (it died past about 555
+// parentheses there, 1,113 in Node), and
 // one past the bound gets its finding; the UDFs whose built-ins recurse
 // past the run-time bound (hostile.DeepAtRun) throw its RangeError there.
 // An overflow would end the instance: the loader would restart it and the

@@ -90,7 +90,8 @@ type axeViolation struct {
 // TestViews opens every view at desktop and phone width in the light and
 // the dark theme, saves a screenshot of each (site/test/screenshots/), runs
 // axe-core in it and fails on any violation, and checks that nothing is
-// wider than the screen.
+// wider than the screen. With -short (scripts/test's smoke test) each view
+// opens once, light and at desktop width.
 func TestViews(t *testing.T) {
 	axe := axeSource(t)
 	widths := []struct {
@@ -98,8 +99,12 @@ func TestViews(t *testing.T) {
 		width, height int64
 		mobile        bool
 	}{{"desktop", 1280, 900, false}, {"phone", 390, 844, true}}
+	themes := []string{"light", "dark"}
+	if testing.Short() {
+		widths, themes = widths[:1], themes[:1]
+	}
 	for _, v := range views {
-		for _, theme := range []string{"light", "dark"} {
+		for _, theme := range themes {
 			t.Run(v.name+"-"+theme, func(t *testing.T) {
 				tb := newTab(t)
 				if _, err := chromedp.Call(tb.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{

@@ -7,8 +7,8 @@ import (
 )
 
 // TestContract runs the contract corpus through the bridge's invoke, the
-// function call(op, json) reaches from JavaScript. Under js/wasm (see
-// README) this is the WebAssembly build answering in Node.
+// function call(op, json) reaches from JavaScript. Under js/wasm
+// (docs/development.md) this is the WebAssembly build answering in Node.
 func TestContract(t *testing.T) {
 	for _, c := range golden.Cases(t) {
 		t.Run(c.Name, func(t *testing.T) {

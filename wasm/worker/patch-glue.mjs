@@ -367,8 +367,8 @@ const turnWaiting = new Map(); // ticket -> Date.now() of its last look
 // call starts at once, between the holder's pauses, and a short one ends
 // there. Under scripts/load-edge -d 60s with UDF validations as the
 // ordinary requests, their p95 went from 28 ms alone to 1,371 ms beside
-// the hostile ones before this, and from 27 to 64 ms with it (README,
-// twelfth session). The kinds are learnt, not guessed: Go says of each
+// the hostile ones before this, and from 27 to 64 ms with it;
+// TestWorkerdBeside (scripts/test-edge) holds the behaviour. The kinds are learnt, not guessed: Go says of each
 // answer whether its call reached a pause (paused), and a kind goes beside
 // only once its last calls (one at least, up to shortAfter) were all
 // short. Should one turn out long after all, it waits at its first pause
@@ -482,7 +482,7 @@ async function enter(env, ctx, turn, short = false) {
   // Before a fresh instance starts, the retired one is given a few
   // collections to be freed in, so that its memory and the fresh one's do
   // not add up. Most are freed at the first; now and then something not
-  // yet found holds one for 4-8 s (README, eleventh session), and the fresh
+  // yet found holds one for 4-8 s (scripts/extra-memory shows it), and the fresh
   // one starts anyway rather than keep the queue waiting.
   if (turn.queued && live === undefined && typeof globalThis.gc === "function") {
     for (let waited = 0; unreleased > 0 && waited < unreleasedWaitMs; waited += turnPollMs) {
@@ -569,8 +569,8 @@ async function serve(req, env, ctx, turn) {
   // forwards nothing (the extra one, or one with everything): the main
   // worker answers the ordinary requests, whose latency a fresh instance's
   // start would cost, and retiring there too did not lower its process's
-  // peak over the hostile corpus (465 against 468 MB, README's seventh
-  // session figures): what grows there is not only the instance. A worker
+  // peak over the hostile corpus (465 against 468 MB, scripts/load-edge):
+  // what grows there is not only the instance. A worker
   // that retires is one that queues (turn.queued): release is safe only
   // when no other request holds the instance.
   // Only the turn's holder retires: a call beside it sees the memory that

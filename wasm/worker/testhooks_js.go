@@ -18,7 +18,7 @@ import (
 // With the subplay_testhooks tag (scripts/test-edge's test bundles, never
 // deployed ones) the worker answers two more paths by ending its Go
 // program the way a real failure does: a fatal runtime error (here a stack
-// overflow, the browser's instance's cause of death in issue 10). They let
+// overflow, the usual way a browser's instance died of hostile input). They let
 // the workerd suite check that the glue answers the request 500 and starts
 // a fresh instance for the next one.
 //

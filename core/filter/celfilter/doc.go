@@ -19,7 +19,7 @@
 // or a reserved word like null cannot) is tested with "k" in attributes
 // and read with attributes["k"] instead.
 //
-// (!= is true when the key is absent: decision D10 of rules.md.)
+// (!= is true when the key is absent: decision D10, docs/decisions.md.)
 //
 // Explain evaluates with cel-go's state tracking and maps the value of
 // every CEL node back to the filter node it came from, to say which

@@ -72,8 +72,8 @@ func init() {
 			}
 			return b.String()
 		}),
-		// Evaluation (twenty-eighth session): HCL evaluates with no bound
-		// of its own. On main nested-for-1000 ran out of memory,
+		// Evaluation: HCL evaluates with no bound of its own. Without the
+		// estimate (core/terraform/cost.go) nested-for-1000 ran out of memory,
 		// quadrupling-locals-12 took 17 s and 3 GB, exponent-value over a
 		// minute; the estimate refuses each before HCL evaluates it. The
 		// -under cases are the costliest shapes the bound lets through.

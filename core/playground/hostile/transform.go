@@ -53,7 +53,7 @@ const deepArrays = "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\n"
 // of the code can see, each past limits.UDFJSONNesting, where the call
 // must throw a RangeError. In the page's worker (Chromium gives it about
 // half of Node's stack) each ended the Go instance before that bound
-// (thirty-third session: join-deep from about 220 levels of join). The
+// (join-deep from about 220 levels of join). The
 // corpus runs them on every surface, and the site's browser test in the
 // page's worker.
 var DeepAtRun = []struct{ Name, Code string }{
@@ -126,7 +126,7 @@ func init() {
 		udf("stringify-deep-indent", "function f(m) { var a = []; for (var i = 0; i < 20000; i++) a = [a]; return {data: String(JSON.stringify(a, null, 10).length)} }", 1),
 		udf("spread-typed-array", "function f(m) { var u = new Uint8Array(16e6); Math.max(...u); [...u]; return m }", 1),
 		udf("split-chars", "function f(m) { var s = 'x'.repeat(16e6); s.split(''); s.split(''); return m }", 1),
-		// Found by an audit of goja's built-ins (sixteenth session), each
+		// Found by an audit of goja's built-ins, each
 		// 1.2 s to over a minute and up to 8 GB natively before: a length
 		// that answers the charge 0 and the built-in 10^8, a built-in that
 		// moves every item per call, a destructuring rest the engine
@@ -138,7 +138,7 @@ func init() {
 		// The largest array of numbers JSON.parse's reckoning lets
 		// through whole (250,000 numbers, 500 KB): within the call's
 		// allocation budget, and 0.2 s natively, but 0.9-1.5 s in js/wasm
-		// (sixteenth session), over the browser's budget.
+		// (scripts/hostile --wasm), over the browser's budget.
 		udf("json-parse-numbers", "function f(m) { JSON.parse('[' + '0,'.repeat(2.5e5) + '0]'); return m }", 1),
 		udf("destructure-rest", "function f(m) { var [...r] = 'x'.repeat(16e6); return m }", 1),
 		udf("replace-all-empty", "function f(m) { 'x'.repeat(16e6).replaceAll('x', ''); return m }", 1),
@@ -148,7 +148,7 @@ func init() {
 		udf("regexp-test-loop", "function f(m) { var s = 'x'.repeat(16e6), r = /x*y/; for (var i = 0; i < 100; i++) r.test(s); return m }", 1),
 		udf("string-raw-subs", "function f(m) { var s = 'x'.repeat(16e6); return {data: String.raw({raw: Array(10).fill('')}, s, s, s, s, s, s, s, s, s)} }", 1),
 		// Built-ins called many times in one statement, with no step
-		// between them (twenty-first session): each builds a copy or reads
+		// between them: each builds a copy or reads
 		// a whole text, and 300 of them in an array literal took a js/wasm
 		// instance past its 4 GiB (it ended) or ran 2.2 s.
 		udf("copies-in-one-statement", "function f(m) { var s = 'x'.repeat(16e6); return {data: String(["+repeatList("s.toUpperCase()", 300)+"].length)} }", 1),
@@ -161,7 +161,7 @@ func init() {
 		udf("prefixes-in-one-statement", "function f(m) { var s = 'x'.repeat(8e6), t = s.slice(0, -1); return {data: String(["+repeatList("s.startsWith(t)", 300)+"].length)} }", 1),
 		udf("parse-int-in-one-statement", "function f(m) { var s = '1'.repeat(4e6); return {data: String(["+repeatList("parseInt(s)", 300)+"].length)} }", 1),
 		// Operators and built-ins that convert or compare a whole string
-		// in one Go call (twenty-second session): 300 +s of 4 million
+		// in one Go call: 300 +s of 4 million
 		// digits in one statement ran past 100 s natively, 3,000 s == t
 		// of 8 MB 2.5 s, 30 'x'.charAt(s) 1.3 s; the object's valueOf
 		// gives the string to the operator; a loop's body of 5,000
@@ -171,8 +171,7 @@ func init() {
 		udf("positions-in-one-statement", "function f(m) { var s = '1'.repeat(4e6); return {data: String(["+repeatList("'x'.charAt(s)", 300)+"].length)} }", 1),
 		udf("conversions-of-an-object", "function f(m) { var s = '1'.repeat(4e6), o = {valueOf: function () { return s }}; for (;;) o * 2 }", 1),
 		// ++ of an object and of a property, and an array's length given
-		// an object, converted by the engine with no step (twenty-fourth
-		// session): each ran until the native watch stopped it at 10 s,
+		// an object, converted by the engine with no step: each ran until the native watch stopped it at 10 s,
 		// under js/wasm until the page's loader gave up.
 		udf("increment-of-an-object", "function f(m) { var s = '0'.repeat(4194303) + '1', o = {valueOf: String.prototype.valueOf.bind(s)}, x; return {data: String(["+repeatList("(x = o, x++)", 300)+"].length)} }", 1),
 		udf("property-increment-loop", "function f(m) { var s = '0'.repeat(4194303) + '1', x = {}; for (;;) { x.p = s; x.p++ } }", 1),
@@ -186,8 +185,8 @@ func init() {
 		}},
 		// What the engine converts when it writes a typed array's element,
 		// a DataView's value or an array's length, what a sort's comparator
-		// returns, and long strings used as keys or sorted (twenty-fifth
-		// session): each ran 3-10 s natively, the loops until the watch,
+		// returns, and long strings used as keys or sorted: each ran 3-10 s
+		// natively, the loops until the watch,
 		// under js/wasm until the page's loader gave up.
 		udf("typed-array-elements", "function f(m) { var s = '0'.repeat(1.5e6) + '1', ta = new Float64Array(1); return {data: String(["+repeatList("ta[0] = s", 300)+"].length)} }", 1),
 		udf("typed-array-from-a-list", "function f(m) { var s = '0'.repeat(1.5e6) + '1'; return {data: String(new Float64Array(Array(300).fill(s)).length)} }", 1),
@@ -202,7 +201,7 @@ func init() {
 		udf("sort-long-strings", "function f(m) { var s = 'x'.repeat(8e6), t = (s + 'y').slice(0, -1), u = []; for (var i = 0; i < 3000; i++) u.push(i % 2 ? s : t); return {data: String(u.sort().length)} }", 1),
 		// Long keys read (any object with more than 8 properties in its
 		// chain: an array, a string) or held and gone through by a built-in,
-		// a spread or a for-in (twenty-sixth session): each loop ran until
+		// a spread or a for-in: each loop ran until
 		// the watch at 10 s natively.
 		udf("long-key-read-loop", "function f(m) { var t = 'x'.repeat(8e6), a = []; for (;;) a[t] }", 1),
 		udf("long-key-has-own-loop", "function f(m) { var t = 'x'.repeat(8e6), a = []; for (;;) a.hasOwnProperty(t) }", 1),
@@ -210,7 +209,7 @@ func init() {
 		udf("long-key-held-for-in-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}; h[t] = 1; for (var i = 0; i < 20; i++) h['p' + i] = i; for (;;) for (var k in h) break }", 1),
 		udf("long-keys-from-entries", "function f(m) { var t = 'x'.repeat(8e6); return {data: String(Object.keys(Object.fromEntries(Array(20000).fill([t, 1]))).length)} }", 1),
 		// Long strings compared or searched by a built-in, and BigInts
-		// written as text (twenty-sixth session: 3-10 s natively, a
+		// written as text (3-10 s natively, a
 		// BigInt of 262,144 bits 50 ms a write in js/wasm).
 		udf("index-of-long-string-loop", "function f(m) { var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b', a = [s]; for (;;) a.indexOf(t) }", 1),
 		udf("object-is-long-strings-loop", "function f(m) { var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; for (;;) Object.is(s, t) }", 1),
@@ -221,8 +220,7 @@ func init() {
 		udf("regexp-source-loop", "function f(m) { var r = new RegExp('x'.repeat(60000)); for (;;) r.source }", 1),
 		udf("bigint-string-loop", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) String(b) }", 1),
 		udf("bigint-error-messages", "function f(m) { var b = (1n << 1023n) + 1n; for (;;) new Error(b) }", 1),
-		// Long keys hashed where nothing charged them (twenty-seventh
-		// session, natively): a super property's key (8.6 s), a logical
+		// Long keys hashed where nothing charged them (natively): a super property's key (8.6 s), a logical
 		// assignment's read (1.2 s), a named key an array holds (1.1-1.4
 		// s), a rest nested in an assignment's pattern (1.3 s), the keys a
 		// Proxy's ownKeys trap gives (1.3-1.9 s).
@@ -231,8 +229,7 @@ func init() {
 		udf("array-long-key-held-loop", "function f(m) { var t = 'x'.repeat(8e6), a = [], o = {}; a[t] = 1; for (var i = 0; i < 20; i++) o['p' + i] = i; for (;;) Object.assign(o, a) }", 1),
 		udf("nested-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, r; h[t] = 1; var w = {x: h}; for (;;) ({x: {...r}} = w) }", 1),
 		udf("proxy-own-keys-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), p = new Proxy({}, {ownKeys: function () { return [t] }, getOwnPropertyDescriptor: function () { return {value: 1, enumerable: true, configurable: true} }}); for (;;) ({...p}) }", 1),
-		// Rests set to a property in a nested pattern (twenty-eighth
-		// session: 1.7-2.2 s natively before the allocations stopped them),
+		// Rests set to a property in a nested pattern (1.7-2.2 s natively before the allocations stopped them),
 		// a generator's pattern's rest beside a rest parameter (1.7 s; nested
 		// in its pattern 3.2 s), and a
 		// typed array's element written through super with a computed key
@@ -280,7 +277,7 @@ func init() {
 		udf("typed-array-add-assign-loop", "function f(m) { var s = '1'.repeat(4e6), ta = new Float64Array(1), k = 0; for (;;) ta[k] += s }", 1),
 		// A name of 60,000 characters read at each step of the top-level
 		// code of five transforms: the engine hashes it at each read
-		// (twenty-seventh session: 0.88 s in js/wasm for one transform's
+		// (0.88 s in js/wasm for one transform's
 		// 50,000 steps).
 		Case{Name: "transform/long-names-per-transform", Op: "transform", Body: func() []byte {
 			code := "var o = {};\nfor (var i = 0; i < 20; i++) o['p' + i] = i;\nfor (var j = 0; j < 49000; j++) o." + strings.Repeat("n", 60000) + ";\nfunction f(m) { return m }"
@@ -289,11 +286,11 @@ func init() {
 		udf("large-loop-body", "function f(m) { var x; for (;;) { "+strings.Repeat("x = 1; ", 5000)+"} }", 1),
 		// A string method given an object for this, and positions that
 		// split and Array.prototype's methods on an array-like convert
-		// themselves (twenty-third session): 300 trims of 8 MB through
+		// themselves: 300 trims of 8 MB through
 		// an object's toString ran 1.9 s natively uncharged.
 		udf("string-method-object-this", "function f(m) { var s = ' '.repeat(8e6) + 'x', w = {toString: function () { return s }}; return {data: String(["+repeatList("String.prototype.trim.call(w)", 300)+"].length)} }", 1),
 		// Built-ins whose work per character was charged far below its
-		// cost (twenty-third session): 150 parseFloat of 10,000 digits
+		// cost: 150 parseFloat of 10,000 digits
 		// ran 4.2 s in js/wasm, normalize of 1.5 million characters
 		// outside ASCII 3.7 s; the encodings and decodings of a text they
 		// keep were not charged at all.
@@ -303,11 +300,10 @@ func init() {
 		udf("codings-in-one-statement", "function f(m) { var d = '1'.repeat(1.5e6); return {data: String(["+repeatList("encodeURIComponent(d), unescape(d)", 150)+"].length)} }", 1),
 		// exec builds its result (an array with index, input and the
 		// groups): at a step a call, 24,000 with a named group ran 2 s
-		// in js/wasm (twenty-third session).
+		// in js/wasm (scripts/hostile --wasm).
 		udf("exec-named-group-loop", "function f(m) { var re = /(?<x>b)/g, s = 'ab'.repeat(100); for (;;) { re.lastIndex = 0; re.exec(s) } }", 1),
 		// A loop of nothing but a built-in's call: 20-150 us a call in
-		// js/wasm at a step each ran 1.2-2.2 s there (twenty-third
-		// session); a call now costs builtinSteps, JSON's more.
+		// js/wasm at a step each ran 1.2-2.2 s there; a call now costs builtinSteps, JSON's more.
 		udf("builtin-call-loop", "function f(m) { var j = '{\"a\":1,\"b\":[1,2],\"c\":\"x\"}'; for (;;) JSON.parse(j) }", 1),
 		udf("positions-of-array-likes", "function f(m) { var s = '1'.repeat(4e6), o = {valueOf: function () { return s }}, al = {length: 1}, q = {toString: function () { return 'x' }}; return {data: String(["+repeatList("Array.prototype.at.call(al, o), 'x'.split(q, o)", 150)+"].length)} }", 1),
 		// A pattern made at run time: one of 8 million characters took

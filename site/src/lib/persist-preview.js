@@ -18,7 +18,7 @@ import { wireKey } from "../calls.js";
 
 export const PREVIEW_KEY = "subplay:preview";
 
-/** PREVIEW_MAX_CHARS bounds the stored answers (README, Limits): the
+/** PREVIEW_MAX_CHARS bounds the stored answers (docs/playground.md): the
  * settings panel's answer for the default configuration is about 8 KB, and
  * one with the most findings the core reports a few times that; storage
  * is about 5 M characters per site, shared with the saved work. Larger

@@ -7,7 +7,7 @@
 //	edgebench mixed -url BASE -body FILE [-c 8] [-hostile 2] [-slow 2] [-d 20s] [-pid PID or NAME=PID,NAME=PID] [-metrics FILE]
 //	edgebench cost -url BASE [-n 2] [-cases REGEXP]
 //
-// mixed is the load test of issue 10 (scripts/load-edge): ordinary
+// mixed is the load test (scripts/load-edge): ordinary
 // requests alone, then beside hostile ones from core/playground/hostile.
 //
 // Every loop is bounded by a count and a duration, and only loopback URLs
