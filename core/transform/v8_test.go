@@ -1,4 +1,4 @@
-//go:build !noudf
+//go:build !noudf && !js
 
 package transform_test
 
