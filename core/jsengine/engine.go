@@ -93,3 +93,13 @@ func decodeException(dump string) *Exception {
 	}
 	return &Exception{Value: dump}
 }
+
+// instancePages is an instance's memory bound: the engine's limit, and
+// room for the stack, the binary's data and the allocator's own use.
+func instancePages(l Limits) uint32 {
+	if l.MemoryBytes <= 0 {
+		return 32768
+	}
+	b := uint64(l.MemoryBytes) + uint64(l.StackBytes) + 16<<20
+	return uint32(min((b+65535)/65536, 32768))
+}

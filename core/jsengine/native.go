@@ -283,19 +283,6 @@ func Open(l Limits) (*Runtime, error) {
 	return r, nil
 }
 
-// instancePages is the instance's memory bound: the engine's limit, and
-// room for the stack, the binary's data and the allocator's own use.
-func instancePages(l Limits) uint32 {
-	if l.MemoryBytes <= 0 {
-		return 32768
-	}
-	b := uint64(l.MemoryBytes) + uint64(l.StackBytes) + 16<<20
-	p := (b + 65535) / 65536
-	if p > 32768 {
-		p = 32768
-	}
-	return uint32(p)
-}
 
 func (r *Runtime) call(ctx context.Context, name string, args ...uint64) (uint64, error) {
 	res, err := r.fns[name].Call(ctx, args...)

@@ -70,7 +70,30 @@ func syntaxFinding(code string, e *jsengine.Exception) diag.Diagnostic {
 	if e.Name != "SyntaxError" && e.Name != "" {
 		msg = e.Name + ": " + msg
 	}
-	return finding(diag.Error, "udf-syntax", "JavaScript syntax: "+msg, "", where(code, e.Stack))
+	return finding(diag.Error, "udf-syntax", "JavaScript syntax: "+msg, "", syntaxSpan(code, msg, where(code, e.Stack)))
+}
+
+// quotedToken is the token a QuickJS-ng syntax message names:
+// "Unexpected token ';'", "unexpected token in expression: ')'".
+var quotedToken = regexp.MustCompile(`[Uu]nexpected token(?: in expression:)? '(.*)'$`)
+
+// syntaxSpan narrows the place QuickJS-ng gives a syntax error (the start
+// of the statement it was reading) to the token its message names: the
+// first one from there on, or the end of the code when the message names
+// the end of the input (TestSyntaxPositions).
+func syntaxSpan(code, msg string, at diag.Span) diag.Span {
+	m := quotedToken.FindStringSubmatch(msg)
+	if m == nil || !at.IsValid() {
+		return at
+	}
+	if m[1] == "" {
+		return diag.SpanOf(len(code), len(code))
+	}
+	from := at.Start.Offset()
+	if i := strings.Index(code[from:], m[1]); i >= 0 {
+		return diag.SpanOf(from+i, from+i+len(m[1]))
+	}
+	return at
 }
 
 // declares reports whether the code declares name at its top level (a

@@ -1,0 +1,376 @@
+//go:build js
+
+package jsengine
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"syscall/js"
+	"time"
+)
+
+// In the browser and in workerd the binary runs in the host's own
+// WebAssembly (V8's compiler), beside the Go core: Go instantiates it with
+// imports written as Go callbacks and calls its exports through
+// syscall/js. The imports do what native.go's do. A host that may not
+// compile WebAssembly from bytes at run time (workerd) hands the compiled
+// module over as globalThis.subplayQuickJS; elsewhere it is compiled from
+// the embedded bytes, once.
+//
+// Two differences from native, both about what the host does and never
+// about a verdict the engine gives: the deadline is checked at each
+// interrupt poll only (the host cannot stop a call from outside; the page's
+// loader ends a worker whose call outlasts its time-out), and the host's
+// own stack is the host's (an overflow of it ends the instance: the call's
+// finding says the engine was stopped, and the next call starts afresh).
+
+var module struct {
+	once sync.Once
+	m    js.Value
+	err  error
+}
+
+func compiled() (js.Value, error) {
+	module.once.Do(func() {
+		if err := checkBinary(); err != nil {
+			module.err = err
+			return
+		}
+		g := js.Global()
+		if m := g.Get("subplayQuickJS"); m.Truthy() {
+			module.m = m
+			return
+		}
+		defer func() {
+			if e := recover(); e != nil {
+				module.err = fmt.Errorf("jsengine: compiling quickjs-ng: %v", e)
+			}
+		}()
+		buf := g.Get("Uint8Array").New(len(quickjsWasm))
+		js.CopyBytesToJS(buf, quickjsWasm)
+		module.m = g.Get("WebAssembly").Get("Module").New(buf)
+	})
+	return module.m, module.err
+}
+
+// instanceState is what the imports of one instance read and write.
+type instanceState struct {
+	budget     Budget
+	interrupts int
+	started    time.Time
+	stop       Stop
+}
+
+// Runtime is one QuickJS runtime and context in an instance of its own.
+type Runtime struct {
+	exports js.Value
+	memory  js.Value
+	funcs   []js.Func
+	state   *instanceState
+	rt, cx  int
+	closed  bool
+}
+
+// Open starts an instance of the engine with one runtime and context.
+func Open(l Limits) (r *Runtime, err error) {
+	m, err := compiled()
+	if err != nil {
+		return nil, err
+	}
+	g := js.Global()
+	wa := g.Get("WebAssembly")
+	r = &Runtime{state: &instanceState{}}
+	defer func() {
+		if e := recover(); e != nil {
+			r.release()
+			r, err = nil, fmt.Errorf("jsengine: starting quickjs-ng: %v", e)
+		}
+	}()
+	desc := map[string]any{"initial": 256, "maximum": int(instancePages(l))}
+	r.memory = wa.Get("Memory").New(desc)
+	imports := map[string]any{"a": r.memory}
+	for name, f := range r.imports() {
+		fn := js.FuncOf(guard(r.state, f))
+		r.funcs = append(r.funcs, fn)
+		imports[name] = fn
+	}
+	inst := wa.Get("Instance").New(m, map[string]any{importModule: imports})
+	r.exports = inst.Get("exports")
+	r.call(exCtors)
+	r.rt = r.call(exNewRuntime)
+	if l.MemoryBytes > 0 {
+		r.call(exSetMemoryLimit, r.rt, l.MemoryBytes)
+	}
+	if l.StackBytes > 0 {
+		r.call(exSetMaxStack, r.rt, l.StackBytes)
+	}
+	r.call(exEnableInterrupt, r.rt)
+	r.cx = r.call(exNewContext, r.rt, 0)
+	if r.cx == 0 {
+		panic("no context")
+	}
+	return r, nil
+}
+
+
+func (r *Runtime) call(name string, args ...any) int {
+	v := r.exports.Call(name, args...)
+	if v.Type() == js.TypeNumber {
+		return v.Int()
+	}
+	return 0
+}
+
+func (r *Runtime) bytes() js.Value {
+	return js.Global().Get("Uint8Array").New(r.memory.Get("buffer"))
+}
+
+func (r *Runtime) view() js.Value {
+	return js.Global().Get("DataView").New(r.memory.Get("buffer"))
+}
+
+func (r *Runtime) imports() map[string]func(js.Value, []js.Value) any {
+	st := r.state
+	ret := func(v any) func(js.Value, []js.Value) any {
+		return func(js.Value, []js.Value) any { return v }
+	}
+	abort := func(js.Value, []js.Value) any {
+		// The C code after an abort is unreachable: the instance traps, and
+		// Eval reports the engine stopped.
+		st.stop = StopHost
+		return nil
+	}
+	// An i64 parameter arrives as a BigInt, which js.Value.Type does not
+	// know: Number converts either.
+	num := func(v js.Value) float64 {
+		return js.Global().Get("Number").Invoke(v).Float()
+	}
+	return map[string]func(js.Value, []js.Value) any{
+		"b": abort, "r": abort, "s": abort,
+		"c": func(_ js.Value, a []js.Value) any {
+			dv := r.view()
+			iov, n, out := a[1].Int(), a[2].Int(), a[3].Int()
+			total := 0
+			for k := 0; k < n; k++ {
+				total += dv.Call("getUint32", iov+8*k+4, true).Int()
+			}
+			dv.Call("setUint32", out, total, true)
+			return 0
+		},
+		"d": ret(52), "o": ret(70), "e": ret(0),
+		"f": func(_ js.Value, a []js.Value) any {
+			dv := r.view()
+			dv.Call("setUint32", a[0].Int(), 0, true)
+			dv.Call("setUint32", a[1].Int(), 0, true)
+			return 0
+		},
+		"g": ret(0), "h": ret(0),
+		"i": func(js.Value, []js.Value) any {
+			st.interrupts++
+			switch {
+			case st.budget.Interrupts > 0 && st.interrupts > st.budget.Interrupts:
+				st.stop = StopBudget
+			case st.budget.Deadline > 0 && time.Since(st.started) > st.budget.Deadline:
+				st.stop = StopDeadline
+			default:
+				return 0
+			}
+			return 1
+		},
+		"j": ret(0),
+		"k": func(_ js.Value, a []js.Value) any {
+			want := uint64(uint32(a[0].Int()))
+			have := uint64(r.memory.Get("buffer").Get("byteLength").Int())
+			if want <= have {
+				return 1
+			}
+			target := max(want, have+have/5)
+			pages := (target - have + 65535) / 65536
+			grown := false
+			func() {
+				defer func() { _ = recover() }()
+				r.memory.Call("grow", pages)
+				grown = true
+			}()
+			if !grown {
+				// At most what the maximum allows, then.
+				func() {
+					defer func() { _ = recover() }()
+					r.memory.Call("grow", (want-have+65535)/65536)
+					grown = true
+				}()
+			}
+			if grown {
+				return 1
+			}
+			return 0
+		},
+		"l": ret(nil),
+		"m": func(_ js.Value, a []js.Value) any {
+			t := time.Unix(int64(num(a[0])), 0).UTC()
+			ptr := a[1].Int()
+			dv := r.view()
+			fields := []int{t.Second(), t.Minute(), t.Hour(), t.Day(), int(t.Month()) - 1, t.Year() - 1900, int(t.Weekday()), t.YearDay() - 1, 0, 0}
+			for k, v := range fields {
+				dv.Call("setInt32", ptr+4*k, v, true)
+			}
+			return nil
+		},
+		"n": func(_ js.Value, a []js.Value) any {
+			dv := r.view()
+			dv.Call("setUint32", a[0].Int(), 0, true)
+			dv.Call("setUint32", a[1].Int(), 0, true)
+			u8 := r.bytes()
+			for _, p := range []int{a[2].Int(), a[3].Int()} {
+				js.CopyBytesToJS(u8.Call("subarray", p, p+4), []byte("UTC\x00"))
+			}
+			return nil
+		},
+		"p": func(js.Value, []js.Value) any {
+			return float64(nowOf(st).UnixMilli())
+		},
+		"q": func(_ js.Value, a []js.Value) any {
+			if a[0].Int() > 3 {
+				return 28 // EINVAL
+			}
+			ns := uint64(nowOf(st).UnixNano())
+			dv := r.view()
+			ptr := a[2].Int()
+			dv.Call("setUint32", ptr, uint32(ns), true)
+			dv.Call("setUint32", ptr+4, uint32(ns>>32), true)
+			return 0
+		},
+		"t": ret(0), "u": ret(nil),
+	}
+}
+
+// guard keeps a Go panic inside an import from unwinding through the
+// engine's frames, which syscall/js cannot do: the import returns 0 and the
+// call is reported as stopped by the host.
+func guard(st *instanceState, f func(js.Value, []js.Value) any) func(js.Value, []js.Value) any {
+	return func(this js.Value, args []js.Value) (out any) {
+		defer func() {
+			if e := recover(); e != nil {
+				st.stop = StopHost
+				out = 0
+			}
+		}()
+		return f(this, args)
+	}
+}
+
+func nowOf(st *instanceState) time.Time {
+	if !st.budget.Now.IsZero() {
+		return st.budget.Now
+	}
+	return time.Unix(0, 0)
+}
+
+// Eval runs code as a global script and returns its completion value as a
+// string, or what it threw.
+func (r *Runtime) Eval(code, filename string, b Budget) (Result, error) {
+	return r.eval(code, filename, 0, b)
+}
+
+// Check compiles code as a global script without running it, and returns
+// the syntax error, if any.
+func (r *Runtime) Check(code, filename string) (*Exception, error) {
+	res, err := r.eval(code, filename, evalCompileOnly, Budget{Interrupts: 1})
+	return res.Exception, err
+}
+
+func (r *Runtime) eval(code, filename string, flags int, b Budget) (res Result, err error) {
+	if r.closed {
+		return Result{}, ErrClosed
+	}
+	st := r.state
+	st.budget, st.interrupts, st.stop, st.started = b, 0, StopNone, time.Now()
+	defer func() {
+		res.Interrupts = st.interrupts
+		if e := recover(); e != nil {
+			// The instance trapped (an abort), or the host's own stack ran
+			// out: it is gone.
+			r.release()
+			if st.stop == StopNone || st.stop == StopDeadline {
+				st.stop = StopHost
+			}
+			res = Result{Stop: st.stop, Interrupts: st.interrupts, Exception: &Exception{Name: "InternalError", Message: "the engine was stopped"}}
+			err = nil
+		}
+	}()
+	codePtr := r.cstring(code)
+	defer r.call(exFree, codePtr)
+	filePtr := r.cstring(filename)
+	defer r.call(exFree, filePtr)
+	val := r.call(exEval, r.cx, codePtr, len(code), filePtr, 0, flags)
+	if val == 0 {
+		return res, errors.New("jsengine: eval gave no value")
+	}
+	defer r.call(exFreeValue, r.cx, val)
+	if exc := r.call(exResolveExc, r.cx, val); exc != 0 {
+		defer r.call(exFreeValue, r.cx, exc)
+		return Result{Exception: decodeException(r.takeString(exDump, exc)), Stop: st.stop}, nil
+	}
+	if flags&evalCompileOnly != 0 {
+		return Result{}, nil
+	}
+	return Result{Value: r.takeString(exGetString, val)}, nil
+}
+
+// cstring copies s into the instance's memory, NUL-terminated.
+func (r *Runtime) cstring(s string) int {
+	p := r.call(exMalloc, len(s)+1)
+	if p == 0 {
+		panic("out of memory for the script")
+	}
+	b := make([]byte, len(s)+1)
+	copy(b, s)
+	js.CopyBytesToJS(r.bytes().Call("subarray", p, p+len(b)), b)
+	return p
+}
+
+// takeString calls fn (GetString or Dump) on a value and reads, then frees,
+// the C string it returns.
+func (r *Runtime) takeString(fn string, val int) string {
+	p := r.call(fn, r.cx, val)
+	if p == 0 {
+		panic("no string (out of memory)")
+	}
+	defer r.call(exFreeCString, r.cx, p)
+	u8 := r.bytes()
+	end := u8.Call("indexOf", 0, p).Int()
+	if end < p {
+		panic("unterminated string")
+	}
+	b := make([]byte, end-p)
+	js.CopyBytesToGo(b, u8.Call("subarray", p, end))
+	return string(b)
+}
+
+func (r *Runtime) release() {
+	r.closed = true
+	for _, f := range r.funcs {
+		f.Release()
+	}
+	r.funcs = nil
+	r.exports = js.Undefined()
+	r.memory = js.Undefined()
+}
+
+// Close frees the runtime and its instance (the host's collector takes
+// the instance and its memory).
+func (r *Runtime) Close() {
+	if !r.closed {
+		r.release()
+	}
+}
+
+// MemoryBytes is the instance's memory size now (what the engine grew to).
+func (r *Runtime) MemoryBytes() int {
+	if r.closed {
+		return 0
+	}
+	return r.memory.Get("buffer").Get("byteLength").Int()
+}
+
