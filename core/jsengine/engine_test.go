@@ -39,6 +39,11 @@ func TestEval(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%v interrupts=%d stop=%q mem=%dMB exc=%+v", time.Since(start), res.Interrupts, res.Stop, r.MemoryBytes()>>20, res.Exception)
+			// The instance's memory, outside the Go heap natively, stays
+			// within the bound its limits give it, whatever the script does.
+			if max := int(instancePages(Limits{MemoryBytes: 64 << 20, StackBytes: 256 << 10})) * 65536; r.MemoryBytes() > max {
+				t.Errorf("the instance grew to %d bytes, past its bound of %d", r.MemoryBytes(), max)
+			}
 			if c.exc == "" {
 				if res.Exception != nil || res.Value != c.want {
 					t.Fatalf("got %q %+v, want %q", res.Value, res.Exception, c.want)

@@ -58,7 +58,7 @@ func load() (*engine, error) {
 		// NewRuntimeConfig is the compiler where wazero has one for this
 		// platform, else its interpreter.
 		r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(true))
-		bin, err := defineMemory(quickjsWasm, 256)
+		bin, err := defineMemory(quickjsWasm, 256, maxPages)
 		if err != nil {
 			shared.err = err
 			return
@@ -243,7 +243,7 @@ func Open(l Limits) (*Runtime, error) {
 	}
 	st := &instanceState{maxPages: instancePages(l)}
 	ctx := context.WithValue(context.Background(), stateKey{}, st)
-	mod, err := e.runtime.InstantiateModule(ctx, e.module, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	mod, err := e.runtime.InstantiateModule(withReservedMemory(ctx), e.module, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return nil, fmt.Errorf("jsengine: starting quickjs-ng: %w", err)
 	}
@@ -435,9 +435,13 @@ func (r *Runtime) MemoryBytes() int {
 	return int(r.mod.Memory().Size())
 }
 
+// maxPages is the most any instance may grow to (1 GiB); each instance's
+// own bound, from its Limits, is kept by the heap-growth import.
+const maxPages = 16384
+
 // defineMemory returns bin with its one memory import replaced by a memory
-// the module defines (min pages, no maximum: the host bounds growth).
-func defineMemory(bin []byte, min uint32) ([]byte, error) {
+// the module defines, of min to max pages.
+func defineMemory(bin []byte, min, max uint32) ([]byte, error) {
 	if len(bin) < 8 {
 		return nil, errors.New("jsengine: not a wasm binary")
 	}
@@ -454,8 +458,9 @@ func defineMemory(bin []byte, min uint32) ([]byte, error) {
 		return int(id) * 10
 	}
 	memSection := func() []byte {
-		body := []byte{1, 0}
+		body := []byte{1, 1}
 		body = binary.AppendUvarint(body, uint64(min))
+		body = binary.AppendUvarint(body, uint64(max))
 		return section(5, body)
 	}
 	for pos < len(bin) {

@@ -226,20 +226,26 @@ const UDFRequestInterrupts = 4 * UDFCallInterrupts
 // bound that depends on the machine, so it sits well above what real batch
 // work takes: re-serialising 1 MB of JSON, parsing a 20,000-line CSV or
 // redacting 500 KB of log take 0.6-1.8 s natively at a load average of 4
-// (core/transform TestProbeBatch). Hostile allocation meets it (about 3 s
-// to stop): the engine's collector slows to a crawl near its limit.
-const UDFCallMillis = 3_000
+// (core/transform TestAgreesWithV8 runs them with the clock bounds
+// scaled). Hostile allocation meets it: the engine's collector slows to a
+// crawl near its limit. One second is the bound every hostile class must
+// meet, so the heaviest batch work sits close to it natively on a loaded
+// machine: the price of an interpreter.
+const UDFCallMillis = 1_000
 
 // UDFRequestMillis bounds the wall-clock time of all the calls of one
 // request, under the same reasoning as UDFCallMillis.
-const UDFRequestMillis = 6_000
+const UDFRequestMillis = 3_000
 
 // UDFMemoryBytes is the engine's memory limit for one UDF in one request
 // (its runtime's objects, strings and code): QuickJS-ng throws "out of
-// memory" past it. Re-serialising a 1 MB JSON message takes about a tenth
-// of it; the instance that holds the runtime is bounded a little above it
-// (core/jsengine instancePages).
-const UDFMemoryBytes = 128 << 20
+// memory" past it. Every batch case of TestAgreesWithV8 runs within it,
+// re-serialising 1 MB of JSON among them; the instance that holds the
+// runtime is bounded a little above it
+// (core/jsengine instancePages), and natively wazero copies the instance's
+// memory as it grows, so a process holds up to about twice this for a
+// moment (core/playground TestHostile with -tags quickjs).
+const UDFMemoryBytes = 64 << 20
 
 // UDFStackBytes is the engine's stack limit: a call past it throws a
 // RangeError, "Maximum call stack size exceeded", which the UDF can catch,

@@ -57,6 +57,10 @@ type Program struct {
 	spent    int // interrupts of the request's calls so far
 	started  time.Time
 	timedOut bool
+	// stopped: a call of the request was stopped from outside (its count or
+	// its time ran out); the request's later messages are not run, so that
+	// a hostile UDF costs one call's bound, not one per sample message.
+	stopped bool
 }
 
 type udf struct {
@@ -243,6 +247,11 @@ func (p *Program) runOne(c *udf, m message.Message) Step {
 			fmt.Sprintf("not run: the request's UDFs already spent the %d engine polls a request may take", limits.UDFRequestInterrupts),
 			"send fewer messages at a time", diag.Span{})}}
 	}
+	if p.stopped {
+		return Step{Outcome: NotRun, Diagnostics: []diag.Diagnostic{finding(diag.Warning, "udf-request-budget",
+			"not run: an earlier call of this request was stopped at subplay's bound",
+			"fix the transform the earlier message's finding points at", diag.Span{})}}
+	}
 	if p.timedOut || time.Since(p.started) >= time.Duration(limits.UDFRequestMillis)*time.Millisecond*time.Duration(deadlineScale) {
 		p.timedOut = true
 		return Step{Outcome: NotRun, Diagnostics: []diag.Diagnostic{finding(diag.Warning, "udf-request-time",
@@ -370,6 +379,9 @@ func isOutOfMemory(name, msg string) bool {
 // could not catch (a stop), or one its top-level code threw.
 func (p *Program) exception(c *udf, res jsengine.Result, what string) diag.Diagnostic {
 	e := res.Exception
+	if res.Stop != jsengine.StopNone {
+		p.stopped = true
+	}
 	span := where(c.src.Code, e.Stack)
 	switch res.Stop {
 	case jsengine.StopBudget:
