@@ -39,7 +39,7 @@ let starting;
   };
 }
 
-// The costly-work share's state (core/httpapi's share) as the last retired
+// The costly-work share's state (wasm/worker/admit's share) as the last retired
 // instance left it, for its successor (subplayShareInit, serve_js.go).
 let shareState;
 
@@ -143,7 +143,7 @@ function call(binding, req, body, others) {
 }
 
 // What Go needs to know whether other requests compete for the instance
-// (core/httpapi's share limits costly work only then): how many requests
+// (wasm/worker/admit's share limits costly work only then): how many requests
 // are inside fetch, how many of those are still receiving a body in more
 // than one piece (a large or slow upload, not ready for Go), and how many
 // arrived in all, and by the start of the last Go call.
