@@ -110,7 +110,7 @@ func newPauser(binding js.Value) *pauser {
 // call, which makes a few, never pauses: counted across calls, the looks
 // of many ordinary calls added up to a pause in one of them now and then,
 // which made it long, and so made it wait for the long token, behind a costly call, and taught the extra worker's glue that its
-// kind of request was long (patch-glue.mjs, learn).
+// kind of request was long (persistent.mjs, learn).
 func (p *pauser) look(ctx context.Context, heavy bool) {
 	if !heavy {
 		n := &p.looks

@@ -20,7 +20,7 @@ import (
 )
 
 // exposeSync puts these entries on the binding object of the instance's
-// first request, for the persistent glue (patch-glue.mjs); h serves, api
+// first request, for the persistent glue (persistent.mjs); h serves, api
 // is the API handler inside it (h may wrap it), share its admission
 // policy:
 //
@@ -141,7 +141,7 @@ func exposeSync(h, api http.Handler, share *admit.Share) {
 			res, code := serve(h, req)
 			unlisten()
 			// The glue lets a request in beside a long call only if its
-			// kind of request has not been long lately (patch-glue.mjs).
+			// kind of request has not been long lately (persistent.mjs).
 			if st.reached {
 				res.Set("paused", true)
 			}
