@@ -54,7 +54,6 @@ func costlyFilter() string {
 func TestClientDisconnectStopsTheOperation(t *testing.T) {
 	var logs bytes.Buffer
 	h := Handler(WithLogger(log.New(&logs, "", 0))).(*handler)
-	skipInline(t, h)
 	ended := make(chan error, 1)
 	h.run = func(ctx context.Context, op *playground.Op, body []byte) ([]byte, error) {
 		out, err := runOp(ctx, op, body)

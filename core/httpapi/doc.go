@@ -14,7 +14,7 @@
 //
 // The same Handler runs natively (subplay serve) and inside a Cloudflare
 // Worker (wasm/worker), where one Go instance may answer many requests or
-// only one. It therefore keeps no state between requests (the only thing
+// only one, and which passes its own admission policy (WithAdmission). It therefore keeps no state between requests (the only thing
 // it remembers is the OpenAPI document, which depends on nothing but the
 // code), reads nothing from the environment, and builds that document only
 // when it is asked for.

@@ -43,7 +43,6 @@ func guardedHandler(t *testing.T, b *blockingRun, queueWait, opTime time.Duratio
 	t.Helper()
 	var logs bytes.Buffer
 	h := Handler(WithLogger(log.New(&logs, "", 0)), WithCPUs(1), WithTimeLimits(queueWait, opTime)).(*handler)
-	skipInline(t, h)
 	h.run = b.run
 	return h, &logs
 }
@@ -164,15 +163,6 @@ func TestClientGone(t *testing.T) {
 	waitFree(t, h)
 }
 
-// skipInline skips a test of the gate where there is none: under js/wasm
-// the handler runs operations inline.
-func skipInline(t *testing.T, h *handler) {
-	t.Helper()
-	if h.gate == nil {
-		t.Skip("the handler runs operations inline here (js/wasm): no gate, no time limit")
-	}
-}
-
 // waitFree waits (boundedly) until every slot is free again.
 func waitFree(t *testing.T, h *handler) {
 	t.Helper()
@@ -190,7 +180,6 @@ func waitFree(t *testing.T, h *handler) {
 func TestGuardedPanic(t *testing.T) {
 	var logs bytes.Buffer
 	h := Handler(WithLogger(log.New(&logs, "", 0))).(*handler)
-	skipInline(t, h)
 	h.run = func(context.Context, *playground.Op, []byte) ([]byte, error) { panic("boom in a guarded operation") }
 	rec := post(h, context.Background(), `{}`)
 	if rec.Code != http.StatusInternalServerError || errorCode(t, rec) != codeInternal {
@@ -231,7 +220,6 @@ func TestInvalidUTF8(t *testing.T) {
 // time-out runs out, without the server's addresses in the message.
 func TestSlowBody(t *testing.T) {
 	h := Handler()
-	skipInline(t, h.(*handler))
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config.ReadTimeout = 100 * time.Millisecond
 	srv.Start()
@@ -263,7 +251,6 @@ func TestSlowBody(t *testing.T) {
 // once the body has been read; this keeps that so).
 func TestReadTimeoutSparesTheOperation(t *testing.T) {
 	h := Handler().(*handler)
-	skipInline(t, h)
 	h.run = func(context.Context, *playground.Op, []byte) ([]byte, error) {
 		time.Sleep(500 * time.Millisecond) // five read time-outs
 		return []byte(`{}`), nil

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"reflect"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -75,28 +74,22 @@ func WithTimeLimits(queueWait, operation time.Duration) Option {
 // Handler returns the API handler. It keeps no state between requests, so
 // one Handler may serve any number of them concurrently.
 //
-// Natively it bounds the operations running at once (the rest wait
+// By default it bounds the operations running at once (the rest wait
 // briefly, then get 503 "busy") and the time each may take (503
 // "timeout"), and stops waiting for one whose client has gone. The
 // operation runs with the request's context, so it stops too, at its
 // next check (core/stop), once the client has gone or the handler has
-// answered "timeout" and returned (the server then ends the context). Under
-// js/wasm (the worker) an operation runs inline instead: the instance has
-// one thread and answers one request at a time, and a timer could not fire
-// while the operation runs anyway; there, while other requests compete,
-// costly requests are refused (503 "busy") once costly work has had its
-// share of the time (see share).
+// answered "timeout" and returned (the server then ends the context).
+// Given an Admission (WithAdmission), it runs each operation inline
+// instead, as the policy admits it: a server with one thread, where a
+// timer could not fire while the operation runs anyway (the worker).
 func Handler(opts ...Option) http.Handler {
 	h := &handler{
 		log:       stderrLog,
 		run:       runOp,
 		queueWait: limits.HTTPQueueWaitMillis * time.Millisecond,
 		opTimeout: limits.HTTPOperationMillis * time.Millisecond,
-	}
-	if runtime.GOOS != "js" {
-		h.gate = defaultGate()
-	} else {
-		h.share = newShare()
+		gate:      defaultGate(),
 	}
 	for _, o := range opts {
 		o(h)
@@ -129,11 +122,12 @@ type handler struct {
 	// run runs an operation; tests replace it to reach the paths that real
 	// operations never take (a panic, an internal error).
 	run func(ctx context.Context, op *playground.Op, body []byte) ([]byte, error)
-	// gate bounds the operations running at once; nil runs them inline.
+	// gate bounds the operations running at once; nil when an admission
+	// policy runs them inline instead.
 	gate *gate
-	// share bounds the time costly requests take when operations run
-	// inline, one at a time (the worker); nil when they do not.
-	share                *share
+	// admission admits or refuses operations run inline, one at a time
+	// (the worker); nil for the gate.
+	admission            Admission
 	queueWait, opTimeout time.Duration
 }
 
@@ -150,8 +144,8 @@ func (h *handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 				"the server failed while answering this request; the failure was logged")
 		}
 	}()
-	if h.share != nil {
-		h.share.begin(time.Now(), othersOf(r.Context()))
+	if h.admission != nil {
+		h.admission.Arrive(r.Context())
 	}
 	setCORS(w.Header())
 	h.route(w, r)
@@ -280,22 +274,15 @@ func invalidUTF8(b []byte) int {
 func (h *handler) answer(w http.ResponseWriter, r *http.Request, op *playground.Op, body []byte) {
 	var out []byte
 	var err error
-	var call *openCall
-	if h.share != nil {
-		call = h.share.admit(op.Name, len(body), time.Now())
-	}
 	switch {
-	case h.share != nil && call == nil:
-		err = errServerBusy
-	case h.gate == nil:
-		ctx := r.Context()
-		if call != nil {
-			ctx = context.WithValue(ctx, callRefKey{}, callRef{h.share, call})
+	case h.admission != nil:
+		ctx, done, ok := h.admission.Admit(r.Context(), op.Name, len(body))
+		if !ok {
+			err = errServerBusy
+			break
 		}
 		out, err = h.run(ctx, op, body)
-		if call != nil {
-			h.share.end(call, time.Now())
-		}
+		done()
 	default:
 		o, ok := h.runGuarded(r.Context(), op, body)
 		if !ok {

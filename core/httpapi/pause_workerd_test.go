@@ -261,7 +261,7 @@ func BenchmarkWorkerdPause(b *testing.B) {
 // TestWorkerdBeside checks in workerd that the extra worker, which lets
 // one request at a time into Go, still answers a short request while a
 // long one holds the turn: a request of a kind whose recent calls were all
-// short goes in beside the long call (wasm/worker/patch-glue.mjs,
+// short goes in beside the long call (wasm/worker/persistent.mjs,
 // takeTurn). The long call is held in a pause (/__test/hold) for as long
 // as the test needs, and the test's own requests (the look at the
 // worker's counts, the validations, the release) must be answered

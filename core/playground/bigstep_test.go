@@ -16,12 +16,11 @@ import (
 // own work makes no looks at all: every pause counted is one of these.
 func TestBigStepsPause(t *testing.T) {
 	var heavy int
-	stop.SetPause(func(_ context.Context, h bool) {
+	paused := stop.WithPause(context.Background(), func(_ context.Context, h bool) {
 		if h {
 			heavy++
 		}
-	}, limits.WorkerPauseLooks)
-	defer stop.SetPause(nil, 0)
+	})
 	for _, tc := range []struct {
 		pad  int
 		want int
@@ -31,7 +30,7 @@ func TestBigStepsPause(t *testing.T) {
 	} {
 		heavy = 0
 		body := `{"config":{"topic":"projects/acme-prod/topics/orders","name":"projects/acme-prod/subscriptions/orders-worker"}` + strings.Repeat(" ", tc.pad) + `}`
-		out, ok := Call("validate", []byte(body))
+		out, ok := CallContext(paused, "validate", []byte(body))
 		if !ok || !strings.Contains(string(out), `"valid":true`) {
 			t.Fatalf("%d bytes: %s", len(body), out)
 		}
@@ -41,7 +40,7 @@ func TestBigStepsPause(t *testing.T) {
 	}
 	// A call cancelled in the pause after its decoding answers nothing.
 	ctx, cancel := context.WithCancel(context.Background())
-	stop.SetPause(func(context.Context, bool) { cancel() }, limits.WorkerPauseLooks)
+	ctx = stop.WithPause(ctx, func(context.Context, bool) { cancel() })
 	body := `{"config":{"topic":"projects/acme-prod/topics/orders","name":"projects/acme-prod/subscriptions/orders-worker"}` + strings.Repeat(" ", limits.HTTPLargeBody) + `}`
 	out, ok := CallContext(ctx, "validate", []byte(body))
 	if ok || !strings.Contains(string(out), CodeCancelled) {

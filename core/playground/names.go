@@ -12,6 +12,7 @@ import (
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/pipeline"
 	"github.com/subplay/subplay/core/stop"
 	"github.com/subplay/subplay/core/storage"
 	"github.com/subplay/subplay/core/subscription"
@@ -161,7 +162,7 @@ func ObjectNamesContext(ctx context.Context, req *NamesRequest) (*NamesResponse,
 	var res *storage.Result
 	var written []message.Message
 	if decoded != nil {
-		p, through, _, err := downstream(ctx, cfg, decoded, msgDs, udfClock(req.Time, in.start))
+		p, through, _, err := downstream(ctx, cfg, decoded, msgDs, pipeline.UDFClock(req.Time, in.start))
 		if err != nil {
 			return nil, err
 		}

@@ -9,7 +9,7 @@ import "slices"
 // whoever runs a smaller build sends the same request to a build that has
 // what the Error's Needs list names: the page's router
 // (site/src/modules.js) and the edge worker's glue
-// (wasm/worker/patch-glue.mjs, through a service binding).
+// (wasm/worker/persistent.mjs, through a service binding).
 const CodeNeedsModule = "needs-module"
 
 // The values of Error.Needs: what a build left out that the request

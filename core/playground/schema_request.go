@@ -13,6 +13,7 @@ import (
 
 	"github.com/subplay/subplay/core/diag"
 	"github.com/subplay/subplay/core/message"
+	"github.com/subplay/subplay/core/pipeline"
 	"github.com/subplay/subplay/core/schemaresult"
 	"github.com/subplay/subplay/core/subscription"
 )
@@ -114,7 +115,7 @@ func startSchema(ctx context.Context, req *SchemaRequest) (*schemaStart, error) 
 		st.done = true
 		return st, nil
 	}
-	st.resp.Pipeline, st.through, st.origin, err = downstream(ctx, cfg, decoded, msgDs, udfClock(req.Time, now))
+	st.resp.Pipeline, st.through, st.origin, err = downstream(ctx, cfg, decoded, msgDs, pipeline.UDFClock(req.Time, now))
 	if err != nil {
 		return nil, err
 	}

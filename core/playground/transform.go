@@ -2,19 +2,14 @@ package playground
 
 import (
 	"context"
-	"maps"
-	"slices"
-	"strconv"
-	"strings"
+	"errors"
 	"time"
 	"unicode/utf8"
 
 	"github.com/subplay/subplay/core/diag"
-	"github.com/subplay/subplay/core/filter"
 	"github.com/subplay/subplay/core/message"
-	"github.com/subplay/subplay/core/stop"
+	"github.com/subplay/subplay/core/pipeline"
 	"github.com/subplay/subplay/core/subscription"
-	"github.com/subplay/subplay/core/transform"
 )
 
 // TransformRequest runs a subscription's single message transforms (its
@@ -41,7 +36,8 @@ type TransformResponse struct {
 	Diagnostics []diag.Diagnostic `json:"diagnostics"`
 	// Transforms lists every entry of messageTransforms, in order.
 	Transforms []TransformInfo `json:"transforms"`
-	// Order says how the preview orders transforms and filter, and why.
+	// Order says how the preview orders transforms and filter, and why
+	// (pipeline.Order).
 	Order string `json:"order"`
 	// Filter is the subscription's filter in canonical form ("" for none).
 	Filter string `json:"filter,omitempty"`
@@ -78,7 +74,8 @@ type TransformInfo struct {
 	Note string `json:"note,omitempty"`
 }
 
-// TransformResult is one message's way through the pipeline.
+// TransformResult is one message's way through the pipeline
+// (pipeline.Result).
 type TransformResult struct {
 	Index int `json:"index"`
 	// Outcome is "delivered", "dropped" (a UDF returned null), "failed" (a
@@ -139,19 +136,6 @@ type Change struct {
 	After  *string `json:"after,omitempty"`
 }
 
-// transformOrder is the rule the preview follows. The docs say a
-// subscription's SMTs apply before messages are delivered, and a filter
-// decides delivery, but they do not say which of the two sees the message
-// first; the preview runs the transforms first and filters what they
-// produce, and gives the verdict on the message as published beside it so
-// a reader sees when the order matters.
-const transformOrder = "transforms run first, in order, then the filter on the transformed message; the docs do not say which comes first, so the verdict on the message as published is shown beside it"
-
-// pipelineOrder is the same rule as the downstream previews (names,
-// schema) follow it: they write only what comes through both, as the
-// transforms left it.
-const pipelineOrder = "transforms run first, in order, then the filter on the transformed message (the docs do not say which comes first); the preview writes only the messages that come through, as transformed"
-
 // Transform runs the request.
 func Transform(req *TransformRequest) (*TransformResponse, error) {
 	return TransformContext(context.Background(), req)
@@ -174,216 +158,63 @@ func TransformContext(ctx context.Context, req *TransformRequest) (*TransformRes
 			return nil, &Error{Code: "bad-request", Message: `"time" must be RFC 3339, such as 2026-01-02T15:04:05Z, not ` + quote(req.Time)}
 		}
 	}
-	resp, _, err := runTransforms(ctx, cfg, configFilter(cfg), decoded, msgDs, now)
-	return resp, err
+	run, err := pipeline.Messages(ctx, cfg, pipeline.Filter(cfg), decoded, msgDs, now)
+	if err != nil {
+		return nil, pipelineError(err)
+	}
+	return transformResponse(run), nil
 }
 
-// runTransforms runs the sample messages through the configuration's
-// transforms and filter (flt, configFilter's answer, parsed once by the
-// caller). Besides the response it returns, for each
-// message whose outcome is "delivered" or "acked", the message the
-// transforms produced, with the original's id, publish time and ordering
-// key (transforms change only data and attributes).
-func runTransforms(ctx context.Context, cfg *subscription.Config, flt *filter.Filter, decoded *message.Decoded, msgDs []diag.Diagnostic, now time.Time) (*TransformResponse, []message.Message, error) {
-	var err error
-	resp := &TransformResponse{Diagnostics: []diag.Diagnostic{}, Transforms: []TransformInfo{}, Results: []TransformResult{}, Order: transformOrder}
-	if cfg.Sub == nil {
-		resp.Diagnostics = cfg.Validate()
-		resp.MessageDiagnostics = msgDs
-		return resp, nil, nil
+// transformResponse shapes the pipeline's run as the contract's response.
+func transformResponse(run *pipeline.Run) *TransformResponse {
+	resp := &TransformResponse{
+		Diagnostics: run.Diagnostics, Transforms: make([]TransformInfo, len(run.Transforms)), Order: pipeline.Order,
+		Filter: run.Filter, FilterEvaluated: run.FilterEvaluated, Results: make([]TransformResult, len(run.Results)),
+		Delivered: run.Delivered, Dropped: run.Dropped, Failed: run.Failed, Acked: run.Acked, Invalid: run.Invalid,
+		MessageDiagnostics: run.MessageDiagnostics,
 	}
-	var udfs []transform.UDF
-	var runIdx []int // Transforms index of each UDF
-	for i, t := range cfg.Sub.MessageTransforms {
-		info := TransformInfo{Index: i, Path: "/messageTransforms/" + strconv.Itoa(i), Enabled: t.Disabled == nil || !*t.Disabled}
-		switch {
-		case t.JavascriptUdf != nil:
-			info.Kind = "javascriptUdf"
-			if t.JavascriptUdf.FunctionName != nil {
-				info.FunctionName = *t.JavascriptUdf.FunctionName
+	for i, t := range run.Transforms {
+		resp.Transforms[i] = TransformInfo{Index: t.Index, Path: t.Path, Kind: t.Kind, FunctionName: t.FunctionName, Enabled: t.Enabled, Runs: t.Runs, Note: t.Note}
+	}
+	for i, r := range run.Results {
+		tr := TransformResult{Index: r.Index, Outcome: r.Outcome, Steps: make([]TransformStep, len(r.Steps)), By: r.By,
+			Match: r.Match, MatchOriginal: r.MatchOriginal, Reason: r.Reason, Diagnostics: r.Diagnostics}
+		if r.Final != nil {
+			tr.Final = preview(r.Final)
+		}
+		for j, st := range r.Steps {
+			ts := TransformStep{Transform: st.Transform, Outcome: st.Outcome, Diagnostics: st.Diagnostics}
+			if st.Message != nil {
+				ts.Message = preview(st.Message)
 			}
-		case t.Compression != nil:
-			info.Kind, info.Note = "compression", "compression is not previewed: the data passes through unchanged here"
-		case t.AiInference != nil:
-			info.Kind, info.Note = "aiInference", "AI inference calls a model online and is not previewed: the data passes through unchanged here"
-		}
-		if !info.Enabled {
-			info.Note = "disabled: the service skips it"
-		}
-		if info.Enabled && info.Kind == "javascriptUdf" {
-			info.Runs = true
-			u := transform.UDF{FunctionName: info.FunctionName}
-			if t.JavascriptUdf.Code != nil {
-				u.Code = *t.JavascriptUdf.Code
+			for _, c := range st.Changes {
+				ts.Changes = append(ts.Changes, Change{Field: c.Field, Kind: c.Kind, Before: c.Before, After: c.After})
 			}
-			udfs = append(udfs, u)
-			runIdx = append(runIdx, i)
+			tr.Steps[j] = ts
 		}
-		resp.Transforms = append(resp.Transforms, info)
+		resp.Results[i] = tr
 	}
-	if len(udfs) > 0 && !transform.Available {
-		return nil, nil, needsUDF()
-	}
-	// The configuration's own findings about what this preview runs.
-	resp.Diagnostics = append(resp.Diagnostics, cfg.FindingsUnder("/messageTransforms", "/filter")...)
-	var prog *transform.Program
-	if len(udfs) > 0 {
-		if prog, err = transform.Compile(udfs, transform.Options{Now: now, Ctx: ctx}); err != nil {
-			return nil, nil, needsUDF()
-		}
-		defer prog.Close()
-		for k, ds := range prog.Diagnostics {
-			resp.Diagnostics = append(resp.Diagnostics, locateCode(cfg, runIdx[k], ds)...)
-		}
-	}
-	if flt != nil {
-		resp.Filter = flt.String()
-	}
-	var msgs []message.Message
-	if decoded != nil {
-		msgs = decoded.Messages
-	}
-	var verdicts func(attrs []map[string]string) ([]filterVerdict, error)
-	if flt != nil {
-		if verdicts, err = transformFilter(flt); err != nil {
-			return nil, nil, err
-		}
-		resp.FilterEvaluated = true
-	}
-	if resp.Results, resp.MessageDiagnostics, err = perMessage(ctx, decoded, msgDs, newTransformResult); err != nil {
-		return nil, nil, err
-	}
-	finalMsgs := make([]message.Message, len(msgs))
-	var finals []map[string]string
-	var originals []map[string]string
-	var through []int
-	for i, m := range msgs {
-		if err := stop.Check(ctx, i); err != nil {
-			return nil, nil, err
-		}
-		r := &resp.Results[i]
-		if r.Outcome == outcomeInvalid {
-			resp.Invalid++
-			continue
-		}
-		cur := m
-		failed := false
-		if prog != nil {
-			for k, st := range prog.Run(m) {
-				ts := TransformStep{Transform: runIdx[k], Outcome: string(st.Outcome), Diagnostics: locateCode(cfg, runIdx[k], st.Diagnostics)}
-				for j := range ts.Diagnostics {
-					ts.Diagnostics[j].MessageIndex = &r.Index
-				}
-				if st.Outcome == transform.NotRun && len(st.Diagnostics) == 0 {
-					continue
-				}
-				if st.Message != nil {
-					ts.Message = preview(st.Message)
-					ts.Changes = changes(&cur, st.Message)
-					cur = *st.Message
-				}
-				switch st.Outcome {
-				case transform.Dropped:
-					r.Outcome, r.By = "dropped", ptr(runIdx[k])
-				case transform.Failed, transform.NotRun:
-					r.Outcome, r.By, failed = "failed", ptr(runIdx[k]), true
-				}
-				r.Steps = append(r.Steps, ts)
-			}
-		}
-		if r.Outcome != "" {
-			if failed {
-				resp.Failed++
-			} else {
-				resp.Dropped++
-			}
-			continue
-		}
-		cur.MessageID, cur.PublishTime, cur.OrderingKey = m.MessageID, m.PublishTime, m.OrderingKey
-		finalMsgs[i] = cur
-		r.Final = preview(&cur)
-		r.Outcome = "delivered"
-		finals = append(finals, cur.Attributes)
-		originals = append(originals, m.Attributes)
-		through = append(through, i)
-	}
-	if verdicts != nil && len(through) > 0 {
-		after, err := verdicts(finals)
-		if err != nil {
-			return nil, nil, err
-		}
-		before, err := verdicts(originals)
-		if err != nil {
-			return nil, nil, err
-		}
-		for j, i := range through {
-			r := &resp.Results[i]
-			r.Match, r.MatchOriginal, r.Reason = ptr(after[j].match), ptr(before[j].match), after[j].reason
-			if !after[j].match {
-				r.Outcome = "acked"
-			}
-		}
-	}
-	for _, r := range resp.Results {
-		switch r.Outcome {
-		case "delivered":
-			resp.Delivered++
-		case "acked":
-			resp.Acked++
-		}
-	}
-	resp.Diagnostics = diag.Finish(resp.Diagnostics)
-	return resp, finalMsgs, nil
+	return resp
 }
 
-// parsedFilter returns the filter, or nil when it has errors (they are
-// the configuration's findings).
-func parsedFilter(text string) *filter.Filter {
-	f, ds := filter.Parse(text)
-	if f == nil || diag.HasErrors(ds) {
-		return nil
+// pipelineError is the contract's error for what the pipeline could not
+// do: a build that lacks a part answers needs-module, naming it; a
+// cancelled call keeps its context's error; anything else is internal.
+func pipelineError(err error) error {
+	var e *Error
+	switch {
+	case errors.Is(err, pipeline.ErrNoUDF):
+		return needsUDF()
+	case errors.Is(err, pipeline.ErrNoFilter):
+		return needsModule("this build cannot run the configuration's filter on the transformed messages (built with nocel); a build with cel must answer this request", NeedsCEL)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.As(err, &e):
+		return err
 	}
-	return f
-}
-
-// filterVerdict is the filter's answer for one message.
-type filterVerdict struct {
-	match  bool
-	reason string
+	return &Error{Code: "internal", Message: err.Error()}
 }
 
 func needsUDF() error {
 	return needsModule("this build has no JavaScript engine to run the configuration's UDFs (built with noudf); a build with udf must answer this request", NeedsUDF)
-}
-
-func ptr[T any](v T) *T { return &v }
-
-// locateCode carries findings positioned in a UDF's code into the
-// configuration's text, the way the filter's positions are carried.
-func locateCode(cfg *subscription.Config, t int, ds []diag.Diagnostic) []diag.Diagnostic {
-	if len(ds) == 0 {
-		return nil
-	}
-	path := "/messageTransforms/" + strconv.Itoa(t) + "/javascriptUdf/code"
-	node := cfg.Node(path)
-	out := make([]diag.Diagnostic, len(ds))
-	for i, d := range ds {
-		d.Input, d.Path = diag.InputConfig, path
-		if node != nil && cfg.Positioned {
-			if d.Span.IsValid() {
-				d.Span = cfg.Doc.SourceSpan(node, d.Span)
-			} else {
-				d.Span = node.Span
-			}
-		} else {
-			d.Span = diag.Span{}
-		}
-		out[i] = d
-	}
-	if cfg.Positioned {
-		cfg.Doc.Source.Locate(out)
-	}
-	return out
 }
 
 func preview(m *message.Message) *PreviewMessage {
@@ -398,45 +229,6 @@ func preview(m *message.Message) *PreviewMessage {
 	return p
 }
 
-// changes lists what differs from a to b, attributes in key order.
-func changes(a, b *message.Message) []Change {
-	var out []Change
-	str := func(s string) *string { return &s }
-	if string(a.Data) != string(b.Data) {
-		out = append(out, Change{Field: "data", Kind: "changed"})
-	}
-	keys := slices.Sorted(maps.Keys(a.Attributes))
-	for k := range b.Attributes {
-		if _, ok := a.Attributes[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		va, ina := a.Attributes[k]
-		vb, inb := b.Attributes[k]
-		switch {
-		case ina && !inb:
-			out = append(out, Change{Field: "attributes." + k, Kind: "removed", Before: str(va)})
-		case !ina && inb:
-			out = append(out, Change{Field: "attributes." + k, Kind: "added", After: str(vb)})
-		case va != vb:
-			out = append(out, Change{Field: "attributes." + k, Kind: "changed", Before: str(va), After: str(vb)})
-		}
-	}
-	return out
-}
-
-// newTransformResult is message i's result before anything runs on it:
-// an invalid message gets its outcome now, and nothing runs on it.
-func newTransformResult(i int, ds []diag.Diagnostic, invalid bool) TransformResult {
-	r := TransformResult{Index: i, Diagnostics: ds, Steps: []TransformStep{}}
-	if invalid {
-		r.Outcome, r.Reason = outcomeInvalid, invalidReason
-	}
-	return r
-}
-
 func init() {
 	registerContext("transform", "run the subscription's JavaScript transforms (UDFs) on sample messages: each message after each transform, which transform dropped or failed it, and the filter's verdict on what they produce", TransformContext)
 }
@@ -445,65 +237,10 @@ func init() {
 // one with an enabled JavaScript UDF in a build without the engine (noudf),
 // whatever the operation, so the page's loader asks the next module.
 func withEngines(cfg *subscription.Config) (*subscription.Config, error) {
-	if !transform.Available && len(enabledUDFs(cfg)) > 0 {
-		return nil, needsUDF()
+	if err := pipeline.Lacks(cfg); err != nil {
+		return nil, pipelineError(err)
 	}
 	return cfg, nil
 }
 
-// enabledUDFs returns the messageTransforms indexes of the enabled
-// JavaScript UDFs, in order.
-func enabledUDFs(cfg *subscription.Config) []int {
-	if cfg == nil || cfg.Sub == nil {
-		return nil
-	}
-	var out []int
-	for i, t := range cfg.Sub.MessageTransforms {
-		if t.JavascriptUdf != nil && (t.Disabled == nil || !*t.Disabled) {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// udfFindings compiles the enabled UDFs of a configuration and returns
-// their code's findings (syntax, subplay's limits, a throw in the
-// top-level code, a missing function), located in its text, for validate.
-// A UDF without a name or code is left to the configuration's own
-// required-field findings, and a missing function the configuration's
-// rules already report is not reported twice.
-func udfFindings(ctx context.Context, cfg *subscription.Config) []diag.Diagnostic {
-	idx := enabledUDFs(cfg)
-	if len(idx) == 0 || !transform.Available {
-		return nil
-	}
-	var udfs []transform.UDF
-	var at []int
-	for _, i := range idx {
-		u := cfg.Sub.MessageTransforms[i].JavascriptUdf
-		if u.FunctionName == nil || u.Code == nil || *u.FunctionName == "" || *u.Code == "" {
-			continue
-		}
-		udfs = append(udfs, transform.UDF{FunctionName: *u.FunctionName, Code: *u.Code})
-		at = append(at, i)
-	}
-	prog, err := transform.Compile(udfs, transform.Options{Now: time.Unix(0, 0).UTC(), Ctx: ctx, CheckOnly: true})
-	if err != nil {
-		return nil
-	}
-	defer prog.Close()
-	reported := map[string]bool{}
-	for _, d := range cfg.FindingsUnder("/messageTransforms") {
-		reported[d.Path] = true
-	}
-	var out []diag.Diagnostic
-	for k, ds := range prog.Diagnostics {
-		for _, d := range locateCode(cfg, at[k], ds) {
-			if d.Code == "udf-function-missing" && (reported[d.Path] || reported[strings.TrimSuffix(d.Path, "code")+"functionName"]) {
-				continue
-			}
-			out = append(out, d)
-		}
-	}
-	return out
-}
+func ptr[T any](v T) *T { return &v }

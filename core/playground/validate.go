@@ -3,6 +3,7 @@ package playground
 import (
 	"context"
 	"github.com/subplay/subplay/core/diag"
+	"github.com/subplay/subplay/core/pipeline"
 	"github.com/subplay/subplay/core/subscription"
 )
 
@@ -49,7 +50,7 @@ func ValidateContext(ctx context.Context, req *ValidateRequest) (*ValidateRespon
 	if err != nil {
 		return nil, err
 	}
-	ds := diag.Finish(append(cfg.Validate(), udfFindings(ctx, cfg)...))
+	ds := diag.Finish(append(cfg.Validate(), pipeline.UDFFindings(ctx, cfg)...))
 	if req.Old != nil {
 		old, err := req.Old.Load()
 		if err != nil {

@@ -11,15 +11,14 @@
 // The same looks are where a long call can let others run: under js/wasm a
 // Go call keeps the JavaScript event loop (and every other request of its
 // isolate, and the news that its own client left) waiting until it returns
-// or blocks. SetPause installs a function that Check calls every so many
-// looks; the Cloudflare worker installs one that blocks until a JavaScript
-// task has run. Nothing else installs one, so elsewhere Check is what it
-// was: one test of a package variable more per look.
+// or blocks. A call whose context carries a pause (WithPause) calls it at
+// every look; the Cloudflare worker gives each request's context one that
+// blocks until a JavaScript task has run. Any other call's look only asks
+// its context for a pause it does not have.
 package stop
 
 import (
 	"context"
-	"sync/atomic"
 )
 
 // Every is how many items a loop handles between two looks at its
@@ -28,27 +27,27 @@ import (
 // and 32 items of the costliest kind are still a short wait.
 const Every = 32
 
-// pause is called by Check every pauseEvery looks, counted across all
-// calls, and by Heavy at once (heavy true). The worker installs it with
-// pauseEvery 1 and counts each call's looks itself.
-var (
-	pause      func(ctx context.Context, heavy bool)
-	pauseEvery uint32
-	looks      atomic.Uint32
-)
+// Pause is called at a look of a call whose context carries it: by Check
+// with heavy false, by Heavy with heavy true. ctx is the context of the
+// look, so a pause can find what its caller put there (the worker's state
+// of the call).
+type Pause func(ctx context.Context, heavy bool)
 
-// SetPause makes Check call f(ctx, false) once every every looks (every*Every
-// items), before it looks at ctx, and Heavy call f(ctx, true) at each of
-// its looks; or neither again when f is nil. It is meant to be called
-// once, at start-up, before any call runs: Check reads the setting without
-// a lock.
-func SetPause(f func(ctx context.Context, heavy bool), every int) {
-	if f == nil || every < 1 {
-		pause, pauseEvery = nil, 0
-		return
+type pauseKey struct{}
+
+// WithPause returns a context whose looks (Check, Heavy) call p, before
+// they look at the context's error. The pause decides itself how many
+// looks go by between two real pauses.
+func WithPause(ctx context.Context, p Pause) context.Context {
+	return context.WithValue(ctx, pauseKey{}, p)
+}
+
+func pauseOf(ctx context.Context) Pause {
+	p, _ := ctx.Value(pauseKey{}).(Pause)
+	if p == nil {
+		p = legacyPause()
 	}
-	pause, pauseEvery = f, uint32(every)
-	looks.Store(0)
+	return p
 }
 
 // Check returns ctx's error when i is a multiple of Every and ctx is done,
@@ -58,22 +57,22 @@ func Check[I int | int64](ctx context.Context, i I) error {
 	if i%Every != 0 {
 		return nil
 	}
-	if pause != nil && looks.Add(1)%pauseEvery == 0 {
+	if p := pauseOf(ctx); p != nil {
 		// The pause comes first so that a cancellation it lets in (the
 		// client's abort, delivered by the event loop) is seen at once.
-		pause(ctx, false)
+		p(ctx, false)
 	}
 	return ctx.Err()
 }
 
 // Heavy is a look for a loop whose items differ widely in cost, made after
 // a known amount of work rather than a count of items (a UDF's steps: one
-// may build a megabyte string, the next add 1 and 1): where a pause is
-// installed it is called with heavy true, then Heavy looks at ctx. The
-// caller decides how much work is worth a pause.
+// may build a megabyte string, the next add 1 and 1): where ctx carries a
+// pause it is called with heavy true, then Heavy looks at ctx. The caller
+// decides how much work is worth a pause.
 func Heavy(ctx context.Context) error {
-	if pause != nil {
-		pause(ctx, true)
+	if p := pauseOf(ctx); p != nil {
+		p(ctx, true)
 	}
 	return ctx.Err()
 }

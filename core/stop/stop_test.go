@@ -58,38 +58,38 @@ func TestCheckStopsALoop(t *testing.T) {
 	}
 }
 
-// TestPause checks that an installed pause runs once every so many looks,
-// that a cancellation made during a pause is seen by the look it belongs
-// to, and that removing it restores plain looks.
+// TestPause checks that a pause carried by the context runs at every
+// look, in contexts derived from it too, that a cancellation made during
+// a pause is seen by the look it belongs to, and that a context without
+// one makes plain looks.
 func TestPause(t *testing.T) {
 	tests := []struct {
 		name        string
-		every       int
 		items       int
 		cancelAfter int // the pause cancels the context at its nth call; 0 never
 		wantPauses  int
 		wantItems   int // items the loop handles before it stops
 	}{
-		{"never within a short loop", 4, 3 * Every, 0, 0, 3 * Every},
-		{"once every four looks", 4, 40 * Every, 0, 10, 40 * Every},
-		{"every look", 1, 5 * Every, 0, 5, 5 * Every},
-		{"a cancel during a pause stops the loop at that look", 2, 40 * Every, 3, 3, 5 * Every},
+		{"every look", 5 * Every, 0, 5, 5 * Every},
+		{"between looks, none", Every, 0, 1, Every},
+		{"a cancel during a pause stops the loop at that look", 40 * Every, 3, 3, 2 * Every},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
+			base, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			pauses := 0
-			SetPause(func(c context.Context, _ bool) {
-				if c != ctx {
-					t.Errorf("the pause got another context than the loop's")
+			var ctx context.Context
+			paused := WithPause(base, func(c context.Context, heavy bool) {
+				if c != ctx || heavy {
+					t.Errorf("the pause got another context than the loop's, or heavy %v", heavy)
 				}
 				pauses++
 				if pauses == tt.cancelAfter {
 					cancel()
 				}
-			}, tt.every)
-			defer SetPause(nil, 0)
+			})
+			ctx = context.WithValue(paused, struct{}{}, "a context derived from the call's")
 			items := 0
 			for i := range tt.items {
 				if Check(ctx, i) != nil {
@@ -102,26 +102,55 @@ func TestPause(t *testing.T) {
 			}
 		})
 	}
+	if pauseOf(context.Background()) != nil {
+		t.Fatal("a context without a pause has one")
+	}
+}
+
+// TestSetPauseStillCounts holds the deprecated process-wide pause to what
+// it did while the tests that use it remain: once every so many looks of
+// contexts that carry no pause, and at each heavy look; a context's own
+// pause wins over it.
+func TestSetPauseStillCounts(t *testing.T) {
+	ctx := context.Background()
+	var light, heavy int
+	SetPause(func(_ context.Context, h bool) {
+		if h {
+			heavy++
+		} else {
+			light++
+		}
+	}, 4)
+	defer SetPause(nil, 0)
+	for i := range 40 * Every {
+		Check(ctx, i)
+	}
+	Heavy(ctx)
+	own := 0
+	Check(WithPause(ctx, func(context.Context, bool) { own++ }), 0)
+	if light != 10 || heavy != 1 || own != 1 {
+		t.Errorf("%d light and %d heavy pauses, %d of the context's own; want 10, 1 and 1", light, heavy, own)
+	}
 	SetPause(nil, 0)
-	if pause != nil {
+	if pauseOf(ctx) != nil {
 		t.Fatal("SetPause(nil) left a pause installed")
 	}
 }
 
-// BenchmarkCheck measures a look with and without an installed pause that
-// does nothing: the cost an ordinary call pays for the worker's hook.
+// BenchmarkCheck measures a look with and without a pause in the context
+// that does nothing: the cost an ordinary call pays for the worker's hook.
 func BenchmarkCheck(b *testing.B) {
-	ctx := context.Background()
 	for _, bb := range []struct {
-		name  string
-		pause func(context.Context, bool)
-	}{{"no-pause", nil}, {"pause-installed", func(context.Context, bool) {}}} {
+		name string
+		ctx  context.Context
+	}{
+		{"no-pause", context.Background()},
+		{"pause-in-context", WithPause(context.Background(), func(context.Context, bool) {})},
+	} {
 		b.Run(bb.name, func(b *testing.B) {
-			SetPause(bb.pause, 64)
-			defer SetPause(nil, 0)
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				if err := Check(ctx, i); err != nil {
+				if err := Check(bb.ctx, i); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -129,22 +158,22 @@ func BenchmarkCheck(b *testing.B) {
 	}
 }
 
-// TestHeavy checks that Heavy calls the installed pause at once, marked
+// TestHeavy checks that Heavy calls the context's pause at once, marked
 // heavy, and then looks at its context; without a pause it only looks.
 func TestHeavy(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	if err := Heavy(ctx); err != nil {
+	base, cancel := context.WithCancel(context.Background())
+	if err := Heavy(base); err != nil {
 		t.Fatalf("Heavy without a pause, live context: %v", err)
 	}
 	var got []bool
-	SetPause(func(c context.Context, heavy bool) {
+	var ctx context.Context
+	ctx = WithPause(base, func(c context.Context, heavy bool) {
 		if c != ctx {
 			t.Errorf("the pause got another context than Heavy's")
 		}
 		got = append(got, heavy)
 		cancel()
-	}, 1000)
-	defer SetPause(nil, 0)
+	})
 	if err := Heavy(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("Heavy after a pause that cancelled: %v, want context.Canceled", err)
 	}

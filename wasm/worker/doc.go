@@ -5,7 +5,8 @@
 // syumai/workers' JavaScript glue starts a new Go instance for every request,
 // so each request pays Go start-up and package initialisation. The worker
 // therefore also exposes a synchronous entry (binding.subplayServe, see
-// serve_js.go) that a patched glue (wasm/worker/patch-glue.mjs) calls for every
+// serve_js.go) that the persistent glue (wasm/worker/glue.mjs, the entry,
+// which replaces syumai's fetch with persistent.mjs's) calls for every
 // request on one Go instance kept alive per isolate. Both glues run the same
 // handler and the same module; scripts/build-worker chooses one.
 //

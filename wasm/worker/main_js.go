@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/subplay/subplay/core/httpapi"
+	"github.com/subplay/subplay/wasm/worker/admit"
 	"github.com/syumai/workers"
 )
 
@@ -19,12 +20,18 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		setMemoryLimit()
 	}
-	api := httpapi.Handler()
-	h := api
+	// The instance runs one Go call at a time, which nothing interrupts:
+	// the share, not the native server's pool and time limit, keeps
+	// costly requests from starving the others (admit.Share).
+	share := admit.NewShare()
+	api := httpapi.Handler(httpapi.WithAdmission(share))
+	// Every call's context carries the pauser's hook, under either glue
+	// (pause_js.go).
+	h := withPause(api)
 	if wrapHandler != nil {
 		h = wrapHandler(h)
 	}
-	exposeSync(h, api)
+	exposeSync(h, api, share)
 	// With syumai's own glue this serves one request and returns; with the
 	// persistent glue no request comes this way and it blocks for the life
 	// of the isolate, which keeps the instance (and exposeSync's entry) alive.

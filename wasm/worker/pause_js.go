@@ -4,12 +4,13 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"syscall/js"
 
-	"github.com/subplay/subplay/core/httpapi"
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/stop"
+	"github.com/subplay/subplay/wasm/worker/admit"
 )
 
 // PauseEvery is how many of core/stop's looks a call makes between two
@@ -106,11 +107,10 @@ func newPauser(binding js.Value) *pauser {
 // look is core/stop's hook, called at every look of a call's loops (each
 // stop.Every items) and for heavy work (stop.Heavy, a UDF's allocations).
 // A call pauses after every `every` looks of its own, so that an ordinary
-// call, which makes a few, never pauses: counted across calls, as core/stop
-// counts, the looks of many ordinary calls added up to a pause in one of
-// them now and then, which made it long, and so made it wait for the long
-// token, behind a costly call, and taught the extra worker's glue that its
-// kind of request was long (patch-glue.mjs, learn).
+// call, which makes a few, never pauses: counted across calls, the looks
+// of many ordinary calls added up to a pause in one of them now and then,
+// which made it long, and so made it wait for the long token, behind a costly call, and taught the extra worker's glue that its
+// kind of request was long (persistent.mjs, learn).
 func (p *pauser) look(ctx context.Context, heavy bool) {
 	if !heavy {
 		n := &p.looks
@@ -172,9 +172,9 @@ func (p *pauser) wait(ctx context.Context, st *callState) {
 	}
 	select {
 	case <-c:
-		// The call runs again: the share (core/httpapi) measures what ran
+		// The call runs again: the share (admit.Share) measures what ran
 		// in the pause up to now, and this call's next stretch from now.
-		httpapi.Resumed(ctx)
+		admit.Resumed(ctx)
 	case <-ctx.Done():
 		p.mu.Lock()
 		delete(p.waiting, id)
@@ -216,9 +216,22 @@ func (p *pauser) end(st *callState, code string) {
 // thePauser is the instance's pauser, once installed.
 var thePauser *pauser
 
-// installPause makes core/stop pause the calls of this instance.
+// installPause makes the calls of this instance pause (withPause).
 func installPause(binding js.Value) *pauser {
 	thePauser = newPauser(binding)
-	stop.SetPause(thePauser.look, 1)
 	return thePauser
+}
+
+// withPause gives every request's context the pauser's hook (core/stop
+// calls it at each look of the call's loops), once the pauser is
+// installed: so under both glues, the persistent one (subplayServe) and
+// syumai's stock one (workers.Serve), as when core/stop kept one hook for
+// the whole process. TestWorkerdPause holds the pauses in workerd.
+func withPause(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := thePauser; p != nil {
+			r = r.WithContext(stop.WithPause(r.Context(), p.look))
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -16,11 +16,13 @@ import (
 	"github.com/subplay/subplay/core/httpapi"
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/playground"
+	"github.com/subplay/subplay/wasm/worker/admit"
 )
 
 // exposeSync puts these entries on the binding object of the instance's
-// first request, for the persistent glue (patch-glue.mjs); h serves, api
-// is the API handler inside it (h may wrap it):
+// first request, for the persistent glue (persistent.mjs); h serves, api
+// is the API handler inside it (h may wrap it), share its admission
+// policy:
 //
 //	subplayMaxBody                               the body limit, so JS reads no more than it needs
 //	subplayLargeBody                             the size from which a body may be costly
@@ -32,12 +34,12 @@ import (
 //	                                             needsModule, retire, paused}); signal is the request's AbortSignal
 //	                                             (or null): its abort cancels the call
 //	subplayAlive() -> true                       only while the Go program runs
-//	subplayShareState() -> string                the costly-work share's state (httpapi.ShareState)
+//	subplayShareState() -> string                the costly-work share's state (admit.Share.State)
 //
 // It reads two entries the glue may have put there before the instance
 // started: subplayPause(wake), queue wake as a JavaScript task (see
 // pauser); and subplayShareInit, the share's state as the instance this
-// one succeeds left it (httpapi.RestoreShare), so that a fresh instance
+// one succeeds left it (admit.Share.Restore), so that a fresh instance
 // does not start with a full allowance.
 //
 // retire is true when the instance's memory has grown past
@@ -58,18 +60,18 @@ import (
 // handleRequest, and nothing of a call outlives it. That is what lets one
 // instance answer any number of requests (syumai's handleRequest closes a
 // channel when its response ends, which ends the instance).
-func exposeSync(h, api http.Handler) {
+func exposeSync(h, api http.Handler, share *admit.Share) {
 	binding := js.Global().Get("context").Get("binding")
 	if binding.Type() != js.TypeObject {
 		return
 	}
 	if init := binding.Get("subplayShareInit"); init.Type() == js.TypeString {
-		if err := httpapi.RestoreShare(api, []byte(init.String())); err != nil {
+		if err := share.Restore([]byte(init.String())); err != nil {
 			fmt.Fprintf(os.Stderr, "subplay worker: the share's state from the instance before was not taken: %v\n", err)
 		}
 	}
 	binding.Set("subplayShareState", js.FuncOf(func(js.Value, []js.Value) any {
-		return string(httpapi.ShareState(api))
+		return string(share.State())
 	}))
 	binding.Set("subplayMaxBody", httpapi.MaxBody)
 	binding.Set("subplayLargeBody", limits.HTTPLargeBody)
@@ -88,7 +90,7 @@ func exposeSync(h, api http.Handler) {
 		if err != nil {
 			panic(err)
 		}
-		req = req.WithContext(httpapi.WithOthers(req.Context(), args[3].Int()))
+		req = req.WithContext(admit.WithOthers(req.Context(), args[3].Int()))
 		w := &recorder{header: http.Header{}}
 		if !httpapi.Refuse(api, w, req) {
 			return js.Null()
@@ -120,7 +122,7 @@ func exposeSync(h, api http.Handler) {
 		}
 		// How many other requests compete for the instance: the handler
 		// limits costly work only while some do.
-		ctx := httpapi.WithOthers(req.Context(), args[4].Int())
+		ctx := admit.WithOthers(req.Context(), args[4].Int())
 		ctx, cancel := context.WithCancel(ctx)
 		ctx, st := pauses.begin(ctx)
 		// The client's disconnect (workerd's request.signal, with the
@@ -139,7 +141,7 @@ func exposeSync(h, api http.Handler) {
 			res, code := serve(h, req)
 			unlisten()
 			// The glue lets a request in beside a long call only if its
-			// kind of request has not been long lately (patch-glue.mjs).
+			// kind of request has not been long lately (persistent.mjs).
 			if st.reached {
 				res.Set("paused", true)
 			}

@@ -1,13 +1,16 @@
-package httpapi
+package admit
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/subplay/subplay/core/costclass"
+	"github.com/subplay/subplay/core/httpapi"
 	"github.com/subplay/subplay/core/limits"
 	"github.com/subplay/subplay/core/playground"
 )
@@ -103,7 +106,7 @@ func TestShare(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newShare()
+			s := NewShare()
 			t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 			for i, c := range tc.calls {
 				now := t0.Add(time.Duration(c.at) * time.Millisecond)
@@ -121,13 +124,33 @@ func TestShare(t *testing.T) {
 	}
 }
 
+// busyHandler returns the API handler with a share whose allowance is
+// spent and is not given back during the test, contended.
+func busyHandler() (http.Handler, *Share) {
+	s := NewShare()
+	h := httpapi.Handler(httpapi.WithAdmission(s))
+	return h, s
+}
+
+func spend(s *Share) {
+	s.tokens = -time.Second
+	s.refilled = time.Now().Add(time.Hour) // no refill during the test
+}
+
+func errorCode(t *testing.T, rec *httptest.ResponseRecorder) string {
+	t.Helper()
+	var e playground.ErrorResponse
+	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error == nil {
+		t.Fatalf("status %d, not a JSON error: %s", rec.Code, rec.Body)
+	}
+	return e.Error.Code
+}
+
 // A request the share refuses is answered 503 busy with a Retry-After, as
 // the native server answers when its slots are taken; a small one is
 // answered as ever.
 func TestShareAnswersBusy(t *testing.T) {
-	h := Handler().(*handler)
-	h.gate, h.share = nil, newShare()
-	h.share.tokens = -time.Second
+	h, s := busyHandler()
 	largeBody := `{}` + strings.Repeat(" ", limits.HTTPLargeBody)
 	tests := []struct {
 		name   string
@@ -139,15 +162,17 @@ func TestShareAnswersBusy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h.share.tokens = -time.Second
-			h.share.refilled = time.Now().Add(time.Hour) // no refill during the test
-			rec := post(h, WithOthers(context.Background(), 1), tc.body)
+			spend(s)
+			req := httptest.NewRequest(http.MethodPost, "/v1/version", strings.NewReader(tc.body)).WithContext(WithOthers(context.Background(), 1))
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
 			if rec.Code != tc.status {
 				t.Fatalf("status %d, want %d; body %s", rec.Code, tc.status, rec.Body)
 			}
 			if tc.status == http.StatusServiceUnavailable {
-				if code := errorCode(t, rec); code != codeBusy {
-					t.Errorf("code %q, want %q", code, codeBusy)
+				if code := errorCode(t, rec); code != "busy" {
+					t.Errorf("code %q, want %q", code, "busy")
 				}
 				if got := rec.Header().Get("Retry-After"); got != "1" {
 					t.Errorf("Retry-After = %q, want 1", got)
@@ -157,11 +182,11 @@ func TestShareAnswersBusy(t *testing.T) {
 	}
 }
 
-// Refuse answers a large declared body 503 busy before it is read, exactly
-// when the share would refuse it, and leaves every other request alone.
+// httpapi.Refuse answers a large declared body 503 busy before it is read,
+// exactly when the share would refuse it, and leaves every other request
+// alone.
 func TestRefuseBeforeTheBody(t *testing.T) {
-	h := Handler().(*handler)
-	h.gate, h.share = nil, newShare()
+	h, s := busyHandler()
 	tests := []struct {
 		name, method, path string
 		length             int64
@@ -170,19 +195,18 @@ func TestRefuseBeforeTheBody(t *testing.T) {
 		{"a large body while costly work is over its share", http.MethodPost, "/v1/validate", limits.HTTPLargeBody, true},
 		{"a small body", http.MethodPost, "/v1/validate", 100, false},
 		{"an unknown length", http.MethodPost, "/v1/validate", -1, false},
-		{"over the body limit (413 later)", http.MethodPost, "/v1/validate", MaxBody + 1, false},
+		{"over the body limit (413 later)", http.MethodPost, "/v1/validate", httpapi.MaxBody + 1, false},
 		{"no operation", http.MethodPost, "/v1/no-such-op", limits.HTTPLargeBody, false},
 		{"not the API", http.MethodPost, "/healthz", limits.HTTPLargeBody, false},
 		{"not a POST", http.MethodGet, "/v1/version", limits.HTTPLargeBody, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h.share.tokens = -time.Second
-			h.share.refilled = time.Now().Add(time.Hour) // no refill during the test
+			spend(s)
 			req := httptest.NewRequest(tc.method, tc.path, nil).WithContext(WithOthers(context.Background(), 1))
 			req.ContentLength = tc.length
 			rec := httptest.NewRecorder()
-			if got := Refuse(h, rec, req); got != tc.refused {
+			if got := httpapi.Refuse(h, rec, req); got != tc.refused {
 				t.Fatalf("Refuse = %v, want %v", got, tc.refused)
 			}
 			if !tc.refused {
@@ -191,7 +215,7 @@ func TestRefuseBeforeTheBody(t *testing.T) {
 				}
 				return
 			}
-			if rec.Code != http.StatusServiceUnavailable || errorCode(t, rec) != codeBusy || rec.Header().Get("Retry-After") != "1" {
+			if rec.Code != http.StatusServiceUnavailable || errorCode(t, rec) != "busy" || rec.Header().Get("Retry-After") != "1" {
 				t.Errorf("status %d, Retry-After %q, body %s; want 503 busy with Retry-After 1", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
 			}
 		})
@@ -206,12 +230,7 @@ func TestRefuseBeforeTheBody(t *testing.T) {
 func TestShareCarriedOver(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	newWorkerHandler := func() *handler {
-		h := Handler().(*handler)
-		h.gate, h.share = nil, newShare()
-		return h
-	}
-	old := newWorkerHandler()
+	old := NewShare()
 	// A small class made costly by four slow calls (0.35 s each), the
 	// last one left open, as a clock that stood still leaves the call that
 	// retired the instance: its cost is measured by the next call's start,
@@ -220,51 +239,45 @@ func TestShareCarriedOver(t *testing.T) {
 	slow := slowCall()
 	for i := range 4 {
 		start := at(i * slow)
-		old.share.begin(start, 1)
-		o := old.share.admit("schema", 2400, start)
+		old.begin(start, 1)
+		o := old.admit("schema", 2400, start)
 		if o == nil {
-			t.Fatalf("call %d refused by the old share (tokens %v)", i, old.share.tokens)
+			t.Fatalf("call %d refused by the old share (tokens %v)", i, old.tokens)
 		}
-		old.share.end(o, start) // measured by the next start
+		old.end(o, start) // measured by the next start
 	}
-	state := ShareState(old)
+	state := old.State()
 	if state == nil {
-		t.Fatal("no state from a worker handler")
+		t.Fatal("no state from the share")
 	}
 	next := at(4*slow + 1)
-	fresh := newWorkerHandler()
-	fresh.share.begin(next, 1)
-	if fresh.share.admit("schema", 2400, next) == nil {
+	fresh := NewShare()
+	fresh.begin(next, 1)
+	if fresh.admit("schema", 2400, next) == nil {
 		t.Fatal("a fresh share refused the call; the test proves nothing")
 	}
-	carried := newWorkerHandler()
-	if err := RestoreShare(carried, state); err != nil {
+	carried := NewShare()
+	if err := carried.Restore(state); err != nil {
 		t.Fatal(err)
 	}
-	carried.share.begin(next, 1)
-	if carried.share.admit("schema", 2400, next) != nil {
-		t.Errorf("the carried-over share admitted a call the old one would refuse (tokens %v)", carried.share.tokens)
+	carried.begin(next, 1)
+	if carried.admit("schema", 2400, next) != nil {
+		t.Errorf("the carried-over share admitted a call the old one would refuse (tokens %v)", carried.tokens)
 	}
-	old.share.begin(next, 1)
-	if old.share.admit("schema", 2400, next) != nil {
-		t.Errorf("the old share admitted the call too: the test's sequence is wrong (tokens %v)", old.share.tokens)
+	old.begin(next, 1)
+	if old.admit("schema", 2400, next) != nil {
+		t.Errorf("the old share admitted the call too: the test's sequence is wrong (tokens %v)", old.tokens)
 	}
 
 	for _, bad := range []string{`{`, `{"classes":[{"op":"schema","sizeBits":-1,"n":1}]}`, `{"tokens":"x"}`} {
-		h := newWorkerHandler()
-		tokens := h.share.tokens
-		if err := RestoreShare(h, []byte(bad)); err == nil {
-			t.Errorf("RestoreShare(%s) accepted it", bad)
+		s := NewShare()
+		tokens := s.tokens
+		if err := s.Restore([]byte(bad)); err == nil {
+			t.Errorf("Restore(%s) accepted it", bad)
 		}
-		if h.share.tokens != tokens || len(h.share.classes.m) != 0 {
-			t.Errorf("RestoreShare(%s) changed the share", bad)
+		if s.tokens != tokens || s.classes.Len() != 0 {
+			t.Errorf("Restore(%s) changed the share", bad)
 		}
-	}
-	// Natively the handler has a gate instead (under js/wasm, a share).
-	gated := Handler().(*handler)
-	gated.share = nil
-	if ShareState(gated) != nil || RestoreShare(gated, state) == nil {
-		t.Error("a handler without a share gave or took a share state")
 	}
 }
 
@@ -277,7 +290,7 @@ func TestShareCarriedOver(t *testing.T) {
 func TestSharePausedCall(t *testing.T) {
 	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
-	s := newShare()
+	s := NewShare()
 	s.begin(at(0), 1)
 	p := s.admit("filter", limits.HTTPLargeBody, at(0))
 	if p == nil {
@@ -308,32 +321,33 @@ func TestSharePausedCall(t *testing.T) {
 	if s.admit("filter", limits.HTTPLargeBody, at(ms+1)) != nil {
 		t.Errorf("after 2 s of costly work in 2.1 s a costly call was admitted (tokens %v)", s.tokens)
 	}
-	if got, want := s.classes.m[classOf("validate", 500)].cheapest(), 5*time.Millisecond; got != want {
+	if got, want := cheapest(s, "validate", 500), 5*time.Millisecond; got != want {
 		t.Errorf("the ordinary class learnt %v, want %v", got, want)
 	}
-	if got, want := s.classes.m[classOf("filter", limits.HTTPLargeBody)].cheapest(), p.spent; got != want {
+	if got, want := cheapest(s, "filter", limits.HTTPLargeBody), p.spent; got != want {
 		t.Errorf("the costly class learnt %v, want %v", got, want)
 	}
 }
 
-// TestResumedReachesTheShare: the handler gives each call's context what
-// Resumed needs, so that the pauser's word reaches the share.
+// TestResumedReachesTheShare: the context Admit gives a call is what
+// Resumed needs, so that the pauser's word reaches the share; the handler
+// runs the call with that context (core/httpapi's
+// TestAdmissionRunsTheCall).
 func TestResumedReachesTheShare(t *testing.T) {
-	h := Handler().(*handler)
-	h.gate, h.share = nil, newShare()
-	var reached bool
-	h.run = func(ctx context.Context, op *playground.Op, body []byte) ([]byte, error) {
-		h.share.open = nil // as if another call had begun in a pause
-		Resumed(ctx)
-		reached = h.share.open != nil && h.share.open.class.op == op.Name
-		return []byte(`{}`), nil
+	s := NewShare()
+	ctx, done, ok := s.Admit(context.Background(), "validate", 2)
+	if !ok {
+		t.Fatal("a small call was refused")
 	}
-	rec := httptest.NewRecorder()
-	req := httptest.NewRequest(http.MethodPost, "/v1/validate", strings.NewReader(`{}`))
-	req.Header.Set("Content-Type", "application/json")
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusOK || !reached {
-		t.Errorf("status %d; Resumed made the call the share's open one: %v", rec.Code, reached)
+	o := s.open
+	s.open = nil // as if another call had begun in a pause
+	Resumed(ctx)
+	if s.open != o {
+		t.Error("Resumed did not make the call the share's open one again")
+	}
+	done()
+	if !o.ended {
+		t.Error("done did not end the call")
 	}
 	Resumed(context.Background()) // no call: nothing happens
 }
@@ -346,11 +360,11 @@ func TestLoneCallTeachesNothing(t *testing.T) {
 	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	const op, size = "transform", 300
-	s := newShare()
+	s := NewShare()
 	s.begin(at(0), 1)
 	o := s.admit(op, size, at(0))
 	s.end(o, at(limits.WorkerCostlyBurstMillis)) // the clock moved: measured whole
-	if !s.classes.isCostly(classOf(op, size), size) {
+	if !s.classes.IsCostly(costclass.Of(op, size), size) {
 		t.Fatal("the class is not costly after a costly call; the test proves nothing")
 	}
 	alone := limits.WorkerCostlyBurstMillis + 10*limits.WorkerContendedMillis
@@ -362,7 +376,13 @@ func TestLoneCallTeachesNothing(t *testing.T) {
 	s.end(o, at(alone))       // the clock stood still
 	s.begin(at(alone+500), 0) // nothing waited: its length is unknown
 	s.begin(at(alone+501), 1) // and stays unknown
-	if !s.classes.isCostly(classOf(op, size), size) {
-		t.Errorf("a call alone taught its class it was cheap: %v", s.classes.m[classOf(op, size)].recent)
+	if !s.classes.IsCostly(costclass.Of(op, size), size) {
+		c, _ := s.classes.Get(costclass.Of(op, size))
+		t.Errorf("a call alone taught its class it was cheap: %v", c.Recent)
 	}
+}
+
+func cheapest(s *Share, op string, size int) time.Duration {
+	c, _ := s.classes.Get(costclass.Of(op, size))
+	return c.Cheapest()
 }

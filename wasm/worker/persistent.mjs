@@ -1,45 +1,34 @@
-// Patches the worker.mjs that syumai's workers-assets-gen generates so that
-// one Go instance per isolate answers every request, instead of a new
-// instance (Go start-up plus package initialisation) for each one.
+// The persistent glue: one Go instance per isolate answers every request,
+// where syumai/workers' generated glue starts a new Go instance (Go
+// start-up plus package initialisation) for each one. The worker's entry
+// (glue.mjs) installs fetch from here in place of syumai's and keeps its
+// other handlers.
 //
-// Usage: node wasm/worker/patch-glue.mjs dist/worker/build/worker.mjs
-//
-// The glue stays generated: this script replaces exactly one function,
-// fetch, and refuses to run when the generated text is not the one it was
-// reviewed against (a new syumai/workers version must be looked at again).
-// scheduled, queue and onRequest keep syumai's per-call instances.
-import { readFileSync, writeFileSync } from "node:fs";
-
-const stock = `async function fetch(req, env, ctx) {
-  const binding = {};
-  await run(createRuntimeContext({ env, ctx, binding }));
-  return binding.handleRequest(req);
-}`;
-
-const persistent = `// subplay: one Go instance per isolate (patched in by wasm/worker/patch-glue.mjs).
 // The instance is started by the first request and then called through
 // binding.subplayServe (wasm/worker/serve_js.go); the handler keeps no
-// state between requests, so sharing it is safe.
+// state between requests, so sharing it is safe. glue.test.mjs holds what
+// can be held outside workerd; scripts/test-edge holds the rest.
+
+// What the entry hands in (persistentFetch): start(context) starts a Go
+// instance with syumai's runtime context and resolves to its Go object
+// (wasm_exec.js's) once the program is ready; createRuntimeContext is
+// syumai's (runtime.mjs).
+let start;
+let createRuntimeContext;
+
+// persistentFetch returns the fetch handler, given the entry's hooks.
+export function persistentFetch(hooks) {
+  ({ start, createRuntimeContext } = hooks);
+  return fetch;
+}
+
 let live; // a Promise of the binding of the live instance
 // The body limit, and the size from which a body may be costly, the same
 // in every instance, from the first that started.
 let bodyLimit;
 let largeBody;
-// The Go object (wasm_exec.js's) of the instance being started: syumai's
-// run creates it and keeps it to itself, and the glue needs it to let go of
-// a retired instance (release).
-let starting;
-{
-  const GoRuntime = globalThis.Go;
-  globalThis.Go = class extends GoRuntime {
-    constructor() {
-      super();
-      starting = this;
-    }
-  };
-}
 
-// The costly-work share's state (core/httpapi's share) as the last retired
+// The costly-work share's state (wasm/worker/admit's share) as the last retired
 // instance left it, for its successor (subplayShareInit, serve_js.go).
 let shareState;
 
@@ -47,9 +36,8 @@ function liveBinding(env, ctx) {
   if (live === undefined) {
     const binding = {};
     if (shareState !== undefined) binding.subplayShareInit = shareState;
-    const instance = run(createRuntimeContext({ env, ctx, binding })).then(() => {
-      binding.go = starting; // one instance starts at a time: live is set below
-      starting = undefined;
+    const instance = start(createRuntimeContext({ env, ctx, binding })).then((go) => {
+      binding.go = go; // release lets go of it
       bodyLimit = binding.subplayMaxBody;
       largeBody = binding.subplayLargeBody;
       instance.bound = binding; // started: a request beside the turn may use it (takeTurn)
@@ -143,7 +131,7 @@ function call(binding, req, body, others) {
 }
 
 // What Go needs to know whether other requests compete for the instance
-// (core/httpapi's share limits costly work only then): how many requests
+// (wasm/worker/admit's share limits costly work only then): how many requests
 // are inside fetch, how many of those are still receiving a body in more
 // than one piece (a large or slow upload, not ready for Go), and how many
 // arrived in all, and by the start of the last Go call.
@@ -152,10 +140,11 @@ let uploading = 0;
 let arrived = 0;
 let arrivedAtCall = 0;
 
-// readLimited reads a request body, but never more than one byte past the
-// limit: that byte is enough for Go to answer 413. A body declared larger
+// readLimited reads a request body, but stops at the first piece that
+// takes it past the limit: more than the limit is enough for Go to answer
+// 413 (glue.test.mjs). A body declared larger
 // than the limit is not read at all; Go refuses it by its Content-Length.
-async function readLimited(req, limit) {
+export async function readLimited(req, limit) {
   if (req.body === null) return null;
   if (Number(req.headers.get("content-length")) > limit) {
     await req.body.cancel();
@@ -616,18 +605,4 @@ async function serve(req, env, ctx, turn) {
   if (res.needsModule === true && env.EXTRA !== undefined) return forward(env.EXTRA, req, body);
   const noBody = res.status === 204 || res.status === 304 || req.method === "HEAD";
   return new Response(noBody ? null : res.body, { status: res.status, headers: res.headers });
-}`;
-
-const file = process.argv[2];
-if (!file) {
-  console.error("usage: node patch-glue.mjs path/to/worker.mjs");
-  process.exit(2);
 }
-const src = readFileSync(file, "utf8");
-const at = src.indexOf(stock);
-if (at < 0 || src.indexOf(stock, at + 1) >= 0) {
-  console.error(`patch-glue: ${file} does not hold syumai's fetch exactly once; ` +
-    "the generated glue changed, so review this patch against it");
-  process.exit(1);
-}
-writeFileSync(file, src.slice(0, at) + persistent + src.slice(at + stock.length));
