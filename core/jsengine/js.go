@@ -113,7 +113,6 @@ func Open(l Limits) (r *Runtime, err error) {
 	return r, nil
 }
 
-
 func (r *Runtime) call(name string, args ...any) int {
 	v := r.exports.Call(name, args...)
 	if v.Type() == js.TypeNumber {
@@ -373,4 +372,3 @@ func (r *Runtime) MemoryBytes() int {
 	}
 	return r.memory.Get("buffer").Get("byteLength").Int()
 }
-

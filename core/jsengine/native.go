@@ -283,7 +283,6 @@ func Open(l Limits) (*Runtime, error) {
 	return r, nil
 }
 
-
 func (r *Runtime) call(ctx context.Context, name string, args ...uint64) (uint64, error) {
 	res, err := r.fns[name].Call(ctx, args...)
 	if err != nil {

@@ -44,9 +44,6 @@ func WithPause(ctx context.Context, p Pause) context.Context {
 
 func pauseOf(ctx context.Context) Pause {
 	p, _ := ctx.Value(pauseKey{}).(Pause)
-	if p == nil {
-		p = legacyPause()
-	}
 	return p
 }
 

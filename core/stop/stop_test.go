@@ -107,36 +107,6 @@ func TestPause(t *testing.T) {
 	}
 }
 
-// TestSetPauseStillCounts holds the deprecated process-wide pause to what
-// it did while the tests that use it remain: once every so many looks of
-// contexts that carry no pause, and at each heavy look; a context's own
-// pause wins over it.
-func TestSetPauseStillCounts(t *testing.T) {
-	ctx := context.Background()
-	var light, heavy int
-	SetPause(func(_ context.Context, h bool) {
-		if h {
-			heavy++
-		} else {
-			light++
-		}
-	}, 4)
-	defer SetPause(nil, 0)
-	for i := range 40 * Every {
-		Check(ctx, i)
-	}
-	Heavy(ctx)
-	own := 0
-	Check(WithPause(ctx, func(context.Context, bool) { own++ }), 0)
-	if light != 10 || heavy != 1 || own != 1 {
-		t.Errorf("%d light and %d heavy pauses, %d of the context's own; want 10, 1 and 1", light, heavy, own)
-	}
-	SetPause(nil, 0)
-	if pauseOf(ctx) != nil {
-		t.Fatal("SetPause(nil) left a pause installed")
-	}
-}
-
 // BenchmarkCheck measures a look with and without a pause in the context
 // that does nothing: the cost an ordinary call pays for the worker's hook.
 func BenchmarkCheck(b *testing.B) {

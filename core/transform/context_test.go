@@ -24,17 +24,17 @@ func TestContextPauses(t *testing.T) {
 	pauses := 0
 	var cancelAt int
 	var cancel context.CancelFunc
-	stop.SetPause(func(context.Context, bool) {
+	pause := stop.Pause(func(context.Context, bool) {
 		pauses++
 		if pauses == cancelAt {
 			cancel()
 		}
-	}, 1)
-	defer stop.SetPause(nil, 0)
+	})
 
 	t.Run("same verdict, with pauses", func(t *testing.T) {
 		var ctx context.Context
 		ctx, cancel = context.WithCancel(context.Background())
+		ctx = stop.WithPause(ctx, pause)
 		defer cancel()
 		pauses, cancelAt = 0, 0
 		outcome := func(opts Options) ([]Step, int) {
@@ -62,6 +62,7 @@ func TestContextPauses(t *testing.T) {
 		withCache(true, func() {
 			var ctx context.Context
 			ctx, cancel = context.WithCancel(context.Background())
+			ctx = stop.WithPause(ctx, pause)
 			defer cancel()
 			pauses, cancelAt = 0, 3
 			u := UDF{FunctionName: "f", Code: top}
@@ -89,17 +90,16 @@ func TestContextPauses(t *testing.T) {
 // UDF never makes such a look.
 func TestHeavyStepsPause(t *testing.T) {
 	heavy, light := 0, 0
-	stop.SetPause(func(_ context.Context, h bool) {
+	ctx := stop.WithPause(context.Background(), func(_ context.Context, h bool) {
 		if h {
 			heavy++
 		} else {
 			light++
 		}
-	}, 1)
-	defer stop.SetPause(nil, 0)
+	})
 	run := func(code string) Step {
 		t.Helper()
-		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{Ctx: context.Background()})
+		p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{Ctx: ctx})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,19 +127,17 @@ func TestHeavyStepsPause(t *testing.T) {
 // TestContextLooksWithWeightedSteps checks that a call looks at its
 // context every stop.Every steps also when its steps count more than one
 // each: a function's step (1) and then a loop whose body counts 2 kept the
-// count odd, never a multiple of stop.Every, and such a loop never looked
-// (twenty-third session).
+// count odd, never a multiple of stop.Every, and such a loop never looked.
 func TestContextLooksWithWeightedSteps(t *testing.T) {
 	light := 0
-	stop.SetPause(func(_ context.Context, h bool) {
+	ctx := stop.WithPause(context.Background(), func(_ context.Context, h bool) {
 		if !h {
 			light++
 		}
-	}, 1)
-	defer stop.SetPause(nil, 0)
+	})
 	body := strings.Repeat("y = 1; ", 30) // 90 nodes and more: 2 steps
 	code := fmt.Sprintf("function f(m) { var y; for (var i = 0; i < 10000; i++) { %s} return m }", body)
-	p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{Ctx: context.Background()})
+	p, err := Compile([]UDF{{FunctionName: "f", Code: code}}, Options{Ctx: ctx})
 	if err != nil {
 		t.Fatal(err)
 	}
