@@ -33,9 +33,9 @@ const UDFNesting = 200
 // UDFNestingChecked bounds the same depth once the engine has added its
 // checks around + and += (three brackets each). Chromium gives a worker
 // (where the page runs the core) about half of Node's stack: there the
-// instance died past about 550 brackets, 1,100 assignments, 4,000 "!"
-// (eighteenth session), about 4,400 of the scan's units; 275 levels
-// (2,200 units) keeps half of that.
+// instance died past about 550 brackets, 1,100 assignments, 4,000 "!",
+// about 4,400 of the scan's units; 275 levels (2,200 units) keeps half of
+// that (site/test's TestDeepUDFsInTheWorker runs UDFs at the bound there).
 const UDFNestingChecked = 275
 
 // UDFCallSteps bounds the work of one call of a UDF (running its top-level
@@ -64,10 +64,11 @@ const UDFCallSeconds = 10
 // through (itself, its prototype, that one's... up to Object.prototype):
 // goja reads every link on each property an object does not hold, and no
 // step counts the links, so a chain of 20,000 read in a loop ran until the
-// 10 s net natively and in js/wasm (twenty-ninth session). Ordinary code
-// stays far below it (a class hierarchy of ten levels is about twelve).
+// 10 s net natively and in js/wasm. Ordinary code stays far below it (a
+// class hierarchy of ten levels is about twelve).
 // Each way of making or changing a link is checked (see guards.linked):
-// past the bound the call is refused.
+// past the bound the call is refused (TestChainsRefused,
+// TestChainsAtTheBound).
 const UDFPrototypeDepth = 32
 
 // UDFCallStack bounds the depth of JavaScript calls (recursion).
@@ -79,8 +80,9 @@ const UDFCallStack = 500
 // the bound is generous for that reason). Sample messages come in a text
 // of at most DocumentBytes, and goja's values are large: a UDF that parses
 // a 900 KiB JSON message, changes each of its items and stringifies it
-// allocated 53 MiB (45.6 MiB without the loop), natively, measured ad hoc
-// in the thirteenth session. So the largest messages leave little room:
+// allocated 53 MiB (45.6 MiB without the loop) natively; TestLargeMessageFits
+// runs such a UDF on a message near DocumentBytes. So the largest messages
+// leave little room:
 // a UDF that copies such a message a few more times is stopped.
 //
 // That is the most a call gets: its budget is UDFCallAllocBase plus
@@ -140,16 +142,18 @@ const UDFBacktrackPaths = 10_000_000
 // groups of a pattern compiled at run time (new RegExp). Each level is
 // Go's recursion, which no call of the UDF's counts, and in WebAssembly
 // Go's recursion uses the host's stack, of which Chromium gives the page's
-// worker about half of what Node has. Measured there (thirty-third
-// session, the transforms panel, the bound at 1,000 for JSON and for joins
-// apart): the instance died past about 220 levels of join (past 100-150
-// under 160 levels of recursion through map), past 300-1,000 of
+// worker about half of what Node has. Measured there (the transforms
+// panel, the bound at 1,000 for JSON and for joins apart): the instance
+// died past about 220 levels of join (past 100-150 under 160 levels of
+// recursion through map), past 300-1,000 of
 // toLocaleString, 4,000-45,000 of flat, 5,000-20,000 groups of a pattern;
 // JSON.stringify and JSON.parse (with a reviver too) of 998 levels under
 // that recursion held, and stringify of 998 with a join of 64 levels at
 // the bottom did not. Counted together, and a level of join as
 // UDFJoinLevel, every such stack stays under what held. A message nests
-// a few levels; V8 stops at its stack's end, some thousands.
+// a few levels; V8 stops at its stack's end, some thousands. TestBuilders
+// holds the bound, and site/test's TestDeepUDFsInTheWorker runs UDFs that
+// recurse past it in the page's worker.
 const UDFJSONNesting = 640
 
 // UDFJoinLevel is what one level of join, toString or toLocaleString over
@@ -179,13 +183,12 @@ const UDFSplitPieces = 1 << 20
 // digits 2.4 s), and writes one as text in time that grows faster than
 // its size, where the engine writes it (a template, a + with a string, a
 // key, String, join...): 262,144 bits took 50 ms in js/wasm and 11
-// natively, 1,024 bits 34 µs and 7 (twenty-sixth session; 2^18 bits were
-// allowed until then, and a loop writing one ran 1.2 s natively before
-// the allocation budget stopped it). Where subplay sees the text written
-// it charges a step per 64 bits; 2^10 bits (308 decimal digits) keeps
-// what it cannot see (String(b), Symbol(b), an Error's message) near a
-// light step's cost, and is far past the 64 or 128 bits of any number a
-// message carries.
+// natively, 1,024 bits 34 µs and 7 (a loop writing one of 2^18 bits ran
+// 1.2 s natively before the allocation budget stopped it). Where subplay
+// sees the text written it charges a step per 64 bits; 2^10 bits (308
+// decimal digits) keeps what it cannot see (String(b), Symbol(b), an
+// Error's message) near a light step's cost, and is far past the 64 or 128
+// bits of any number a message carries. TestBigIntTextCharged holds the charge and the bound.
 const UDFBigIntBits = 1 << 10
 
 // UDFCacheEntries and UDFCacheBytes bound the cache of compiled UDFs (the

@@ -17,8 +17,9 @@ import (
 // each property it does not hold (and for in, instanceof, a write that
 // looks for a setter), and no step counts those reads: a chain of 20,000
 // objects read four times a loop iteration ran until the 10 s net,
-// natively and in js/wasm (twenty-ninth session). So no object may inherit
-// through more than limits.UDFPrototypeDepth objects, itself included.
+// natively and in js/wasm. So no object may inherit through more than
+// limits.UDFPrototypeDepth objects, itself included (TestChainsRefused,
+// TestChainsAtTheBound).
 //
 // The bound is kept where links are made, each checked once made (before
 // anything of the UDF's runs on the new object, or at the first code of

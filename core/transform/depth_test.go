@@ -208,8 +208,10 @@ func TestOrdinaryCodeIsShallow(t *testing.T) {
 // statement), each after something that may end a statement or an operand
 // (a ";", a ",", a line break, a block), so that the scan's resets meet every
 // kind of link: whatever the scan lets through must not end the instance
-// (in js/wasm, where scripts/test runs this package too). SUBPLAY_DEPTH_SOUP=N
-// tries N programs instead of 40, SUBPLAY_DEPTH_SEED another seed.
+// (in js/wasm, where scripts/test runs this package too). The soup tests
+// the scan only if some programs get through to the parser and some are
+// refused: the test fails when all or none are. SUBPLAY_DEPTH_SOUP=N tries
+// N programs instead of 40, SUBPLAY_DEPTH_SEED another seed.
 func TestDepthSoup(t *testing.T) {
 	runs := 40
 	if n, err := strconv.Atoi(os.Getenv("SUBPLAY_DEPTH_SOUP")); err == nil {
@@ -256,6 +258,9 @@ func TestDepthSoup(t *testing.T) {
 		}
 	}
 	t.Logf("the scan let %d of %d programs through to the parser", accepted, runs)
+	if !(0 < accepted && accepted < runs) {
+		t.Errorf("the scan let %d of %d programs through to the parser: the soup tests nothing unless some reach the parser and some are refused", accepted, runs)
+	}
 }
 
 // reverse reverses s by bytes (the closers are ASCII).

@@ -21,8 +21,8 @@ import (
 // keys or in a sort. Each is one Go call of the engine's, with no step
 // between, for any number of items: 300 typed array elements given a
 // string of 1.5 million digits took 6-10 s natively in one statement
-// (twenty-fifth session, before this), and new Float64Array(Array(300).
-// fill(s)) as long. Here each is converted before the engine sees it
+// when nothing charged them, and new Float64Array(Array(300).fill(s)) as
+// long (TestConversionsCharged's typed array cases). Here each is converted before the engine sees it
 // (guards.element: a string charged, an object's valueOf run once, where
 // and as often as the engine would run it), and the engine is given what
 // it converts at no cost: a number.
@@ -156,7 +156,7 @@ var elementHelpers = goja.MustCompile("elements", `(function (conv) {
 // decide sets what an array or a typed array converts, or gives the key
 // converted for the set here (a call to Reflect.set from Go cost more
 // than the set in JavaScript). A number key of any other object, the most
-// common, asks nothing (a loop of 40,000 o[i] = v, twenty-fifth session).
+// common, asks nothing (measured with a loop of 40,000 o[i] = v).
 // Not strict, so that kind 0 is not. refName's makes a reference whose
 // value is o[k], read (goGet, guards.getAt) and written (goPut,
 // guards.put).
@@ -232,7 +232,8 @@ func (g *guards) wrapArgs(o *goja.Object, name string, change func(fc *goja.Func
 // built-in goes through all of them (Object.assign, keys, freeze...:
 // guards.chargeKeys). An 8 MB key read 50,000 times from an object with
 // more than 8 properties (a smaller table is searched without a hash)
-// ran until the 10 s watch (twenty-sixth session).
+// ran until the 10 s watch when uncharged (TestConversionsCharged's long
+// key cases).
 func (g *guards) boundKeys() {
 	wrapIn := g.wrapKept // each call costs what it did
 	for _, b := range []struct {
@@ -292,9 +293,9 @@ func (g *guards) boundKeys() {
 // item were one, a step per compareChars characters of it each; Object.is
 // of two strings of one length, as ===; replace and replaceAll given a
 // string to find search all of this for it, a step per 1,024 characters
-// as indexOf (twenty-sixth session: [s].indexOf(t) of 8 MB texts in a
-// loop ran 3-4 s natively, Object.is until the watch at 10 s, replaceAll
-// 6.9 s).
+// as indexOf (uncharged, [s].indexOf(t) of 8 MB texts in a loop ran 3-4 s
+// natively, Object.is until the watch at 10 s, replaceAll 6.9 s;
+// TestConversionsCharged's long string cases).
 func (g *guards) boundComparisons() {
 	stop := func(ok bool) {
 		if !ok {
@@ -1008,8 +1009,9 @@ func isPrototypeKey(k goja.Value) bool {
 // copy of what it returns, read as the spec's CreateListFromArrayLike reads it (its
 // length, then each item until one is not a key, which the engine then
 // refuses; a key repeated is refused once all are read, as in V8), the
-// long keys charged (twenty-seventh session: a trap returning a key of 8
-// MB, Object.assign'd from in a loop, ran 1.3 s natively, a spread 1.9 s).
+// long keys charged (uncharged, a trap returning a key of 8 MB,
+// Object.assign'd from in a loop, ran 1.3 s natively, a spread 1.9 s;
+// TestConversionsCharged's Proxy cases).
 // The UDF never sees the stand-in.
 func (g *guards) boundProxies() {
 	vm := g.vm

@@ -431,8 +431,8 @@ func sandbox(vm *goja.Runtime, p *Program, c *compiled) {
 	// the last value given one, before its conversion (superName). A
 	// setter that the engine's write runs may make another super[k] = v in
 	// between: that one takes its own value, and the outer assignment's
-	// value is then its converted one (as every super[k] = v's was before
-	// the twenty-eighth session).
+	// value is then its converted one, not the value as given (a single
+	// super[k] = v gives its value as given: TestConversionsSemantics).
 	var superKey goja.Value = goja.Undefined()
 	var superGiven goja.Value
 	// keptKeys are the stand-ins of super[k] = v's object keys (earlyKey).
@@ -984,11 +984,12 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 		// Work per character of a text in one Go call. normalize of a
 		// text outside ASCII (ASCII goes through at once) took about
 		// 1 us a character natively and 2.5 in js/wasm (1.5 million
-		// "\u00c5" to NFD: 1.6 s and 3.7 s, at the step per 32 characters
-		// charged until the twenty-third session): a step per character,
+		// "\u00c5" to NFD: 1.6 s and 3.7 s at a step per 32 characters,
+		// too little): a step per character,
 		// as much as a light step costs in js/wasm. localeCompare took
 		// 0.16 us a character natively, 0.55 in js/wasm (two texts of
-		// 750,000: 0.25 and 0.83 s): a step per 4. parseFloat: below.
+		// 750,000: 0.25 and 0.83 s): a step per 4 (TestConversionsCharged's
+		// normalize and localeCompare cases). parseFloat: below.
 		{"String.prototype", "normalize", 1, func(fc goja.FunctionCall, what string) float64 {
 			if s, ok := fc.This.(goja.String); ok && g.copiesParts(s) {
 				return float64(s.Length())
@@ -1061,11 +1062,11 @@ func chargeBulk(g *guards, p *Program, c *compiled) {
 	// parseFloat finds the number at the start of its text with a regular
 	// expression (goja's, Go's regexp), about 280 ns a character natively
 	// and 2.8 us in js/wasm: 150 parseFloat of 10,000 digits took 0.83 s
-	// and 4.2 s at the step per 32 characters charged until the
-	// twenty-third session. The characters the expression reads (after
+	// and 4.2 s at a step per 32 characters, too little. The characters the expression reads (after
 	// the leading white space, the run of those a number is written
 	// with) are charged a step each, the rest a step per 32; an object
-	// is converted first, as parseFloat's first step does.
+	// is converted first, as parseFloat's first step does
+	// (TestConversionsCharged's parseFloat case).
 	pf := objectAt(vm, "Number")
 	parseFloat := original(pf, "parseFloat", nil)
 	g.set(pf, "parseFloat", nil, func(fc goja.FunctionCall) goja.Value {
@@ -1399,7 +1400,7 @@ func (p *Program) end(cl *call) {
 // what one call on all their inputs together may (budgetFor). Each call's
 // own budget leaves the next a fresh one, and five messages with a loop
 // that allocates 31 MB each, within each call's budget, took 3 s in js/wasm
-// (twenty-fourth session).
+// with a budget per call alone (TestRequestAllocBudget).
 func (p *Program) requestBudget() uint64 { return budgetFor(p.input) }
 
 // requestSlack is how much less than its own budget a call may have left
@@ -1499,7 +1500,7 @@ func (p *Program) pastSteps(cl *call) bool {
 // (performance.now, Date.now: a call out of the instance, and workerd's
 // stands still while code runs), and reading it at every step made a
 // loop's steps take about 1.4 times as long in Chromium
-// (BenchmarkLoopingUDF, twenty-third session). A step is at most
+// (site/test's BenchmarkLoopingUDF). A step is at most
 // regionNodes expression nodes, each making a value at most, so 16 steps
 // allocate some hundred KB between two reads; what the built-ins build in one go they announce
 // (lookBuilt) or check themselves (guards.afford).
@@ -2100,7 +2101,8 @@ func (g *guards) earlyKey(v *goja.Object) (*goja.Object, func() goja.Value) {
 // (compareChars), for a set or a collection's lookup: the engine goes
 // through all of it each time (a property's set with a key of 8 million
 // characters took 0.6 ms natively and 6 ms in js/wasm, a Map's or Set's
-// lookup 1 and 13-15 ms; twenty-fifth session).
+// lookup 1 and 13-15 ms; TestConversionsCharged's "a long key set" and "a
+// Map's long key").
 func (g *guards) chargeKey(k goja.Value) {
 	if s, ok := k.(goja.String); ok {
 		if cl := g.c.call; cl != nil {

@@ -602,12 +602,12 @@ func TestConstantLogicChains(t *testing.T) {
 
 // TestWatchStopsAStatement: natively a call is stopped at its time-out, and
 // when its caller stops waiting, also in one statement that repeats work
-// no step counts. Until the twenty-ninth session the statement was one
-// such class of the UDF's own (300 super[k] = s into a typed array's
-// subclass, then 10,000 calls of a generator whose nested rest copied a
-// key of 8 MB from an object a getter gave), each charged since: a
-// built-in of the test's (spin, 2 ms of work uncounted) stands for the
-// classes not yet found.
+// no step counts. The statement is a built-in of the test's (spin, 2 ms
+// of work uncounted), standing for such classes not yet found; those found
+// in the UDF's own code (300 super[k] = s into a typed array's subclass,
+// 10,000 calls of a generator whose nested rest copied a key of 8 MB from
+// an object a getter gave) are charged, and TestConversionsCharged holds
+// them.
 func TestWatchStopsAStatement(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no watch under js/wasm")
@@ -652,7 +652,7 @@ func TestWatchStopsAStatement(t *testing.T) {
 // A loop's body or a declaration whose last expression is in parentheses
 // ends, in goja's tree, inside them: the block a loop's body gets, and the
 // charge after a declaration with a nested rest, close past them
-// (statementEnd). Until the twenty-sixth session the first two failed with
+// (statementEnd). Closed anywhere else, the first two would fail with
 // "subplay could not prepare this code to run".
 func TestStatementsEndingInParentheses(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
@@ -690,9 +690,8 @@ func TestRegionWeights(t *testing.T) {
 	check(t, "function f(m) { var y; for (var i = 0; i < 49000; i++) { y = i * 2 } return m }", x, want{outcome: Unchanged, data: "x"})
 	// A long name the engine hashes at each use (nameNodes): 30,720
 	// bytes weigh 1,920 nodes, 31 steps an iteration with the rest, so
-	// 2,000 iterations pass 50,000 steps and 1,000 do not (each was one
-	// step until the twenty-seventh session); names of 256 bytes or
-	// fewer weigh nothing more.
+	// 2,000 iterations pass 50,000 steps and 1,000 do not; names of 256
+	// bytes or fewer weigh nothing more.
 	long := strings.Repeat("n", 30720)
 	for _, use := range []string{"o." + long, "o?." + long, "typeof " + long, "({" + long + ": 1})", "var {" + long + "} = o", "({'" + long + "': 1})", "(class { " + long + "() {} })"} {
 		named := func(n int) string {
@@ -704,7 +703,7 @@ func TestRegionWeights(t *testing.T) {
 	check(t, "function f(m) { var o = {}; for (var i = 0; i < 49000; i++) o."+strings.Repeat("n", 256)+"; return m }", x, want{outcome: Unchanged, data: "x"})
 }
 
-// The operators and built-ins whose strings are now charged give what V8
+// The operators and built-ins whose strings are charged give what V8
 // gives (the wanted texts are Node 20's, for each body run as a function):
 // the order in which objects' valueOf run, == of objects, the compound
 // assignments, ++ on strings, Number and RegExp called inside a
@@ -747,7 +746,7 @@ func TestConversionsSemantics(t *testing.T) {
 		// charge stands outside a block around the body), and generators'
 		// pattern rests beside a rest parameter (keysName 4: the argument
 		// charged first, through a symbol a Proxy's get trap never sees).
-		// Outputs are Node 20's (twenty-eighth session).
+		// Outputs are Node 20's.
 		{`var log = []; var h = {a: 1, b: 2, c: 3}; var o = {}; [{a: o.first, ...o.r}] = [h]; var w = {x: h}; var obj = { m() { ({x: {...this.r}} = w); return Object.keys(this.r).join(':') } }; var q = {}; [{...q['k']}] = [h]; var g = {get r() { log.push('get'); return this._r }, set r(v) { log.push('set'); this._r = v }}; [{...g.r}] = [h]; var p = new Proxy({}, {get(t, k, rc) { log.push('pget:' + String(k)); return Reflect.get(t, k, rc) }, set(t, k, v, rc) { log.push('pset:' + String(k)); return Reflect.set(t, k, v, rc) }}); [{...p.r}] = [h]; var f = {}; var n = 0; for ({...f.r} of [h, {z: 9}]) n += Object.keys(f.r).length; var e = {}; for ([{...e.r}] of [[h]]) ; var z = {}; var res = ([{...z.r}] = [h]); var t = (function () { try { var u; [{...u.r}] = [h]; } catch (err) { return err.name } })(); return [Object.keys(o.r).join(':'), o.first, obj.m(), Object.keys(q.k).join(':'), Object.keys(g._r).join(':'), n, Object.keys(e.r).join(':'), res[0] === h, Object.keys(z.r).length, t].join() + '|' + log.join(',');`,
 			"b:c,1,a:b:c,a:b:c,a:b:c,4,a:b:c,true,3,TypeError|set,pset:r"},
 		{`var h = {a: 1, b: 2}; var out = []; for (const {...r} of [h]) { let r2 = r; out.push(Object.keys(r2).length); } for (var {...s} of [h]) { out.push(Object.keys(s).length); } var o = {}; for ({...o.r} of [h]) { let o = 5; out.push(o); } return out.join();`,
@@ -759,7 +758,7 @@ func TestConversionsSemantics(t *testing.T) {
 		// super[k] = v with k computed (superName -1, -2: the key kept as
 		// the engine will use it, an object's converted once, after the
 		// value is made, as V8 does), and a super assignment's value as given
-		// (superName -3: it was the converted number; twenty-eighth session).
+		// (superName -3: the value given, not the converted number).
 		{`var log = []; var kObj = {toString() { log.push('k'); return '1' }}; var val = function (n) { return {valueOf() { log.push('v' + n); return n }} }; class T extends Float64Array { g(k, v) { super[k] = v; return this[1] } h(k, v) { return (super[k] = v) } n(a, b) { super[(super[a] = val(7), b)] = val(8); return [this[0], this[1]].join(':') } } var t = new T(2); var r1 = t.g(1, val(3)), r2 = t.g('0', '4.5'), r3 = t.g(kObj, val(5)), r4 = t.h(1, val(6)) instanceof Object, r5 = t.n(0, 1); var proto = {set x(v) { log.push('set:' + v) }, get x() { return 'got' }}; class C { m(k) { super[k] = 'w'; return super[k] } } Object.setPrototypeOf(C.prototype, proto); var c = new C(); var r6 = c.m('x'), r7 = c.m('y'), r8 = c.y; var sym = Symbol('s'); class D { m() { super[sym] = 1; return this[sym] } } var r9 = new D().m(); class A extends Array { m(k) { super[k] = '2'; return this.length } } var r10 = new A().m('length'); var e1 = (function () { 'use strict'; class F { m(k) { super[k] = 1 } } Object.setPrototypeOf(F.prototype, Object.freeze({})); try { new F().m('z'); return 'ok' } catch (e) { return e.name } })(); return [r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, e1].join() + '|' + log.join(',');`,
 			"3,3,5,true,7:8,got,,w,1,2,ok|v3,k,v5,v6,v7,v8,set:w"},
 		{`var val = function (n) { return {valueOf() { return n }} }; class T extends Float64Array { h(v) { return (super[1] = v) } } var a = [1]; var ta = new Float64Array(1); var o = val(6); return [new T(2).h(o) === o, (ta[0] = o) === o].join();`,
@@ -820,7 +819,8 @@ func TestConversionsSemantics(t *testing.T) {
 		// declaration (restNames, declared).
 		{"var log = []; var o = {a: 1, b: 2, get c() { log.push('c'); return 3 }}, w = {x: o}; var f1 = ({a, ...r}) => Object.keys(r).join(':'); var f2 = function ({x: {b, ...r}}, [{...s}] = [o]) { return Object.keys(r).join(':') + '/' + Object.keys(s).join(':') }; var f3 = ({...r} = w) => Object.keys(r).join(':'); var out = [f1(o), f2(w), f3(), f3(o)]; try { throw o } catch ({b, ...r}) { out.push(Object.keys(r).join(':')) } for (const {a, ...r} of [o, w]) out.push(Object.keys(r).join(':')); var q; for ({a: q, ...q} of [o]) out.push(Object.keys(q).join(':')); var {x: {a: z, ...rest}} = w; out.push(z, Object.keys(rest).join(':')); if (z) var {x: {...r2}} = w; else out.push('no'); out.push(Object.keys(r2).length); switch (1) { case 1: let {x: {...r3}} = w; out.push(Object.keys(r3).length) } lbl: for (;;) { const {x: {...r4}} = w; out.push(Object.keys(r4).length); break lbl } var g = {m({...r}) { return Object.keys(r).length }}; out.push(g.m(o)); class K { constructor({...r}) { this.n = Object.keys(r).length } } out.push(new K(o).n); return out.join() + '|' + log.join('')",
 			"b:c,a:c/a:b:c,x,a:b:c,a:c,b:c,x,b:c,1,b:c,3,3,3,3,3|ccccccccccccc"},
-		// The comparisons and texts charged in the twenty-sixth session:
+		// The comparisons and texts a built-in goes through with no step,
+		// charged (TestConversionsCharged):
 		// Object.is (the sandbox's), an array's indexOf, lastIndexOf and
 		// includes, replace and replaceAll given a string, JSON.parse, and
 		// a BigInt written as text (a BigInt's toString, templates, +,
@@ -847,7 +847,7 @@ func TestConversionsSemantics(t *testing.T) {
 		{"var log = []; var t = {toString() { log.push('t'); return 'abcb' }}, q = {toString() { log.push('q'); return 'b' }}, p = {valueOf() { log.push('p'); return 2 }}, sym = {get [Symbol.match]() { log.push('m'); return false }, toString() { log.push('s'); return 'c' }}; var I = String.prototype; var r = [I.indexOf.call(t, q, p), I.lastIndexOf.call(t, q, p), I.includes.call(t, q, p), I.startsWith.call(t, q, p), I.endsWith.call(t, q, p), I.includes.call(t, sym, p), I.trim.call(t), I.at.call(t, p), [...I[Symbol.iterator].call(t)].length, (function () { try { 'a/b/'.includes(/b/, p) } catch (e) { return e.name } })(), (function () { try { I.trim.call(null) } catch (e) { return e.name } })(), (function () { var re = /b/; re[Symbol.match] = false; return '/b/'.includes(re, p) })(), I.split.call(t, q, p).join(';'), I.concat.call(t, q), I.padEnd.call(t, p, q), I.localeCompare.call(t, q)].join(); return r + '|' + log.join('')",
 			"3,1,true,false,true,true,abcb,c,4,TypeError,TypeError,false,a;c,abcbb,abcb,-1|tqptqptqptqptqptmspttptptpqtqtptq"},
 		// parseFloat, the decodings, normalize and localeCompare, charged
-		// anew (twenty-third session).
+		// by their characters (TestConversionsCharged).
 		{"var log = []; var o = {toString() { log.push('o'); return ' -1.5e2x' }}; var r = [parseFloat('1.5'), parseFloat(' \\n 2e3x'), parseFloat(o), parseFloat({toString() { return '-Infinityz' }}), parseFloat(''), parseFloat('.e1'), parseFloat('\\ufeff 7'), parseFloat('1e'), parseFloat('+.5'), decodeURIComponent('%41%C3%A9'), decodeURI('%41%2F'), unescape('%u0041%41'), decodeURIComponent(o), escape('\\u00e9'), 'e\\u0301'.normalize().length, '\\u00c5'.normalize('NFD').length, 'a'.localeCompare('b'), (function () { try { decodeURIComponent('%') } catch (e) { return e.name } })()].join(); return r + '|' + log.join('')",
 			"1.5,2000,-150,-Infinity,NaN,NaN,7,1,0.5,A\u00e9,A%2F,AA, -1.5e2x,%E9,1,2,-1,URIError|oo"},
 		// A string method refuses a null this before it converts a
@@ -864,7 +864,7 @@ func TestConversionsSemantics(t *testing.T) {
 		// read before the operator runs (numName, countName): a getter
 		// and a setter run once and the key converts for each, a frozen
 		// object refuses the set only in strict code, a primitive's
-		// property, BigInts, -0, a Symbol (twenty-fourth session).
+		// property, BigInts, -0, a Symbol.
 		{"var log = []; var err = function (f) { try { return String(f()) } catch (e) { return e.name } }; var k = {toString() { log.push('k'); return 'p' }}; var o = {get p() { log.push('g'); return {valueOf() { log.push('v'); return 5 }} }, set p(v) { log.push('s' + v) }}; var f = Object.freeze({p: 1}), b = {p: 10n}, q = {p: '7'}, a = [1, 2], arr = [3], n = {p: -0}, big = {p: 9007199254740992}; var r = [o[k]++, ++o.p, err(function () { return null[k]++ }), err(function () { var u; return u.p-- }), err(function () { 'use strict'; return f.p++ }), f.p++, f.p,   err(function () { 'use strict'; return 'abc'.length++ }), err(function () { 'use strict'; return (5).x++ }), (5).x++, b.p++, b.p, --b.p, err(function () { return {p: Symbol()}.p++ }),   q.p--, typeof q.p, ++q.p, a.length++, a.length, a.join(), arr[0]--, arr[ 0 ] ++, arr [0], Object.is(n.p++, -0), big.p++, big.p, (function () { var z = {c: 0}; z . c ++; ++ z.c; z['c']--; return z.c })(),   (function () { var x = {valueOf() { log.push('x'); return '3' }}; x++; ++x; return x })(), (function () { class A { constructor() { this.v = '1' } inc() { return this.v++ } } var i = new A(); i.inc(); return i.v })()].join(); return r + '|' + log.join('')",
 			"5,6,TypeError,TypeError,TypeError,1,1,TypeError,TypeError,NaN,10,11,10,TypeError,7,number,7,2,3,1,2,,3,2,3,true,9007199254740992,9007199254740992,1,5,2|kgvks6gvs6x"},
 		// An assignment to a length (lengthName): an array's converts
@@ -927,7 +927,7 @@ func TestConversionsSemantics(t *testing.T) {
 		// (refName's getter).
 		{"var log = [];\nvar k = {toString() { log.push('ts'); return 'q' }};\nvar base = {set q(v) { log.push('set:' + v) }, get q() { log.push('get'); return 1 }};\nclass A { g() { super[k] = (log.push('rhs'), 5); super[k] += 1; super[k]++; [super[k]] = [9]; super[k] ??= 3; return log.join() } }\nObject.setPrototypeOf(A.prototype, base);\nvar o = {}, r = [];\no[k] ??= 7; o[k] ||= 8; o[k] &&= 9;\nr.push(o.q, log.length);\nreturn JSON.stringify([new A().g(), r]);",
 			"[\"ts,ts,ts,ts,ts,rhs,ts,set:5,ts,get,ts,set:2,ts,get,ts,set:2,ts,set:9,ts,get\",[9,5]]"},
-		// Rests whose pattern reads capture first (twenty-ninth session):
+		// Rests whose pattern reads capture first:
 		// a Proxy's get trap never sees the key, nor one an object
 		// inherits from, the lists of Object.prototype's symbols do not
 		// hold it, a frozen Object.prototype keeps it working, and an
@@ -1000,7 +1000,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"compound assignment", digits + "[" + list("(x = s, x -= 1)", 300) + "]", "to a number"},
 		{"increment", digits + "[" + list("(x = s, x++)", 300) + "]", "to a number"},
 		// ++ and -- of an object and of a property, an object's length
-		// (twenty-fourth session: each ran 10 s natively until the watch
+		// (uncharged, each ran 10 s natively until the watch
 		// stopped it, under js/wasm until the loader's time-out).
 		{"increment of an object", digits + "[" + list("(x = o, x++)", 300) + "]", "to a number"},
 		{"decrement of a property", digits + "x = {}; [" + list("(x.p = s, x.p--)", 300) + "]", "to a number"},
@@ -1010,7 +1010,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"an array's length given an object", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("a.length = o", 300) + "]", "to a number"},
 		{"an array's length in parentheses", "var s = '0'.repeat(4194303) + '1', o = {valueOf: function () { return s }}, a = []; [" + list("(a).length = o", 300) + "]", "to a number"},
 		// What typed arrays, DataViews, arrays' lengths, sorts and keys
-		// convert or go through with no step (twenty-fifth session: 300 of
+		// convert or go through with no step (uncharged, 300 of
 		// each ran 6-10 s natively, the loops until the watch at 10 s).
 		{"a typed array's element", digits + "var ta = new Float64Array(1); [" + list("ta[0] = s", 300) + "]", "to a number"},
 		{"a typed array's element given an object", digits + "var ta = new Float64Array(1), k = 0; [" + list("ta[k] = o", 300) + "]", "to a number"},
@@ -1042,7 +1042,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"a Map's long key", text + "var m = new Map(); for (;;) m.get(t)", "as a property's or a collection's key"},
 		{"a Set of long strings", text + "new Set(Array(3000).fill(t))", "as a property's or a collection's key"},
 		// Long keys read, and long keys an object holds gone through by
-		// a built-in, a spread or a for-in (twenty-sixth session: those
+		// a built-in, a spread or a for-in (uncharged, those
 		// in loops ran until the watch at 10 s natively; propertyKeyName,
 		// keysName, boundKeys).
 		{"a long key read", text + "var o = {}; for (var i = 0; i < 20; i++) o['p' + i] = i; for (;;) o[t]", "as a property's or a collection's key"},
@@ -1063,9 +1063,9 @@ func TestConversionsCharged(t *testing.T) {
 		{"a generator's parameter's rest of a long key held, never resumed", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var g = function* ({...r}) {}; for (;;) g(h)", "as a property's or a collection's key"},
 		{"a catch's rest of a long key held", text + "var h = {}; h[t] = 1; for (;;) try { throw h } catch ({...r}) {}", "as a property's or a collection's key"},
 		{"a nested rest of a long key held", text + "var h = {}; h[t] = 1; var w = {x: h}; for (;;) { var {x: {...r}} = w }", "as a property's or a collection's key"},
-		// Long keys hashed where nothing charged them (twenty-seventh
-		// session: the loops ran 1-8.7 s natively before the steps or the
-		// allocations stopped them): a super property written, a logical
+		// Long keys the engine hashes with no step of the UDF's
+		// (uncharged, the loops ran 1-8.7 s natively before the steps or
+		// the allocations stopped them): a super property written, a logical
 		// assignment's read (refName's getter), named keys an array, a
 		// typed array, arguments or a String object holds (heldNames), a
 		// rest nested in an assignment's pattern, and the keys of a Proxy
@@ -1088,7 +1088,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"a spread of a Proxy with no ownKeys", text + "var a = {}; for (var i = 0; i < 20; i++) a['p' + i] = i; a[t] = 1; var p = new Proxy(a, {}); for (;;) ({...p})", "as a property's or a collection's key"},
 		// Rests set to a property in a nested pattern or a loop's head,
 		// and a generator's parameter's rest beside a rest parameter of its
-		// own (twenty-eighth session: 2.8-2.9 s natively before the
+		// own (uncharged, 2.8-2.9 s natively before the
 		// allocations stopped them).
 		{"a property's rest nested in an array pattern", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var o = {}; for (;;) [{...o.r}] = [h]", "as a property's or a collection's key"},
 		{"a property's rest in a loop's head", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var o = {}, l = [h, h, h, h]; for (;;) for ({...o['r']} of l);", "as a property's or a collection's key"},
@@ -1100,7 +1100,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"a chain's rest nested in a pattern", text + "var h = {}; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; var q = {o: {}}; for (;;) [{...q.o.r}] = [h]", "as a property's or a collection's key"},
 		// Copies stopped half-way by a getter of the source, which the
 		// charge once made never saw, and generators' rests whose source a
-		// getter or an iterator gives (twenty-ninth session: 1.3-2.1 s
+		// getter or an iterator gives (uncharged, 1.3-2.1 s
 		// natively, 10 s in js/wasm; capture charges each before it is
 		// made).
 		{"a nested rest stopped half-way", text + "var h = {}; h[t] = 1; Object.defineProperty(h, 'z', {enumerable: true, get() { throw 1 }});  var r; for (;;) try { [{...r}] = [h] } catch (e) {}", "as a property's or a collection's key"},
@@ -1125,8 +1125,7 @@ func TestConversionsCharged(t *testing.T) {
 		{"a typed array's element through super, the key in a name", digits + "class T extends Float64Array { f(k) { return [" + list("super[k] = s", 300) + "] } } new T(1).f(0)", "to a number"},
 		{"a typed array's element through super, the key an object", digits + "class T extends Float64Array { f(k) { return [" + list("super[k] = s", 300) + "] } } new T(1).f({toString() { return '0' }})", "to a number"},
 		// Long strings compared or searched by a built-in with no step
-		// (twenty-sixth session: 3-10 s natively in a loop).		// Long strings compared or searched by a built-in with no step
-		// (twenty-sixth session: 3-10 s natively in a loop).
+		// (uncharged, 3-10 s natively in a loop).
 		{"an array's indexOf of a long string", "var s = 'x'.repeat(4e6) + 'a', t = 'x'.repeat(4e6) + 'b'; var a = [s]; for (;;) a.indexOf(t)", "indexOf of a string of 4000001 characters"},
 		{"includes of a long string in one statement", "var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; [" + list("[s, s, s, s, s, s, s, s].includes(t)", 300) + "]", "includes of a string of 8000001 characters"},
 		{"Object.is of long strings", "var s = 'x'.repeat(8e6) + 'a', t = 'x'.repeat(8e6) + 'b'; for (;;) Object.is(s, t)", "comparing a string of 8000001 characters"},

@@ -224,7 +224,8 @@ func (g *guards) splitFast(p rxPattern, rx *goja.Object, s goja.String, lim uint
 // rxCopyChars), and a replace of thousands of matches in tens of KB was
 // refused; in an ASCII text its own exec ran uncharged, each match a
 // value made (700,000 matches: 1 s in js/wasm before the allocation
-// budget stopped it, twenty-third session), where here each is a step.
+// budget stopped it), where here each is a step (TestConversionsCharged's
+// "replace in an ASCII text").
 // It applies when the spec's loop would read nothing the UDF changed
 // (plainRegExp), RE2 reads the text as the spec does
 // (runeText), the expression never matches the empty string, so that
@@ -629,7 +630,9 @@ func (g *guards) boundParse() {
 		// Its text read whole (jsonCost, about 5-8 ns a character in
 		// js/wasm), a step per 256 characters: a text that is not JSON
 		// fails at once in goja, and JSON.parse of 8 MB of it in a loop ran
-		// until the watch at 10 s natively (twenty-sixth session). A
+		// until the watch at 10 s natively when uncharged
+		// (TestConversionsCharged's "JSON.parse of a long text that is not
+		// JSON"). A
 		// message of 1 MB costs 4,096 of the call's 50,000 steps.
 		if !g.p.charge(g.c, float64(s.Length()), 256, "JSON.parse") {
 			return goja.Undefined()
@@ -854,8 +857,8 @@ func putMethod(vm *goja.Runtime, o *goja.Object, name string, sym *goja.Symbol, 
 // jsonCallSteps is what a call of JSON.parse or JSON.stringify costs
 // besides builtinSteps: a call on a small object took 80-150 us in js/wasm
 // (the reader and writer set up for each call), and a loop of them ran its
-// 50,000 steps in 0.8-1.6 s there at builtinSteps alone (twenty-third
-// session). A long text costs its allocation (the budget), at some 33 ns
+// 50,000 steps in 0.8-1.6 s there at builtinSteps alone
+// (TestBuiltinCallsCost holds the charge). A long text costs its allocation (the budget), at some 33 ns
 // a character natively.
 const jsonCallSteps = 16
 
@@ -868,7 +871,7 @@ func (g *guards) chargeBigText(v goja.Value) { g.chargeBits(bitsOf(v)) }
 // chargeBits charges writing a BigInt of the given bits as text, a step
 // per 64 bits past 64: math/big writes a decimal in time that grows
 // faster than its size (1,024 bits took 34 µs in js/wasm and 7 natively,
-// 262,144 bits 50 ms and 11 ms; twenty-sixth session), which
+// 262,144 bits 50 ms and 11 ms; TestBigIntTextCharged), which
 // limits.UDFBigIntBits bounds.
 func (g *guards) chargeBits(bits int) {
 	if bits > 64 {
@@ -891,7 +894,7 @@ func (g *guards) cost(n int) {
 // us in js/wasm (JSON.parse of a small object, replace, repeat, Object.
 // assign, a join of five items), where a light step takes 2.5, and a loop
 // of nothing but one ran its 50,000 steps in 1.2-2.2 s there at a step an
-// iteration (twenty-third session).
+// iteration (TestBuiltinCallsCost).
 const builtinSteps = 4
 
 // wrappers are the methods a sandbox replaced (replaceMethod), while it
@@ -1098,7 +1101,7 @@ func (g *guards) wrapRx(proto *goja.Object, name string, sym *goja.Symbol, route
 			// groups, with index, input and groups): 6-17 us natively,
 			// 40 in js/wasm, where a light step takes 2.5, and about 150
 			// with a named group (a loop of 24,000 exec ran 1 s there, 2 s
-			// with a named group, twenty-third session). The call's own
+			// with a named group; TestExecCostsItsResult). The call's own
 			// builtinSteps and these steps pay for it.
 			w = 1 + 2*p.groups + namedGroupSteps*p.namedGroups
 		}
@@ -1577,8 +1580,8 @@ func (g *guards) boundCopies() {
 // characters; false when that stopped the call. Each goes through its
 // whole text in one Go call, and one that keeps it (digits) allocates
 // nothing the budget would see: 300 encodeURIComponent of 1.5 million
-// digits in one statement would run 36 s in js/wasm (twenty-third
-// session). Measured a character: encodeURI and encodeURIComponent 12-14
+// digits in one statement would run 36 s in js/wasm uncharged
+// (TestConversionsCharged's "an encoding that keeps its text"). Measured a character: encodeURI and encodeURIComponent 12-14
 // ns natively, 80 in js/wasm; decodeURI and decodeURIComponent 6 ns;
 // escape 20, unescape 23 and 160 in js/wasm: a step per 32 or 16 is about
 // a light step's time (0.35 us natively, 2.5 in js/wasm).

@@ -493,8 +493,8 @@ func TestReplaceAgainstV8(t *testing.T) {
 	// a line's end (see TestSplitAgainstV8).
 	n, deviations, refused := againstV8(t, "testdata/replace_v8.json", 250)
 	t.Logf("%d cases of 9 replaces: %d as V8, %d as plain goja, %d refused; %d replaces answered by replaceFast", n, n-deviations-refused, deviations, refused, fast)
-	// Main before replaceFast (9f2686b): 256 as V8, 3 as plain goja, 26
-	// refused and 1 neither.
+	// Without replaceFast the same cases gave 256 as V8, 3 as plain goja,
+	// 26 refused and 1 neither.
 	if deviations > 1 || refused > 15 {
 		t.Errorf("%d answers are plain goja's, not V8's, and %d refused: more than the 1 and 15 known", deviations, refused)
 	}
@@ -504,8 +504,9 @@ func TestReplaceAgainstV8(t *testing.T) {
 }
 
 // TestReplaceLargeTextOutsideASCII: a global replace of a text outside
-// ASCII goes through it once (replaceFast). Before, each match's search
-// copied the whole text: 8,000 matches in 24 KB were refused.
+// ASCII goes through it once (replaceFast). On goja's own path each
+// match's search copies the whole text: 8,000 matches in 24 KB would be
+// refused.
 func TestReplaceLargeTextOutsideASCII(t *testing.T) {
 	// Without the u flag a surrogate pair keeps the text on goja's own
 	// path (runeText): the first text has none.
@@ -542,9 +543,9 @@ func TestManyGroupsStayOnGojasPath(t *testing.T) {
 
 // TestSplitLargeTextOutsideASCII: a split by a regular expression of a
 // text outside ASCII goes through it once (splitFast), as an ASCII text's
-// does. Before, the spec's search at each position copied the whole text
-// (rxCopyChars): 8 KB of such text split by /,/ ran out of the call's
-// steps.
+// does. On goja's own path the spec's search at each position copies the
+// whole text (rxCopyChars): 8 KB of such text split by /,/ would run out
+// of the call's steps.
 func TestSplitLargeTextOutsideASCII(t *testing.T) {
 	got := runUDF(t, "function f(m) { var s = 'été,'.repeat(1e4), p = s.split(/,/); var q = (s + '日本😀'.repeat(5e3)).split(/(,)/u); return {data: p.length + ' ' + q.length + ' ' + q[20000].length + ' ' + [q[0], q[1], q[2], q[3], q[4]].join('|')} }")
 	if want := "10001 20001 20000 été|,|été|,|été"; got != want {
@@ -606,8 +607,8 @@ func TestSteadyLength(t *testing.T) {
 
 // TestNamesOutsideASCII: the instrumentation finds where a name ends in
 // the code itself (nodeEnd), not from goja's stored name, whose length
-// differs for characters outside ASCII and for \u escapes: before, "3 *
-// größe" was cut inside the name and the UDF failed with "a bug in
+// differs for characters outside ASCII and for \u escapes: ended there,
+// "3 * größe" would be cut inside the name and the UDF fail with "a bug in
 // subplay" (FuzzUDF found "0*ӱ").
 func TestNamesOutsideASCII(t *testing.T) {
 	sameAsGoja(t, "", []string{
@@ -625,8 +626,8 @@ func TestNamesOutsideASCII(t *testing.T) {
 
 // goja searches a text outside ASCII from past its start on a new copy of
 // the whole text; split tries a search at each position. 200 KB split by
-// /b/ took 2.9 s natively before it met the allocation budget: each copy
-// is now charged, a step per rxCopyChars characters. A search of a few KB
+// /b/ took 2.9 s natively, uncharged, before it met the allocation
+// budget: each copy is charged, a step per rxCopyChars characters. A search of a few KB
 // with a couple of thousand matches still runs, with the right result.
 func TestWideTextCopies(t *testing.T) {
 	for _, code := range []string{

@@ -1792,9 +1792,9 @@ func exprStartFrom(e ast.Expression, memo map[ast.Expression]file.Idx, path *[]a
 			}
 			e = n.Operand
 		case *ast.MetaProperty:
-			// goja leaves its own Idx unset (new.target's Idx0 was 0, so
-			// a check around "'F' + (new.target === F)" lost its opening
-			// and the code no longer compiled): its start is the keyword's.
+			// goja leaves its own Idx unset (new.target's Idx0 is 0, so
+			// a check around "'F' + (new.target === F)" would lose its
+			// opening and the code not compile): its start is the keyword's.
 			if n.Meta != nil {
 				return n.Meta.Idx
 			}
@@ -2101,7 +2101,7 @@ func weigh(v reflect.Value, depth int, seen map[uintptr]bool, w map[ast.Node]int
 // some 20 light nodes. Counted as one node, a statement of twenty such
 // (n += 1 twenty times, o[k] twenty times, a template of twenty parts, a
 // sum of twenty conditionals) ran its 50,000 steps in 1.4-3.2 s of js/wasm
-// CPU (thirtieth session, scripts/hostile --wasm).
+// CPU (measured with scripts/hostile --wasm).
 const callNodes = 10
 
 // checkCalls is about how many calls out to Go the instrumenter puts in
@@ -2190,7 +2190,7 @@ func checkCalls(x any, num func(ast.Expression) bool) int {
 // built-in the sandbox does not wrap (hasOwnProperty, Array.isArray,
 // Object.getPrototypeOf) costs about 1.5-2 µs in js/wasm with its
 // arguments, and twenty in a statement ran their 50,000 steps in
-// 0.6-0.84 s of js/wasm CPU (thirtieth session). A call of the UDF's own
+// 0.6-0.84 s of js/wasm CPU (scripts/hostile --wasm). A call of the UDF's own
 // functions costs a step besides, at its body.
 const callWeight = 4
 
@@ -2201,8 +2201,8 @@ const callWeight = 4
 // a name of convertFree bytes or fewer, else a step's worth of nodes per
 // compareChars bytes, as a computed key is charged (chargeKey). The code may hold a name of up to UDFCodeBytes:
 // a loop reading o.<a name of 60,000 characters> ran 0.88 s in js/wasm
-// for its 50,000 steps, before its weight counted the name
-// (twenty-seventh session).
+// for its 50,000 steps when its weight did not count the name
+// (TestRegionWeights holds the weight).
 func nameNodes(x any) int {
 	n := 0
 	switch x := x.(type) {
@@ -2255,9 +2255,9 @@ func skipQuoted(s string, i, end int) (int, bool) {
 // with each identifier's end read from the text: goja ends an identifier
 // at its start plus the length of its name as it stores it, which is not
 // its length in the code when the name has characters outside ASCII
-// (stored as UTF-16) or escapes (\u0061 is stored as "a"). The
-// instrumentation then cut "3 * größe" inside the name and the code it
-// made did not parse (FuzzUDF, seventeenth session). The ends found are
+// (stored as UTF-16) or escapes (\u0061 is stored as "a"). Ended so, the
+// instrumentation would cut "3 * größe" inside the name and the code it
+// made would not parse (TestNamesOutsideASCII; FuzzUDF found it). The ends found are
 // kept in memo (when not nil), as exprStartMemo keeps starts: the walk
 // down a chain's last operands ("a += a += ...") is as long as the chain,
 // and walking it anew for each link took 0.7 s for 20,000 links.
