@@ -15,7 +15,8 @@
 //     WebAssembly binary on every surface (core/jsengine), bounded inside
 //     the engine by a memory limit, a stack limit and a counted interrupt.
 //     The contract runs inside the engine (harness.js). It runs natively
-//     today; the browser's and the edge's host for it is still to come.
+//     and as js/wasm (core/jsengine); the page and the edge do not build it
+//     yet (docs/transforms.md says what is left).
 //
 // TestAgreesWithV8 holds either to V8 (Node's vm) over the corpus in
 // testdata/v8; Engine names the one built. Builds tagged noudf leave the
