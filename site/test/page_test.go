@@ -333,12 +333,13 @@ func TestTabsByKeyboard(t *testing.T) {
 func TestExamplesOpen(t *testing.T) {
 	tb := newTab(t)
 	tb.open("")
+	// The panel is built when its tab first opens: count its cards then.
+	tb.clickTab("examples")
 	var count int
 	tb.eval(`document.querySelectorAll("#panel-examples .card").length`, &count)
 	if count == 0 {
 		t.Fatal("the gallery is empty: the build found no examples (core/subscription/testdata/examples)")
 	}
-	tb.clickTab("examples")
 	tb.screenshot("page-examples")
 	n := tb.rendered()
 	tb.run(chromedp.Click(chromedp.CSS(`#panel-examples .card button`)))
