@@ -55,3 +55,17 @@ func FuzzQuickJSUDF(f *testing.F) {
 		}
 	})
 }
+
+// TestProtoAttribute: an attribute named __proto__ reaches the UDF as a
+// key of message.attributes, as JSON.parse makes it, and comes back.
+func TestProtoAttribute(t *testing.T) {
+	p, err := Compile([]UDF{{FunctionName: "f", Code: "function f(m) { return {data: Object.keys(m.attributes).join(','), attributes: m.attributes} }"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	st := p.Run(message.Message{Data: []byte("x"), Attributes: map[string]string{"__proto__": "p", "a": "b"}})[0]
+	if st.Outcome != Changed || string(st.Message.Data) != "__proto__,a" || st.Message.Attributes["__proto__"] != "p" {
+		t.Fatalf("%+v", st)
+	}
+}

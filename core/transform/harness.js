@@ -8,8 +8,10 @@
   "use strict";
   const G = globalThis;
   const stringify = JSON.stringify;
+  const parse = JSON.parse;
   const freeze = Object.freeze;
   const keysOf = Object.keys;
+  const create = Object.create;
   const isArray = Array.isArray;
   const defineProperty = Object.defineProperty;
   const classOf = Function.prototype.call.bind(Object.prototype.toString);
@@ -116,7 +118,9 @@
     if (typeof attrs !== "object" || attrs === null || isArray(attrs)) {
       return shape("attributes is " + describe(attrs) + ", not an object of strings", 'set attributes to an object such as {key: "value"}, or {} to remove them all');
     }
-    const out = {};
+    // No prototype: a key named __proto__ is a key here, as JSON.parse
+    // made it (TestProtoAttribute).
+    const out = create(null);
     for (const k of keysOf(attrs)) {
       const v = attrs[k];
       if (typeof v !== "string") {
@@ -158,7 +162,8 @@
       start: function () {
         return finish({});
       },
-      run: function (input) {
+      run: function (text) {
+        const input = parse(text);
         logs = [];
         dropped = 0;
         const message = { data: input.data, attributes: input.attributes };

@@ -280,7 +280,14 @@ func (p *Program) runOne(c *udf, m message.Message) Step {
 	if err != nil {
 		return Step{Outcome: Failed, Diagnostics: p.engineFailed(err)}
 	}
-	res, err := c.rt.Eval("__subplay.run("+input+")", harnessFile, p.budget(now))
+	// The input goes in as JSON text that the harness parses: in an object
+	// literal an attribute named __proto__ would set the prototype instead
+	// of becoming a key (TestProtoAttribute).
+	text, err := json.Marshal(input)
+	if err != nil {
+		return Step{Outcome: Failed, Diagnostics: p.engineFailed(err)}
+	}
+	res, err := c.rt.Eval("__subplay.run("+string(text)+")", harnessFile, p.budget(now))
 	p.spent += res.Interrupts
 	if err != nil {
 		c.rt.Close()
