@@ -28,7 +28,8 @@ const wasmSHA256 = "b56fe5094b8751c47b8c32fb5ed4d75afe2dbb43412d3d983ac5d1156af4
 // serve the same bytes).
 func Wasm() []byte { return quickjsWasm }
 
-func checkBinary() error {
+// CheckBinary reports whether the embedded binary is the pinned one.
+func CheckBinary() error {
 	sum := sha256.Sum256(quickjsWasm)
 	if got := hex.EncodeToString(sum[:]); got != wasmSHA256 {
 		return fmt.Errorf("jsengine: quickjs-ng.wasm is not the pinned build (sha256 %s)", got)
@@ -38,27 +39,29 @@ func checkBinary() error {
 
 // The binary's exports, by the names its emscripten glue gives them
 // (emscripten-module.mjs of the same package maps each minified name to the
-// C function; host.mjs uses the same table).
+// C function). Both hosts call them by these names: native.go here, and
+// wasm/quickjs in the host's own WebAssembly.
 const (
-	exCtors           = "v"  // __wasm_call_ctors
-	exMalloc          = "w"  // malloc(size) -> ptr
-	exFree            = "N"  // free(ptr)
-	exNewRuntime      = "L"  // QTS_NewRuntime() -> rt
-	exFreeRuntime     = "M"  // QTS_FreeRuntime(rt)
-	exNewContext      = "O"  // QTS_NewContext(rt, intrinsics) -> ctx
-	exFreeContext     = "P"  // QTS_FreeContext(ctx)
-	exSetMemoryLimit  = "z"  // QTS_RuntimeSetMemoryLimit(rt, bytes)
-	exSetMaxStack     = "E"  // QTS_RuntimeSetMaxStackSize(rt, bytes)
-	exEnableInterrupt = "Ga" // QTS_RuntimeEnableInterruptHandler(rt)
-	exEval            = "qa" // QTS_Eval(ctx, code, len, filename, detectModule, flags) -> JSValue*
-	exResolveExc      = "oa" // QTS_ResolveException(ctx, JSValue*) -> JSValue* of the exception, or 0
-	exGetString       = "aa" // QTS_GetString(ctx, JSValue*) -> char*
-	exDump            = "pa" // QTS_Dump(ctx, JSValue*) -> char* (JSON)
-	exFreeCString     = "T"  // QTS_FreeCString(ctx, char*)
-	exFreeValue       = "Q"  // QTS_FreeValuePointer(ctx, JSValue*)
+	ExportCtors           = "v"  // __wasm_call_ctors
+	ExportMalloc          = "w"  // malloc(size) -> ptr
+	ExportFree            = "N"  // free(ptr)
+	ExportNewRuntime      = "L"  // QTS_NewRuntime() -> rt
+	ExportFreeRuntime     = "M"  // QTS_FreeRuntime(rt)
+	ExportNewContext      = "O"  // QTS_NewContext(rt, intrinsics) -> ctx
+	ExportFreeContext     = "P"  // QTS_FreeContext(ctx)
+	ExportSetMemoryLimit  = "z"  // QTS_RuntimeSetMemoryLimit(rt, bytes)
+	ExportSetMaxStack     = "E"  // QTS_RuntimeSetMaxStackSize(rt, bytes)
+	ExportEnableInterrupt = "Ga" // QTS_RuntimeEnableInterruptHandler(rt)
+	ExportEval            = "qa" // QTS_Eval(ctx, code, len, filename, detectModule, flags) -> JSValue*
+	ExportResolveExc      = "oa" // QTS_ResolveException(ctx, JSValue*) -> JSValue* of the exception, or 0
+	ExportGetString       = "aa" // QTS_GetString(ctx, JSValue*) -> char*
+	ExportDump            = "pa" // QTS_Dump(ctx, JSValue*) -> char* (JSON)
+	ExportFreeCString     = "T"  // QTS_FreeCString(ctx, char*)
+	ExportFreeValue       = "Q"  // QTS_FreeValuePointer(ctx, JSValue*)
 )
 
-// The binary's imports, all from module "a": what each does here.
+// ImportModule is the module of every import of the binary; what each
+// import does on both hosts:
 //
 //	a  memory (defined by the host: see native.go)
 //	b  __assert_fail           r  abort         s  proc_exit: the engine is ended
@@ -72,8 +75,8 @@ const (
 //	m  localtime: UTC          n  tzset: UTC, no daylight saving time
 //	p  emscripten_date_now, q clock_time_get: the budget's Now
 //	t  call a host function, u free a host reference: none are made
-const importModule = "a"
+const ImportModule = "a"
 
-// evalCompileOnly is QuickJS's JS_EVAL_FLAG_COMPILE_ONLY: parse and
+// EvalCompileOnly is QuickJS's JS_EVAL_FLAG_COMPILE_ONLY: parse and
 // compile, do not run.
-const evalCompileOnly = 1 << 5
+const EvalCompileOnly = 1 << 5

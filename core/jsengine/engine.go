@@ -2,9 +2,10 @@
 // with the bounds the engine itself enforces: a memory limit, a stack
 // limit, and an interrupt callback that the host counts. The same
 // WebAssembly binary (quickjs-ng.wasm) runs on every surface: natively
-// under wazero (native.go), and in the browser and workerd in the host's
-// own WebAssembly, through host.mjs (js.go), so that a verdict that
-// depends on the engine is the same everywhere.
+// under wazero (native.go, registered by this package), and in the browser
+// and workerd in the host's own WebAssembly (wasm/quickjs, which an entry
+// imports to register it: core never imports syscall/js), so that a
+// verdict that depends on the engine is the same everywhere.
 //
 // The package knows nothing of Pub/Sub: it evaluates scripts and returns
 // strings. core/transform holds the policy.
@@ -80,13 +81,47 @@ type Result struct {
 	Stop Stop
 }
 
+// Runtime is one QuickJS runtime and context in an engine instance of its
+// own.
+type Runtime interface {
+	// Eval runs code as a global script and returns its completion value as
+	// a string, or what it threw.
+	Eval(code, filename string, b Budget) (Result, error)
+	// Check compiles code as a global script without running it, and
+	// returns the syntax error, if any.
+	Check(code, filename string) (*Exception, error)
+	// Close frees the runtime and its instance.
+	Close()
+	// MemoryBytes is the instance's memory size now.
+	MemoryBytes() int
+}
+
+// host opens runtimes: native.go's under wazero, or the one an entry
+// registers with SetHost.
+var host func(Limits) (Runtime, error)
+
+// SetHost registers how runtimes are opened where this package has no host
+// of its own (js/wasm: wasm/quickjs).
+func SetHost(open func(Limits) (Runtime, error)) { host = open }
+
+// ErrNoHost is returned by Open in a build with no host registered.
+var ErrNoHost = errors.New("jsengine: no host runs the engine in this build")
+
+// Open starts an instance of the engine with one runtime and context.
+func Open(l Limits) (Runtime, error) {
+	if host == nil {
+		return nil, ErrNoHost
+	}
+	return host(l)
+}
+
 // ErrClosed is returned by Eval on a Runtime that was closed, or that the
 // host ended.
 var ErrClosed = errors.New("jsengine: the runtime is closed")
 
-// decodeException reads the engine's dump of a thrown value: an object
+// DecodeException reads the engine's dump of a thrown value: an object
 // with name, message and stack for an Error, any JSON value otherwise.
-func decodeException(dump string) *Exception {
+func DecodeException(dump string) *Exception {
 	var e Exception
 	if err := json.Unmarshal([]byte(dump), &e); err == nil && (e.Name != "" || e.Message != "") {
 		return &e
@@ -94,9 +129,9 @@ func decodeException(dump string) *Exception {
 	return &Exception{Value: dump}
 }
 
-// instancePages is an instance's memory bound: the engine's limit, and
+// InstancePages is an instance's memory bound: the engine's limit, and
 // room for the stack, the binary's data and the allocator's own use.
-func instancePages(l Limits) uint32 {
+func InstancePages(l Limits) uint32 {
 	if l.MemoryBytes <= 0 {
 		return 32768
 	}

@@ -50,7 +50,7 @@ type stateKey struct{}
 
 func load() (*engine, error) {
 	shared.once.Do(func() {
-		if err := checkBinary(); err != nil {
+		if err := CheckBinary(); err != nil {
 			shared.err = err
 			return
 		}
@@ -83,7 +83,7 @@ func stateOf(ctx context.Context) *instanceState {
 }
 
 func hostModule(r wazero.Runtime) wazero.HostModuleBuilder {
-	b := r.NewHostModuleBuilder(importModule)
+	b := r.NewHostModuleBuilder(ImportModule)
 	i32 := api.ValueTypeI32
 	i64 := api.ValueTypeI64
 	f64 := api.ValueTypeF64
@@ -227,29 +227,39 @@ func writeTM(mem api.Memory, sec int64, ptr uint32) {
 
 var errAbort = errors.New("jsengine: the engine aborted")
 
-// Runtime is one QuickJS runtime and context in an instance of its own.
-type Runtime struct {
+func init() {
+	host = func(l Limits) (Runtime, error) {
+		r, err := openWazero(l)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+}
+
+// wazeroRuntime is a Runtime in an instance under wazero.
+type wazeroRuntime struct {
 	mod    api.Module
 	state  *instanceState
 	rt, cx uint32
 	fns    map[string]api.Function
 }
 
-// Open starts an instance of the engine with one runtime and context.
-func Open(l Limits) (*Runtime, error) {
+// openWazero starts an instance of the engine with one runtime and context.
+func openWazero(l Limits) (*wazeroRuntime, error) {
 	e, err := load()
 	if err != nil {
 		return nil, err
 	}
-	st := &instanceState{maxPages: instancePages(l)}
+	st := &instanceState{maxPages: InstancePages(l)}
 	ctx := context.WithValue(context.Background(), stateKey{}, st)
 	mod, err := e.runtime.InstantiateModule(withReservedMemory(ctx), e.module, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return nil, fmt.Errorf("jsengine: starting quickjs-ng: %w", err)
 	}
-	r := &Runtime{mod: mod, state: st, fns: map[string]api.Function{}}
-	for _, name := range []string{exCtors, exMalloc, exFree, exNewRuntime, exFreeRuntime, exNewContext, exFreeContext,
-		exSetMemoryLimit, exSetMaxStack, exEnableInterrupt, exEval, exResolveExc, exGetString, exDump, exFreeCString, exFreeValue} {
+	r := &wazeroRuntime{mod: mod, state: st, fns: map[string]api.Function{}}
+	for _, name := range []string{ExportCtors, ExportMalloc, ExportFree, ExportNewRuntime, ExportFreeRuntime, ExportNewContext, ExportFreeContext,
+		ExportSetMemoryLimit, ExportSetMaxStack, ExportEnableInterrupt, ExportEval, ExportResolveExc, ExportGetString, ExportDump, ExportFreeCString, ExportFreeValue} {
 		f := mod.ExportedFunction(name)
 		if f == nil {
 			mod.Close(ctx)
@@ -257,24 +267,24 @@ func Open(l Limits) (*Runtime, error) {
 		}
 		r.fns[name] = f
 	}
-	if _, err := r.call(ctx, exCtors); err != nil {
+	if _, err := r.call(ctx, ExportCtors); err != nil {
 		mod.Close(ctx)
 		return nil, err
 	}
-	rt, err := r.call(ctx, exNewRuntime)
+	rt, err := r.call(ctx, ExportNewRuntime)
 	if err != nil {
 		mod.Close(ctx)
 		return nil, err
 	}
 	r.rt = uint32(rt)
 	if l.MemoryBytes > 0 {
-		r.call(ctx, exSetMemoryLimit, rt, uint64(l.MemoryBytes))
+		r.call(ctx, ExportSetMemoryLimit, rt, uint64(l.MemoryBytes))
 	}
 	if l.StackBytes > 0 {
-		r.call(ctx, exSetMaxStack, rt, uint64(l.StackBytes))
+		r.call(ctx, ExportSetMaxStack, rt, uint64(l.StackBytes))
 	}
-	r.call(ctx, exEnableInterrupt, rt)
-	cx, err := r.call(ctx, exNewContext, rt, 0)
+	r.call(ctx, ExportEnableInterrupt, rt)
+	cx, err := r.call(ctx, ExportNewContext, rt, 0)
 	if err != nil || cx == 0 {
 		mod.Close(ctx)
 		return nil, fmt.Errorf("jsengine: no context: %v", err)
@@ -283,7 +293,7 @@ func Open(l Limits) (*Runtime, error) {
 	return r, nil
 }
 
-func (r *Runtime) call(ctx context.Context, name string, args ...uint64) (uint64, error) {
+func (r *wazeroRuntime) call(ctx context.Context, name string, args ...uint64) (uint64, error) {
 	res, err := r.fns[name].Call(ctx, args...)
 	if err != nil {
 		return 0, err
@@ -296,18 +306,18 @@ func (r *Runtime) call(ctx context.Context, name string, args ...uint64) (uint64
 
 // Eval runs code as a global script and returns its completion value as a
 // string, or what it threw.
-func (r *Runtime) Eval(code, filename string, b Budget) (Result, error) {
+func (r *wazeroRuntime) Eval(code, filename string, b Budget) (Result, error) {
 	return r.eval(code, filename, 0, b)
 }
 
 // Check compiles code as a global script without running it, and returns
 // the syntax error, if any.
-func (r *Runtime) Check(code, filename string) (*Exception, error) {
-	res, err := r.eval(code, filename, evalCompileOnly, Budget{Interrupts: 1})
+func (r *wazeroRuntime) Check(code, filename string) (*Exception, error) {
+	res, err := r.eval(code, filename, EvalCompileOnly, Budget{Interrupts: 1})
 	return res.Exception, err
 }
 
-func (r *Runtime) eval(code, filename string, flags uint64, b Budget) (res Result, err error) {
+func (r *wazeroRuntime) eval(code, filename string, flags uint64, b Budget) (res Result, err error) {
 	if r.mod == nil {
 		return Result{}, ErrClosed
 	}
@@ -338,36 +348,36 @@ func (r *Runtime) eval(code, filename string, flags uint64, b Budget) (res Resul
 	if err != nil {
 		return res, err
 	}
-	defer r.call(ctx, exFree, codePtr)
+	defer r.call(ctx, ExportFree, codePtr)
 	filePtr, err := r.cstring(ctx, filename)
 	if err != nil {
 		return res, err
 	}
-	defer r.call(ctx, exFree, filePtr)
-	val, err := r.call(ctx, exEval, uint64(r.cx), codePtr, uint64(len(code)), filePtr, 0, flags)
+	defer r.call(ctx, ExportFree, filePtr)
+	val, err := r.call(ctx, ExportEval, uint64(r.cx), codePtr, uint64(len(code)), filePtr, 0, flags)
 	if err != nil {
 		return res, err
 	}
 	if val == 0 {
 		return res, errors.New("jsengine: eval gave no value")
 	}
-	defer r.call(ctx, exFreeValue, uint64(r.cx), val)
-	exc, err := r.call(ctx, exResolveExc, uint64(r.cx), val)
+	defer r.call(ctx, ExportFreeValue, uint64(r.cx), val)
+	exc, err := r.call(ctx, ExportResolveExc, uint64(r.cx), val)
 	if err != nil {
 		return res, err
 	}
 	if exc != 0 {
-		defer r.call(ctx, exFreeValue, uint64(r.cx), exc)
-		dump, err := r.takeString(ctx, exDump, exc)
+		defer r.call(ctx, ExportFreeValue, uint64(r.cx), exc)
+		dump, err := r.takeString(ctx, ExportDump, exc)
 		if err != nil {
 			return res, err
 		}
-		return Result{Exception: decodeException(dump), Stop: st.stop}, nil
+		return Result{Exception: DecodeException(dump), Stop: st.stop}, nil
 	}
-	if flags&evalCompileOnly != 0 {
+	if flags&EvalCompileOnly != 0 {
 		return Result{}, nil
 	}
-	s, err := r.takeString(ctx, exGetString, val)
+	s, err := r.takeString(ctx, ExportGetString, val)
 	if err != nil {
 		return res, err
 	}
@@ -375,8 +385,8 @@ func (r *Runtime) eval(code, filename string, flags uint64, b Budget) (res Resul
 }
 
 // cstring copies s into the instance's memory, NUL-terminated.
-func (r *Runtime) cstring(ctx context.Context, s string) (uint64, error) {
-	p, err := r.call(ctx, exMalloc, uint64(len(s)+1))
+func (r *wazeroRuntime) cstring(ctx context.Context, s string) (uint64, error) {
+	p, err := r.call(ctx, ExportMalloc, uint64(len(s)+1))
 	if err != nil {
 		return 0, err
 	}
@@ -392,7 +402,7 @@ func (r *Runtime) cstring(ctx context.Context, s string) (uint64, error) {
 
 // takeString calls fn (GetString or Dump) on a value and reads, then frees,
 // the C string it returns.
-func (r *Runtime) takeString(ctx context.Context, fn string, val uint64) (string, error) {
+func (r *wazeroRuntime) takeString(ctx context.Context, fn string, val uint64) (string, error) {
 	p, err := r.call(ctx, fn, uint64(r.cx), val)
 	if err != nil {
 		return "", err
@@ -400,7 +410,7 @@ func (r *Runtime) takeString(ctx context.Context, fn string, val uint64) (string
 	if p == 0 {
 		return "", errors.New("jsengine: no string (out of memory)")
 	}
-	defer r.call(ctx, exFreeCString, uint64(r.cx), p)
+	defer r.call(ctx, ExportFreeCString, uint64(r.cx), p)
 	mem := r.mod.Memory()
 	buf, ok := mem.Read(uint32(p), mem.Size()-uint32(p))
 	if !ok {
@@ -414,7 +424,7 @@ func (r *Runtime) takeString(ctx context.Context, fn string, val uint64) (string
 	return "", errors.New("jsengine: unterminated string")
 }
 
-func (r *Runtime) closeModule() {
+func (r *wazeroRuntime) closeModule() {
 	if r.mod != nil {
 		r.mod.Close(context.Background())
 		r.mod = nil
@@ -422,12 +432,12 @@ func (r *Runtime) closeModule() {
 }
 
 // Close frees the runtime and its instance.
-func (r *Runtime) Close() {
+func (r *wazeroRuntime) Close() {
 	r.closeModule()
 }
 
 // MemoryBytes is the instance's memory size now (what the engine grew to).
-func (r *Runtime) MemoryBytes() int {
+func (r *wazeroRuntime) MemoryBytes() int {
 	if r.mod == nil {
 		return 0
 	}

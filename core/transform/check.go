@@ -118,7 +118,7 @@ var checker compiler
 
 type compiler struct {
 	sync.Mutex
-	rt *jsengine.Runtime
+	rt jsengine.Runtime
 }
 
 func (c *compiler) compile(code string) (*jsengine.Exception, error) {

@@ -66,7 +66,7 @@ type Program struct {
 type udf struct {
 	src UDF
 	ok  bool // checked; its messages can run
-	rt  *jsengine.Runtime
+	rt  jsengine.Runtime
 	// failed is the top-level code's finding, when it could not run.
 	failed []diag.Diagnostic
 }

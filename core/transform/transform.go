@@ -15,7 +15,7 @@
 //     WebAssembly binary on every surface (core/jsengine), bounded inside
 //     the engine by a memory limit, a stack limit and a counted interrupt.
 //     The contract runs inside the engine (harness.js). It runs natively
-//     and as js/wasm (core/jsengine); the page and the edge do not build it
+//     and as js/wasm (wasm/quickjs); the page and the edge do not build it
 //     yet (docs/transforms.md says what is left).
 //
 // TestAgreesWithV8 holds either to V8 (Node's vm) over the corpus in

@@ -1,6 +1,10 @@
 //go:build js
 
-package jsengine
+// Package quickjs is core/jsengine's host in js/wasm builds: the engine's
+// binary in the host's own WebAssembly (the page's worker, workerd, Node),
+// reached through syscall/js, which core does not import. An entry that
+// runs UDFs on QuickJS-ng imports it for its effect: it registers itself.
+package quickjs
 
 import (
 	"errors"
@@ -8,7 +12,19 @@ import (
 	"sync"
 	"syscall/js"
 	"time"
+
+	"github.com/subplay/subplay/core/jsengine"
 )
+
+func init() {
+	jsengine.SetHost(func(l jsengine.Limits) (jsengine.Runtime, error) {
+		r, err := open(l)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	})
+}
 
 // In the browser and in workerd the binary runs in the host's own
 // WebAssembly (V8's compiler), beside the Go core: Go instantiates it with
@@ -33,7 +49,7 @@ var module struct {
 
 func compiled() (js.Value, error) {
 	module.once.Do(func() {
-		if err := checkBinary(); err != nil {
+		if err := jsengine.CheckBinary(); err != nil {
 			module.err = err
 			return
 		}
@@ -47,8 +63,8 @@ func compiled() (js.Value, error) {
 				module.err = fmt.Errorf("jsengine: compiling quickjs-ng: %v", e)
 			}
 		}()
-		buf := g.Get("Uint8Array").New(len(quickjsWasm))
-		js.CopyBytesToJS(buf, quickjsWasm)
+		buf := g.Get("Uint8Array").New(len(jsengine.Wasm()))
+		js.CopyBytesToJS(buf, jsengine.Wasm())
 		module.m = g.Get("WebAssembly").Get("Module").New(buf)
 	})
 	return module.m, module.err
@@ -56,14 +72,14 @@ func compiled() (js.Value, error) {
 
 // instanceState is what the imports of one instance read and write.
 type instanceState struct {
-	budget     Budget
+	budget     jsengine.Budget
 	interrupts int
 	started    time.Time
-	stop       Stop
+	stop       jsengine.Stop
 }
 
-// Runtime is one QuickJS runtime and context in an instance of its own.
-type Runtime struct {
+// runtime is one QuickJS runtime and context in an instance of its own.
+type runtime struct {
 	exports js.Value
 	memory  js.Value
 	funcs   []js.Func
@@ -72,22 +88,22 @@ type Runtime struct {
 	closed  bool
 }
 
-// Open starts an instance of the engine with one runtime and context.
-func Open(l Limits) (r *Runtime, err error) {
+// open starts an instance of the engine with one runtime and context.
+func open(l jsengine.Limits) (r *runtime, err error) {
 	m, err := compiled()
 	if err != nil {
 		return nil, err
 	}
 	g := js.Global()
 	wa := g.Get("WebAssembly")
-	r = &Runtime{state: &instanceState{}}
+	r = &runtime{state: &instanceState{}}
 	defer func() {
 		if e := recover(); e != nil {
 			r.release()
 			r, err = nil, fmt.Errorf("jsengine: starting quickjs-ng: %v", e)
 		}
 	}()
-	desc := map[string]any{"initial": 256, "maximum": int(instancePages(l))}
+	desc := map[string]any{"initial": 256, "maximum": int(jsengine.InstancePages(l))}
 	r.memory = wa.Get("Memory").New(desc)
 	imports := map[string]any{"a": r.memory}
 	for name, f := range r.imports() {
@@ -95,25 +111,25 @@ func Open(l Limits) (r *Runtime, err error) {
 		r.funcs = append(r.funcs, fn)
 		imports[name] = fn
 	}
-	inst := wa.Get("Instance").New(m, map[string]any{importModule: imports})
+	inst := wa.Get("Instance").New(m, map[string]any{jsengine.ImportModule: imports})
 	r.exports = inst.Get("exports")
-	r.call(exCtors)
-	r.rt = r.call(exNewRuntime)
+	r.call(jsengine.ExportCtors)
+	r.rt = r.call(jsengine.ExportNewRuntime)
 	if l.MemoryBytes > 0 {
-		r.call(exSetMemoryLimit, r.rt, l.MemoryBytes)
+		r.call(jsengine.ExportSetMemoryLimit, r.rt, l.MemoryBytes)
 	}
 	if l.StackBytes > 0 {
-		r.call(exSetMaxStack, r.rt, l.StackBytes)
+		r.call(jsengine.ExportSetMaxStack, r.rt, l.StackBytes)
 	}
-	r.call(exEnableInterrupt, r.rt)
-	r.cx = r.call(exNewContext, r.rt, 0)
+	r.call(jsengine.ExportEnableInterrupt, r.rt)
+	r.cx = r.call(jsengine.ExportNewContext, r.rt, 0)
 	if r.cx == 0 {
 		panic("no context")
 	}
 	return r, nil
 }
 
-func (r *Runtime) call(name string, args ...any) int {
+func (r *runtime) call(name string, args ...any) int {
 	v := r.exports.Call(name, args...)
 	if v.Type() == js.TypeNumber {
 		return v.Int()
@@ -121,15 +137,15 @@ func (r *Runtime) call(name string, args ...any) int {
 	return 0
 }
 
-func (r *Runtime) bytes() js.Value {
+func (r *runtime) bytes() js.Value {
 	return js.Global().Get("Uint8Array").New(r.memory.Get("buffer"))
 }
 
-func (r *Runtime) view() js.Value {
+func (r *runtime) view() js.Value {
 	return js.Global().Get("DataView").New(r.memory.Get("buffer"))
 }
 
-func (r *Runtime) imports() map[string]func(js.Value, []js.Value) any {
+func (r *runtime) imports() map[string]func(js.Value, []js.Value) any {
 	st := r.state
 	ret := func(v any) func(js.Value, []js.Value) any {
 		return func(js.Value, []js.Value) any { return v }
@@ -137,7 +153,7 @@ func (r *Runtime) imports() map[string]func(js.Value, []js.Value) any {
 	abort := func(js.Value, []js.Value) any {
 		// The C code after an abort is unreachable: the instance traps, and
 		// Eval reports the engine stopped.
-		st.stop = StopHost
+		st.stop = jsengine.StopHost
 		return nil
 	}
 	// An i64 parameter arrives as a BigInt, which js.Value.Type does not
@@ -169,9 +185,9 @@ func (r *Runtime) imports() map[string]func(js.Value, []js.Value) any {
 			st.interrupts++
 			switch {
 			case st.budget.Interrupts > 0 && st.interrupts > st.budget.Interrupts:
-				st.stop = StopBudget
+				st.stop = jsengine.StopBudget
 			case st.budget.Deadline > 0 && time.Since(st.started) > st.budget.Deadline:
-				st.stop = StopDeadline
+				st.stop = jsengine.StopDeadline
 			default:
 				return 0
 			}
@@ -251,7 +267,7 @@ func guard(st *instanceState, f func(js.Value, []js.Value) any) func(js.Value, [
 	return func(this js.Value, args []js.Value) (out any) {
 		defer func() {
 			if e := recover(); e != nil {
-				st.stop = StopHost
+				st.stop = jsengine.StopHost
 				out = 0
 			}
 		}()
@@ -268,58 +284,58 @@ func nowOf(st *instanceState) time.Time {
 
 // Eval runs code as a global script and returns its completion value as a
 // string, or what it threw.
-func (r *Runtime) Eval(code, filename string, b Budget) (Result, error) {
+func (r *runtime) Eval(code, filename string, b jsengine.Budget) (jsengine.Result, error) {
 	return r.eval(code, filename, 0, b)
 }
 
 // Check compiles code as a global script without running it, and returns
 // the syntax error, if any.
-func (r *Runtime) Check(code, filename string) (*Exception, error) {
-	res, err := r.eval(code, filename, evalCompileOnly, Budget{Interrupts: 1})
+func (r *runtime) Check(code, filename string) (*jsengine.Exception, error) {
+	res, err := r.eval(code, filename, jsengine.EvalCompileOnly, jsengine.Budget{Interrupts: 1})
 	return res.Exception, err
 }
 
-func (r *Runtime) eval(code, filename string, flags int, b Budget) (res Result, err error) {
+func (r *runtime) eval(code, filename string, flags int, b jsengine.Budget) (res jsengine.Result, err error) {
 	if r.closed {
-		return Result{}, ErrClosed
+		return jsengine.Result{}, jsengine.ErrClosed
 	}
 	st := r.state
-	st.budget, st.interrupts, st.stop, st.started = b, 0, StopNone, time.Now()
+	st.budget, st.interrupts, st.stop, st.started = b, 0, jsengine.StopNone, time.Now()
 	defer func() {
 		res.Interrupts = st.interrupts
 		if e := recover(); e != nil {
 			// The instance trapped (an abort), or the host's own stack ran
 			// out: it is gone.
 			r.release()
-			if st.stop == StopNone || st.stop == StopDeadline {
-				st.stop = StopHost
+			if st.stop == jsengine.StopNone || st.stop == jsengine.StopDeadline {
+				st.stop = jsengine.StopHost
 			}
-			res = Result{Stop: st.stop, Interrupts: st.interrupts, Exception: &Exception{Name: "InternalError", Message: "the engine was stopped"}}
+			res = jsengine.Result{Stop: st.stop, Interrupts: st.interrupts, Exception: &jsengine.Exception{Name: "InternalError", Message: "the engine was stopped"}}
 			err = nil
 		}
 	}()
 	codePtr := r.cstring(code)
-	defer r.call(exFree, codePtr)
+	defer r.call(jsengine.ExportFree, codePtr)
 	filePtr := r.cstring(filename)
-	defer r.call(exFree, filePtr)
-	val := r.call(exEval, r.cx, codePtr, len(code), filePtr, 0, flags)
+	defer r.call(jsengine.ExportFree, filePtr)
+	val := r.call(jsengine.ExportEval, r.cx, codePtr, len(code), filePtr, 0, flags)
 	if val == 0 {
 		return res, errors.New("jsengine: eval gave no value")
 	}
-	defer r.call(exFreeValue, r.cx, val)
-	if exc := r.call(exResolveExc, r.cx, val); exc != 0 {
-		defer r.call(exFreeValue, r.cx, exc)
-		return Result{Exception: decodeException(r.takeString(exDump, exc)), Stop: st.stop}, nil
+	defer r.call(jsengine.ExportFreeValue, r.cx, val)
+	if exc := r.call(jsengine.ExportResolveExc, r.cx, val); exc != 0 {
+		defer r.call(jsengine.ExportFreeValue, r.cx, exc)
+		return jsengine.Result{Exception: jsengine.DecodeException(r.takeString(jsengine.ExportDump, exc)), Stop: st.stop}, nil
 	}
-	if flags&evalCompileOnly != 0 {
-		return Result{}, nil
+	if flags&jsengine.EvalCompileOnly != 0 {
+		return jsengine.Result{}, nil
 	}
-	return Result{Value: r.takeString(exGetString, val)}, nil
+	return jsengine.Result{Value: r.takeString(jsengine.ExportGetString, val)}, nil
 }
 
 // cstring copies s into the instance's memory, NUL-terminated.
-func (r *Runtime) cstring(s string) int {
-	p := r.call(exMalloc, len(s)+1)
+func (r *runtime) cstring(s string) int {
+	p := r.call(jsengine.ExportMalloc, len(s)+1)
 	if p == 0 {
 		panic("out of memory for the script")
 	}
@@ -331,12 +347,12 @@ func (r *Runtime) cstring(s string) int {
 
 // takeString calls fn (GetString or Dump) on a value and reads, then frees,
 // the C string it returns.
-func (r *Runtime) takeString(fn string, val int) string {
+func (r *runtime) takeString(fn string, val int) string {
 	p := r.call(fn, r.cx, val)
 	if p == 0 {
 		panic("no string (out of memory)")
 	}
-	defer r.call(exFreeCString, r.cx, p)
+	defer r.call(jsengine.ExportFreeCString, r.cx, p)
 	u8 := r.bytes()
 	end := u8.Call("indexOf", 0, p).Int()
 	if end < p {
@@ -347,7 +363,7 @@ func (r *Runtime) takeString(fn string, val int) string {
 	return string(b)
 }
 
-func (r *Runtime) release() {
+func (r *runtime) release() {
 	r.closed = true
 	for _, f := range r.funcs {
 		f.Release()
@@ -359,14 +375,14 @@ func (r *Runtime) release() {
 
 // Close frees the runtime and its instance (the host's collector takes
 // the instance and its memory).
-func (r *Runtime) Close() {
+func (r *runtime) Close() {
 	if !r.closed {
 		r.release()
 	}
 }
 
 // MemoryBytes is the instance's memory size now (what the engine grew to).
-func (r *Runtime) MemoryBytes() int {
+func (r *runtime) MemoryBytes() int {
 	if r.closed {
 		return 0
 	}

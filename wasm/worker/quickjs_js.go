@@ -1,0 +1,6 @@
+//go:build js && wasm && quickjs
+
+package main
+
+// A build with QuickJS-ng for UDFs registers its host for js/wasm.
+import _ "github.com/subplay/subplay/wasm/quickjs"
