@@ -138,3 +138,41 @@ func InstancePages(l Limits) uint32 {
 	b := uint64(l.MemoryBytes) + uint64(l.StackBytes) + 16<<20
 	return uint32(min((b+65535)/65536, 32768))
 }
+
+// The rules of the imports both hosts implement, written once.
+
+// Poll is the interrupt handler's rule: after the n-th poll of a call that
+// started at started, whether to stop it, and why.
+func Poll(b Budget, n int, started time.Time) Stop {
+	switch {
+	case b.Interrupts > 0 && n > b.Interrupts:
+		return StopBudget
+	case b.Deadline > 0 && time.Since(started) > b.Deadline:
+		return StopDeadline
+	}
+	return StopNone
+}
+
+// GrowPages is the heap-growth import's rule: how many 64 KiB pages to add
+// to a memory of have bytes so that it holds want, at most limit bytes in
+// all; ok is false when want is past limit. It grows by a fifth at least, as
+// emscripten's own glue does, so that a heap growing a little at a time is
+// not grown each time.
+func GrowPages(want, have, limit uint64) (pages uint64, ok bool) {
+	if want <= have {
+		return 0, true
+	}
+	if want > limit {
+		return 0, false
+	}
+	target := min(max(want, have+have/5), limit)
+	return (target - have + 65535) / 65536, true
+}
+
+// TM is the C struct tm the localtime import writes for a Unix time: UTC,
+// no daylight saving time, a zero offset; ten 32-bit words.
+func TM(sec int64) [10]int32 {
+	t := time.Unix(sec, 0).UTC()
+	return [10]int32{int32(t.Second()), int32(t.Minute()), int32(t.Hour()), int32(t.Day()),
+		int32(t.Month()) - 1, int32(t.Year() - 1900), int32(t.Weekday()), int32(t.YearDay() - 1), 0, 0}
+}

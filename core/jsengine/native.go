@@ -134,12 +134,7 @@ func hostModule(r wazero.Runtime) wazero.HostModuleBuilder {
 			return
 		}
 		s.interrupts++
-		switch {
-		case s.budget.Interrupts > 0 && s.interrupts > s.budget.Interrupts:
-			s.stop = StopBudget
-		case s.budget.Deadline > 0 && time.Since(s.started) > s.budget.Deadline:
-			s.stop = StopDeadline
-		default:
+		if s.stop = Poll(s.budget, s.interrupts, s.started); s.stop == StopNone {
 			return
 		}
 		stack[0] = 1
@@ -154,20 +149,14 @@ func hostModule(r wazero.Runtime) wazero.HostModuleBuilder {
 		if s := stateOf(ctx); s != nil && s.maxPages > 0 {
 			max = uint64(s.maxPages) * 65536
 		}
-		if want <= have {
+		pages, ok := GrowPages(want, have, max)
+		if !ok {
+			return
+		}
+		if pages == 0 {
 			stack[0] = 1
 			return
 		}
-		if want > max {
-			return
-		}
-		// Grow by a fifth at least, as emscripten's own glue does, so that a
-		// heap growing a little at a time is not copied each time.
-		target := max64(want, have+have/5)
-		if target > max {
-			target = max
-		}
-		pages := (target - have + 65535) / 65536
 		if _, ok := mem.Grow(uint32(pages)); ok {
 			stack[0] = 1
 		}
@@ -200,13 +189,6 @@ func hostModule(r wazero.Runtime) wazero.HostModuleBuilder {
 	return b
 }
 
-func max64(a, b uint64) uint64 {
-	if a > b {
-		return a
-	}
-	return b
-}
-
 func nowOf(ctx context.Context) time.Time {
 	if s := stateOf(ctx); s != nil && !s.budget.Now.IsZero() {
 		return s.budget.Now
@@ -214,15 +196,11 @@ func nowOf(ctx context.Context) time.Time {
 	return time.Unix(0, 0)
 }
 
-// writeTM fills a C struct tm for the given Unix time, in UTC.
+// writeTM fills a C struct tm for the given Unix time (TM).
 func writeTM(mem api.Memory, sec int64, ptr uint32) {
-	t := time.Unix(sec, 0).UTC()
-	fields := []int32{int32(t.Second()), int32(t.Minute()), int32(t.Hour()), int32(t.Day()),
-		int32(t.Month()) - 1, int32(t.Year() - 1900), int32(t.Weekday()), int32(t.YearDay() - 1), 0}
-	for k, v := range fields {
+	for k, v := range TM(sec) {
 		mem.WriteUint32Le(ptr+uint32(4*k), uint32(v))
 	}
-	mem.WriteUint32Le(ptr+36, 0) // tm_gmtoff
 }
 
 var errAbort = errors.New("jsengine: the engine aborted")

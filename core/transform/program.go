@@ -466,41 +466,6 @@ func offsetOf(code string, line, col int) int {
 	return o
 }
 
-// charSpan is the span of the character of code at byte offset o.
-func charSpan(code string, o int) diag.Span {
-	o = max(0, min(o, len(code)))
-	for o > 0 && o < len(code) && !utf8.RuneStart(code[o]) {
-		o--
-	}
-	if o >= len(code) {
-		return diag.SpanOf(o, o)
-	}
-	_, n := utf8.DecodeRuneInString(code[o:])
-	return diag.SpanOf(o, o+n)
-}
-
-// exampleName is the function name a hint's example declares: the
-// configured one when it is a short identifier, else a placeholder.
-func exampleName(name string) string {
-	if isIdent(name) && utf8.RuneCountInString(name) <= limits.QuotedInput {
-		return name
-	}
-	return "NAME"
-}
-
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		ok := r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' || r > 127
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // Interrupts is how many times the engine polled in the program's calls so
 // far: the request's use of limits.UDFRequestInterrupts.
 func (p *Program) Interrupts() int { return p.spent }

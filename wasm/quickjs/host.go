@@ -76,6 +76,7 @@ type instanceState struct {
 	interrupts int
 	started    time.Time
 	stop       jsengine.Stop
+	maxPages   uint32
 }
 
 // runtime is one QuickJS runtime and context in an instance of its own.
@@ -96,14 +97,14 @@ func open(l jsengine.Limits) (r *runtime, err error) {
 	}
 	g := js.Global()
 	wa := g.Get("WebAssembly")
-	r = &runtime{state: &instanceState{}}
+	r = &runtime{state: &instanceState{maxPages: jsengine.InstancePages(l)}}
 	defer func() {
 		if e := recover(); e != nil {
 			r.release()
 			r, err = nil, fmt.Errorf("jsengine: starting quickjs-ng: %v", e)
 		}
 	}()
-	desc := map[string]any{"initial": 256, "maximum": int(jsengine.InstancePages(l))}
+	desc := map[string]any{"initial": 256, "maximum": int(r.state.maxPages)}
 	r.memory = wa.Get("Memory").New(desc)
 	imports := map[string]any{"a": r.memory}
 	for name, f := range r.imports() {
@@ -183,12 +184,7 @@ func (r *runtime) imports() map[string]func(js.Value, []js.Value) any {
 		"g": ret(0), "h": ret(0),
 		"i": func(js.Value, []js.Value) any {
 			st.interrupts++
-			switch {
-			case st.budget.Interrupts > 0 && st.interrupts > st.budget.Interrupts:
-				st.stop = jsengine.StopBudget
-			case st.budget.Deadline > 0 && time.Since(st.started) > st.budget.Deadline:
-				st.stop = jsengine.StopDeadline
-			default:
+			if st.stop = jsengine.Poll(st.budget, st.interrupts, st.started); st.stop == jsengine.StopNone {
 				return 0
 			}
 			return 1
@@ -197,38 +193,22 @@ func (r *runtime) imports() map[string]func(js.Value, []js.Value) any {
 		"k": func(_ js.Value, a []js.Value) any {
 			want := uint64(uint32(a[0].Int()))
 			have := uint64(r.memory.Get("buffer").Get("byteLength").Int())
-			if want <= have {
-				return 1
+			pages, ok := jsengine.GrowPages(want, have, uint64(st.maxPages)*65536)
+			if !ok {
+				return 0
 			}
-			target := max(want, have+have/5)
-			pages := (target - have + 65535) / 65536
-			grown := false
-			func() {
-				defer func() { _ = recover() }()
+			if pages > 0 {
+				// Within the memory's maximum: GrowPages keeps to it.
 				r.memory.Call("grow", pages)
-				grown = true
-			}()
-			if !grown {
-				// At most what the maximum allows, then.
-				func() {
-					defer func() { _ = recover() }()
-					r.memory.Call("grow", (want-have+65535)/65536)
-					grown = true
-				}()
 			}
-			if grown {
-				return 1
-			}
-			return 0
+			return 1
 		},
 		"l": ret(nil),
 		"m": func(_ js.Value, a []js.Value) any {
-			t := time.Unix(int64(num(a[0])), 0).UTC()
 			ptr := a[1].Int()
 			dv := r.view()
-			fields := []int{t.Second(), t.Minute(), t.Hour(), t.Day(), int(t.Month()) - 1, t.Year() - 1900, int(t.Weekday()), t.YearDay() - 1, 0, 0}
-			for k, v := range fields {
-				dv.Call("setInt32", ptr+4*k, v, true)
+			for k, v := range jsengine.TM(int64(num(a[0]))) {
+				dv.Call("setInt32", ptr+4*k, int(v), true)
 			}
 			return nil
 		},
