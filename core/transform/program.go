@@ -120,6 +120,14 @@ func (p *Program) budget(now time.Time) jsengine.Budget {
 	return jsengine.Budget{Interrupts: max(n, 1), Deadline: max(d, time.Millisecond), Now: now}
 }
 
+// harnessBudget bounds the harness's own short scripts (starting it,
+// reading the top-level code's console, finding the function): they take
+// a poll or two, and a getter of the UDF's that one of them meets gets
+// no more than these few.
+func (p *Program) harnessBudget() jsengine.Budget {
+	return jsengine.Budget{Interrupts: 10, Now: p.opts.Now}
+}
+
 // start opens c's engine and runs the harness, then the UDF's top-level
 // code, then finds its function.
 func (p *Program) start(c *udf) ([]diag.Diagnostic, []ConsoleLine) {
@@ -134,7 +142,7 @@ func (p *Program) start(c *udf) ([]diag.Diagnostic, []ConsoleLine) {
 		c.failed = ds
 		return ds
 	}
-	if res, err := rt.Eval(harness, harnessFile, jsengine.Budget{Interrupts: 10, Now: p.opts.Now}); err != nil || res.Exception != nil {
+	if res, err := rt.Eval(harness, harnessFile, p.harnessBudget()); err != nil || res.Exception != nil {
 		return fail([]diag.Diagnostic{finding(diag.Error, "udf-engine", "subplay's harness did not start in the engine", "this is a bug in subplay", diag.Span{})}), nil
 	}
 	res, err := rt.Eval(c.src.Code, udfFile, p.budget(p.opts.Now))
@@ -146,7 +154,7 @@ func (p *Program) start(c *udf) ([]diag.Diagnostic, []ConsoleLine) {
 		return fail([]diag.Diagnostic{p.exception(c, res, "its top-level code")}), nil
 	}
 	var logs []ConsoleLine
-	if out, err := rt.Eval("__subplay.start()", harnessFile, jsengine.Budget{Interrupts: 10, Now: p.opts.Now}); err == nil && out.Exception == nil {
+	if out, err := rt.Eval("__subplay.start()", harnessFile, p.harnessBudget()); err == nil && out.Exception == nil {
 		var r runResult
 		if json.Unmarshal([]byte(out.Value), &r) == nil {
 			logs = r.lines()
@@ -156,7 +164,7 @@ func (p *Program) start(c *udf) ([]diag.Diagnostic, []ConsoleLine) {
 	if !isIdent(name) {
 		return fail([]diag.Diagnostic{missing(name, "")}), logs
 	}
-	bound, err := rt.Eval("typeof "+name+" === 'function' ? __subplay.bind("+name+") : typeof "+name, harnessFile, jsengine.Budget{Interrupts: 10, Now: p.opts.Now})
+	bound, err := rt.Eval("typeof "+name+" === 'function' ? __subplay.bind("+name+") : typeof "+name, harnessFile, p.harnessBudget())
 	if err != nil || bound.Exception != nil {
 		return fail([]diag.Diagnostic{missing(name, "")}), logs
 	}
