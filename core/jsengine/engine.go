@@ -41,6 +41,9 @@ type Budget struct {
 	Deadline time.Duration
 	// Now is what Date.now() and new Date() return (local time is UTC).
 	Now time.Time
+	// Done, when not nil, stops the script at its next poll once closed:
+	// the caller has gone (a context's Done). TestCancelled holds it.
+	Done <-chan struct{}
 }
 
 // Stop says why a script was stopped from outside.
@@ -53,6 +56,8 @@ const (
 	StopBudget Stop = "budget"
 	// StopDeadline: the deadline passed.
 	StopDeadline Stop = "deadline"
+	// StopCancelled: Done was closed.
+	StopCancelled Stop = "cancelled"
 	// StopHost: the host ended the engine (its own stack or memory, or the
 	// deadline passed where the engine does not poll); the Runtime is
 	// closed and the next Eval fails.
@@ -149,8 +154,19 @@ func Poll(b Budget, n int, started time.Time) Stop {
 		return StopBudget
 	case b.Deadline > 0 && time.Since(started) > b.Deadline:
 		return StopDeadline
+	case b.Done != nil && closed(b.Done):
+		return StopCancelled
 	}
 	return StopNone
+}
+
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // GrowPages is the heap-growth import's rule: how many 64 KiB pages to add

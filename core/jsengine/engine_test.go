@@ -9,3 +9,5 @@ import (
 )
 
 func TestEval(t *testing.T) { enginetest.Eval(t) }
+
+func TestCancelled(t *testing.T) { enginetest.Cancelled(t) }

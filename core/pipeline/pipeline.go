@@ -71,6 +71,8 @@ type Transform struct {
 	Runs bool
 	// Note says why a transform does not run, when it does not.
 	Note string
+	// Console is what the UDF's top-level code logged, capped.
+	Console []transform.ConsoleLine
 }
 
 // Step is the state of a message after one transform.
@@ -86,6 +88,8 @@ type Step struct {
 	// Diagnostics are the call's findings, located in the configuration's
 	// text inside the UDF's code.
 	Diagnostics []diag.Diagnostic
+	// Console is what the call logged, capped (transform.Step.Console).
+	Console []transform.ConsoleLine
 }
 
 // Result is one message's way through the pipeline.
@@ -187,6 +191,7 @@ func Messages(ctx context.Context, cfg *subscription.Config, flt *filter.Filter,
 		defer prog.Close()
 		for k, ds := range prog.Diagnostics {
 			run.Diagnostics = append(run.Diagnostics, locateCode(cfg, runIdx[k], ds)...)
+			run.Transforms[runIdx[k]].Console = prog.Console[k]
 		}
 	}
 	if flt != nil {
@@ -231,7 +236,7 @@ func Messages(ctx context.Context, cfg *subscription.Config, flt *filter.Filter,
 		failed := false
 		if prog != nil {
 			for k, st := range prog.Run(m) {
-				ts := Step{Transform: runIdx[k], Outcome: string(st.Outcome), Diagnostics: locateCode(cfg, runIdx[k], st.Diagnostics)}
+				ts := Step{Transform: runIdx[k], Outcome: string(st.Outcome), Diagnostics: locateCode(cfg, runIdx[k], st.Diagnostics), Console: st.Console}
 				for j := range ts.Diagnostics {
 					ts.Diagnostics[j].MessageIndex = &r.Index
 				}

@@ -10,6 +10,7 @@ import (
 	"github.com/subplay/subplay/core/message"
 	"github.com/subplay/subplay/core/pipeline"
 	"github.com/subplay/subplay/core/subscription"
+	"github.com/subplay/subplay/core/transform"
 )
 
 // TransformRequest runs a subscription's single message transforms (its
@@ -72,6 +73,9 @@ type TransformInfo struct {
 	Runs bool `json:"runs"`
 	// Note says why a transform does not run, when it does not.
 	Note string `json:"note,omitempty"`
+	// Console is what the UDF's top-level code logged (console.log and
+	// its kin), capped at limits.UDFConsoleLines lines.
+	Console []transform.ConsoleLine `json:"console,omitempty"`
 }
 
 // TransformResult is one message's way through the pipeline
@@ -116,6 +120,9 @@ type TransformStep struct {
 	// Diagnostics are the call's findings; a throw is located in the
 	// configuration's text inside the UDF's code.
 	Diagnostics []diag.Diagnostic `json:"diagnostics,omitempty"`
+	// Console is what the call logged on this message, capped at
+	// limits.UDFConsoleLines lines of limits.UDFConsoleBytes bytes.
+	Console []transform.ConsoleLine `json:"console,omitempty"`
 }
 
 // PreviewMessage is a message as a transform returned it.
@@ -174,7 +181,7 @@ func transformResponse(run *pipeline.Run) *TransformResponse {
 		MessageDiagnostics: run.MessageDiagnostics,
 	}
 	for i, t := range run.Transforms {
-		resp.Transforms[i] = TransformInfo{Index: t.Index, Path: t.Path, Kind: t.Kind, FunctionName: t.FunctionName, Enabled: t.Enabled, Runs: t.Runs, Note: t.Note}
+		resp.Transforms[i] = TransformInfo{Index: t.Index, Path: t.Path, Kind: t.Kind, FunctionName: t.FunctionName, Enabled: t.Enabled, Runs: t.Runs, Note: t.Note, Console: t.Console}
 	}
 	for i, r := range run.Results {
 		tr := TransformResult{Index: r.Index, Outcome: r.Outcome, Steps: make([]TransformStep, len(r.Steps)), By: r.By,
@@ -183,7 +190,7 @@ func transformResponse(run *pipeline.Run) *TransformResponse {
 			tr.Final = preview(r.Final)
 		}
 		for j, st := range r.Steps {
-			ts := TransformStep{Transform: st.Transform, Outcome: st.Outcome, Diagnostics: st.Diagnostics}
+			ts := TransformStep{Transform: st.Transform, Outcome: st.Outcome, Diagnostics: st.Diagnostics, Console: st.Console}
 			if st.Message != nil {
 				ts.Message = preview(st.Message)
 			}

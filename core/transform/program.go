@@ -1,4 +1,4 @@
-//go:build !noudf && quickjs
+//go:build !noudf
 
 package transform
 
@@ -67,8 +67,6 @@ type udf struct {
 	src UDF
 	ok  bool // checked; its messages can run
 	rt  jsengine.Runtime
-	// failed is the top-level code's finding, when it could not run.
-	failed []diag.Diagnostic
 }
 
 // Compile checks the UDFs and, unless opts.CheckOnly, runs each one's
@@ -92,6 +90,10 @@ func Compile(udfs []UDF, opts Options) (*Program, error) {
 			ds, logs := p.start(c)
 			p.Diagnostics[i] = append(p.Diagnostics[i], ds...)
 			p.Console[i] = logs
+			// A transform whose top-level code fails, or that names no
+			// function, is not prepared: its messages are not run, and its
+			// finding is told once, at the code (TestPatterns).
+			c.ok = !diag.HasErrors(ds)
 		}
 	}
 	return p, nil
@@ -117,7 +119,7 @@ func (p *Program) budget(now time.Time) jsengine.Budget {
 	n := min(limits.UDFCallInterrupts, limits.UDFRequestInterrupts-p.spent)
 	left := time.Duration(limits.UDFRequestMillis)*time.Millisecond*time.Duration(deadlineScale) - time.Since(p.started)
 	d := min(time.Duration(limits.UDFCallMillis)*time.Millisecond*time.Duration(deadlineScale), left)
-	return jsengine.Budget{Interrupts: max(n, 1), Deadline: max(d, time.Millisecond), Now: now}
+	return jsengine.Budget{Interrupts: max(n, 1), Deadline: max(d, time.Millisecond), Now: now, Done: p.done()}
 }
 
 // harnessBudget bounds the harness's own short scripts (starting it,
@@ -125,7 +127,17 @@ func (p *Program) budget(now time.Time) jsengine.Budget {
 // a poll or two, and a getter of the UDF's that one of them meets gets
 // no more than these few.
 func (p *Program) harnessBudget() jsengine.Budget {
-	return jsengine.Budget{Interrupts: 10, Now: p.opts.Now}
+	return jsengine.Budget{Interrupts: 10, Now: p.opts.Now, Done: p.done()}
+}
+
+// done is the caller's context's Done channel, or nil without one: the
+// engine's interrupt poll looks at it, so a call whose caller has gone
+// stops within a poll (TestCancelledCall).
+func (p *Program) done() <-chan struct{} {
+	if p.opts.Ctx == nil {
+		return nil
+	}
+	return p.opts.Ctx.Done()
 }
 
 // start opens c's engine and runs the harness, then the UDF's top-level
@@ -139,7 +151,6 @@ func (p *Program) start(c *udf) ([]diag.Diagnostic, []ConsoleLine) {
 	fail := func(ds []diag.Diagnostic) []diag.Diagnostic {
 		c.rt.Close()
 		c.rt = nil
-		c.failed = ds
 		return ds
 	}
 	if res, err := rt.Eval(harness, harnessFile, p.harnessBudget()); err != nil || res.Exception != nil {
@@ -397,12 +408,15 @@ func (p *Program) exception(c *udf, res jsengine.Result, what string) diag.Diagn
 	if res.Stop != jsengine.StopNone {
 		p.stopped = true
 	}
-	span := where(c.src.Code, e.Stack)
+	span := thrownAt(c.src.Code, e.Stack)
 	switch res.Stop {
 	case jsengine.StopBudget:
 		return finding(diag.Error, "udf-budget",
 			fmt.Sprintf("%s was stopped after %d engine polls, subplay's bound for one call (about twenty million loop iterations)", what, limits.UDFCallInterrupts),
 			"look for a loop that never ends, or a regular expression that backtracks (nested quantifiers such as (a+)+)", span)
+	case jsengine.StopCancelled:
+		return finding(diag.Warning, "udf-cancelled",
+			fmt.Sprintf("%s was stopped: the request was cancelled", what), "", span)
 	case jsengine.StopDeadline, jsengine.StopHost:
 		return finding(diag.Error, "udf-slow",
 			fmt.Sprintf("%s was stopped after %d ms, subplay's time bound for one call", what, limits.UDFCallMillis),
@@ -421,7 +435,7 @@ func nilIfEmpty(s string) *string {
 // thrown is the finding for a value the UDF threw (or a RangeError or out
 // of memory the engine threw in it).
 func (p *Program) thrown(c *udf, name, msg, stack string, value *string, what string) diag.Diagnostic {
-	span := where(c.src.Code, stack)
+	span := propertySpan(c.src.Code, msg, thrownAt(c.src.Code, stack))
 	if isOutOfMemory(name, msg) {
 		return finding(diag.Error, "udf-budget",
 			fmt.Sprintf("%s ran out of memory: subplay gives a UDF %d MiB", what, limits.UDFMemoryBytes>>20),
@@ -436,6 +450,70 @@ func (p *Program) thrown(c *udf, name, msg, stack string, value *string, what st
 	}
 	return finding(diag.Error, "udf-exception", what+" threw "+diag.Quote(text),
 		"the service does not deliver a message its transform fails on (it goes to the dead-letter topic when one is set)", span)
+}
+
+// propertyError is QuickJS-ng's message for a property read or written on
+// undefined or null.
+var propertyError = regexp.MustCompile(`^cannot (?:read|set) property '([^']*)' of (?:undefined|null)$`)
+
+// propertySpan narrows the place QuickJS-ng gives a property access on
+// undefined or null, which is the start of the function it happened in,
+// to the access itself when the code from there names that property once
+// (m.nothing.x: the ".x"), as V8 points at it (TestPatterns).
+func propertySpan(code, msg string, at diag.Span) diag.Span {
+	m := propertyError.FindStringSubmatch(msg)
+	if m == nil || !at.IsValid() || m[1] == "" {
+		return at
+	}
+	from := at.Start.Offset()
+	if from > len(code) {
+		return at
+	}
+	access := regexp.MustCompile(`\.\s*(` + regexp.QuoteMeta(m[1]) + `)\b|\[\s*(['"]` + regexp.QuoteMeta(m[1]) + `['"])\s*\]`)
+	found := access.FindAllStringSubmatchIndex(code[from:], 2)
+	if len(found) != 1 {
+		return at
+	}
+	g := found[0][2:4]
+	if g[0] < 0 {
+		g = found[0][4:6]
+	}
+	return diag.SpanOf(from+g[0], from+g[1])
+}
+
+// callee moves a place QuickJS-ng gives inside a call to where V8 puts
+// it: an exception thrown by a called built-in is placed at the call's
+// first argument (JSON.parse(|x)), V8 places it at the callee's name
+// (JSON.|parse(x)); one thrown by a constructor at its name (new |Error),
+// V8 at new (TestPatterns, the contract's transform-errors).
+func callee(code string, o int) int {
+	if o <= 0 || o > len(code) {
+		return o
+	}
+	before := strings.TrimRight(code[:o], " \t\n")
+	if strings.HasSuffix(before, "(") {
+		name := strings.TrimRight(before[:len(before)-1], " \t")
+		i := len(name)
+		for i > 0 && isIdentByte(name[i-1]) {
+			i--
+		}
+		if i < len(name) && !keywordBeforeParen[name[i:]] {
+			return i
+		}
+		return o
+	}
+	if strings.HasSuffix(before, "new") && len(before) < o && (len(before) == 3 || !isIdentByte(before[len(before)-4])) {
+		return len(before) - 3
+	}
+	return o
+}
+
+// keywordBeforeParen are the words a "(" follows that are not a callee.
+var keywordBeforeParen = map[string]bool{"if": true, "while": true, "for": true, "switch": true, "return": true,
+	"typeof": true, "catch": true, "with": true, "await": true, "void": true, "delete": true, "in": true, "of": true}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // frame is one "udf.js:LINE:COLUMN" of an engine's stack.
@@ -454,6 +532,16 @@ func where(code, stack string) diag.Span {
 		col, _ = strconv.Atoi(m[2])
 	}
 	return charSpan(code, offsetOf(code, line, col))
+}
+
+// thrownAt is where a run-time exception's stack places it in the code,
+// moved to where V8 would (callee).
+func thrownAt(code, stack string) diag.Span {
+	at := where(code, stack)
+	if !at.IsValid() {
+		return at
+	}
+	return charSpan(code, callee(code, at.Start.Offset()))
 }
 
 // offsetOf is the byte offset of a 1-based line and column, the column

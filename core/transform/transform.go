@@ -6,22 +6,18 @@
 // message, returning {data, attributes} replaces it, and an empty
 // attributes object removes every attribute.
 //
-// Two engines, chosen by build tag while the second replaces the first:
+// The engine is QuickJS-ng, the same WebAssembly binary on every surface
+// (core/jsengine), bounded inside the engine by a memory limit, a stack
+// limit and a counted interrupt; the contract itself runs inside the
+// engine (harness.js), and program.go and check.go are the policy around
+// it. It runs natively (wazero) and as js/wasm (wasm/quickjs, which the
+// page's and the edge's entries register).
 //
-//   - goja (the default): a JavaScript interpreter written in Go, bounded
-//     from outside by instrumenting the code and guarding built-ins
-//     (instrument.go, guards.go and their kin).
-//   - QuickJS-ng (-tags quickjs; program.go, check.go, harness.js): the same
-//     WebAssembly binary on every surface (core/jsengine), bounded inside
-//     the engine by a memory limit, a stack limit and a counted interrupt.
-//     The contract runs inside the engine (harness.js). It runs natively
-//     and as js/wasm (wasm/quickjs); the page and the edge do not build it
-//     yet (docs/transforms.md says what is left).
-//
-// TestAgreesWithV8 holds either to V8 (Node's vm) over the corpus in
-// testdata/v8; Engine names the one built. Builds tagged noudf leave the
-// engine out: there Available is false and Compile reports ErrUnavailable,
-// so a caller can say which build can answer.
+// TestAgreesWithV8 holds it to V8 (Node's vm) over the corpus in
+// testdata/v8, with every remaining difference listed in EXCEPTIONS.
+// Builds tagged noudf leave the engine out: there Available is false and
+// Compile reports ErrUnavailable, so a caller can say which build can
+// answer.
 //
 // Every position in a finding is a byte span in the UDF's code string; the
 // caller carries it into the user's text (JSON escapes, YAML block scalars).
@@ -92,12 +88,10 @@ type Options struct {
 	// its top-level code.
 	Now time.Time
 	// CheckOnly checks the code without running any of it (validate):
-	// syntax, size, the function's declaration; Run then runs nothing. The
-	// QuickJS-ng engine honours it; goja's runs the top-level code anyway.
+	// syntax, size, the function's declaration; Run then runs nothing.
 	CheckOnly bool
-	// Ctx, when set, is the call's context: goja's instrumented steps look
-	// at it (core/stop), so that a UDF that runs long lets the worker's
-	// other requests in at its pauses, and one whose caller has gone stops.
-	// QuickJS-ng's calls are bounded inside the engine and ignore it.
+	// Ctx, when set, is the call's context: once it is done, a running
+	// call stops at the engine's next interrupt poll (udf-cancelled) and
+	// later ones do not start.
 	Ctx context.Context
 }

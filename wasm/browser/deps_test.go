@@ -17,11 +17,10 @@ var celExtras = []string{"github.com/google/cel-go/cel", "github.com/google/cel-
 	"google.golang.org/protobuf/reflect/protodesc", "text/template"}
 
 // engines are the heavy engines only the extra build links: the
-// JavaScript engine of UDFs (tag noudf leaves it out) and Terraform's HCL
-// (tag nohcl). They are left out of every other build, and the extra build
-// must link each one the module requires (go.mod), so the table holds
-// before and after they arrive.
-var engines = []string{"github.com/dop251/goja", "github.com/hashicorp/hcl/v2"}
+// JavaScript engine of UDFs (core/jsengine, QuickJS-ng's binary; tag noudf
+// leaves it out) and Terraform's HCL (tag nohcl). They are left out of
+// every other build, and the extra build must link each.
+var engines = []string{"github.com/subplay/subplay/core/jsengine", "github.com/hashicorp/hcl/v2"}
 
 // lean are packages no page build but extra links: log came only through
 // modern-go/concurrent's loggers (json-iterator's dependency), which
@@ -63,7 +62,7 @@ var builds = []struct {
 		slices.Concat(lean, patchedOut, []string{"github.com/google/cel-go/", "google.golang.org/protobuf/", "github.com/hamba/avro/", "github.com/modern-go/reflect2", "regexp"}, engines),
 		nil, nil},
 	{"extra", "", slices.Concat([]string{"net/http"}, patchedOut, celExtras),
-		slices.Concat([]string{"github.com/google/cel-go/", "github.com/hamba/avro/"}, required(engines)), nil},
+		slices.Concat([]string{"github.com/google/cel-go/", "github.com/hamba/avro/"}, engines), nil},
 }
 
 // celRegexp: cel-go's parser and protobuf's JSON tokenizer compiled
@@ -75,18 +74,6 @@ var builds = []struct {
 // subplay's filters never call, so the linker drops it.
 var celRegexp = map[string][]string{
 	"regexp": {"github.com/google/cel-go/common/types", "github.com/google/cel-go/interpreter"},
-}
-
-// required returns the module paths of mods that go.mod requires.
-func required(mods []string) []string {
-	var out []string
-	for _, m := range mods {
-		// go list -m fails for a module the build list does not hold.
-		if exec.Command("go", "list", "-m", m).Run() == nil {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // TestBuildsLeaveOutHeavyPackages checks what each build of the module

@@ -10,3 +10,5 @@ import (
 
 // TestEval holds this host to what core/jsengine's native host does.
 func TestEval(t *testing.T) { enginetest.Eval(t) }
+
+func TestCancelled(t *testing.T) { enginetest.Cancelled(t) }

@@ -1,4 +1,4 @@
-//go:build js && quickjs
+//go:build js
 
 package quickjs
 

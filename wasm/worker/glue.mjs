@@ -11,6 +11,8 @@
 // glue.test.mjs fails when the run of the syumai/workers version go.mod
 // pins is not the one start was written from, so that a new version is
 // read again before it is used.
+// First, the UDF engine's binary, where the build has one (engine.mjs).
+import "./engine.mjs";
 import syumai from "./syumai-worker.mjs";
 import { createRuntimeContext, loadModule } from "./runtime.mjs";
 import { persistentFetch } from "./persistent.mjs";

@@ -1,4 +1,4 @@
-//go:build js && wasm && quickjs
+//go:build js && wasm && !noudf
 
 package main
 

@@ -64,3 +64,23 @@ func Eval(t *testing.T) {
 		})
 	}
 }
+
+// Cancelled holds the host to Budget.Done: an endless loop whose caller
+// has gone stops at its next poll, long before its count or deadline.
+func Cancelled(t *testing.T) {
+	r := open(t)
+	done := make(chan struct{})
+	close(done)
+	b := jsengine.Budget{Interrupts: 1 << 30, Deadline: time.Minute, Done: done}
+	start := time.Now()
+	res, err := r.Eval("while(true){}", "udf.js", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stop != jsengine.StopCancelled || res.Interrupts > 1 {
+		t.Fatalf("stop %q after %d polls, want %q at the first", res.Stop, res.Interrupts, jsengine.StopCancelled)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+}

@@ -1,4 +1,4 @@
-//go:build !noudf && quickjs && !js
+//go:build !noudf && !js
 
 package transform
 

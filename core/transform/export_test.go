@@ -1,4 +1,4 @@
-//go:build !noudf && quickjs
+//go:build !noudf
 
 package transform
 
