@@ -56,6 +56,9 @@ const (
 	StopBudget Stop = "budget"
 	// StopDeadline: the deadline passed.
 	StopDeadline Stop = "deadline"
+	// StopStack: the host's own stack ran out under the engine's frames
+	// before the engine's stack limit was reached; the Runtime is closed.
+	StopStack Stop = "stack"
 	// StopCancelled: Done was closed.
 	StopCancelled Stop = "cancelled"
 	// StopHost: the host ended the engine (its own stack or memory, or the

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"time"
 
@@ -317,6 +318,9 @@ func (r *wazeroRuntime) eval(code, filename string, flags uint64, b Budget) (res
 			r.closeModule()
 			if st.stop == StopNone || st.stop == StopDeadline {
 				st.stop = StopHost
+				if strings.Contains(err.Error(), "stack overflow") {
+					st.stop = StopStack
+				}
 			}
 			res = Result{Stop: st.stop, Interrupts: st.interrupts, Exception: &Exception{Name: "InternalError", Message: "the engine was stopped"}}
 			err = nil

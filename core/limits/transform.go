@@ -72,13 +72,30 @@ const UDFMemoryBytes = 64 << 20
 
 // UDFStackBytes is the engine's stack limit: a call past it throws a
 // RangeError, "Maximum call stack size exceeded", which the UDF can catch,
-// as in V8. 256 KiB is about 1,400 levels of plain recursion and 400
-// through a callback of a built-in (Array.prototype.map, a JSON reviver).
-// The engine's frames also take the host's own stack, which it does not
-// count: 256 KiB stays under what the smallest host we run in gives, with
-// room to spare (core/jsengine TestStackWithinHost; a host's own overflow
-// is still caught and reported, never a crash).
-const UDFStackBytes = 256 << 10
+// as in V8. 64 KiB is about 370 levels of plain recursion and 100 through
+// a callback of a built-in (Array.prototype.map), against about 10,000 in
+// V8 (the recursion cases of core/transform's testdata/v8/EXCEPTIONS).
+// It is this small because in the browser and in workerd the engine's
+// frames also take the host's own stack, which the engine does not count,
+// at up to six times what they take of the engine's (JSON.parse of deep
+// nesting): measured as js/wasm in Node with V8's stack set to 492 KB, about
+// what Chromium gives a worker, every deep case (recursion, recursion
+// through map, JSON.parse of 5 million brackets, String of 45,000 nested
+// arrays) met the engine's RangeError at 64 KiB, and at 128 KiB the host's
+// stack ran out first, which ends the instance (a udf-budget finding, never
+// a crash). So that every surface gives one verdict, the bound is the one
+// the smallest host holds; natively 2 MiB would hold (about 11,900 levels).
+const UDFStackBytes = 64 << 10
+
+// UDFArrayWalk bounds the length an array method that walks every index
+// (sort, forEach, indexOf, join, concat and their kin) may be called on:
+// past it the call throws a RangeError. The engine's own loops in those
+// methods do not poll its interrupt handler, so on a sparse array of
+// length 2^32 - 1 one call ran for minutes, past every bound but the
+// host's own time-out (core/playground/hostile's sparse-sort). 16,777,216
+// is twice the elements UDFMemoryBytes could hold in a dense array, so no
+// array a UDF can fill meets it.
+const UDFArrayWalk = 1 << 24
 
 // UDFConsoleLines and UDFConsoleBytes bound what console.log and its kin
 // keep of one call: the first lines, each cut to UDFConsoleBytes.

@@ -36,6 +36,45 @@
     };
     defineProperty(Date.prototype, name, { value: named[name], writable: true, configurable: true, enumerable: false });
   }
+  // Date called as a function writes the date as toString does, so with
+  // the zone's name too (the differential's now-is-publish-time); new,
+  // statics and instanceof go to the engine's own Date.
+  const OwnDate = Date;
+  const dateText = Date.prototype.toString;
+  const DateProxy = new Proxy(OwnDate, {
+    apply() {
+      return apply(dateText, new OwnDate(), []);
+    },
+  });
+  defineProperty(G, "Date", { value: DateProxy, writable: true, configurable: true, enumerable: false });
+  defineProperty(OwnDate.prototype, "constructor", { value: DateProxy, writable: true, configurable: true, enumerable: false });
+
+  // The array methods that walk every index from 0 to length: on a
+  // sparse array or an array-like, QuickJS-ng's loops do not poll the
+  // interrupt handler, so a length of 2^32 - 1 would hold the engine for
+  // minutes where no bound of its own can reach it (in the browser and in
+  // workerd the host cannot stop a call from outside). Past MAX_WALK
+  // indexes, more than the memory limit could hold as elements, such a
+  // call throws a RangeError instead (the hostile corpus's sparse-sort).
+  const MAX_WALK = $WALK;
+  const AP = Array.prototype;
+  for (const name of ["sort", "forEach", "map", "filter", "reduce", "reduceRight", "every", "some", "indexOf",
+    "lastIndexOf", "includes", "find", "findIndex", "findLast", "findLastIndex", "fill", "join", "toString",
+    "toLocaleString", "reverse", "copyWithin", "flat", "flatMap", "slice", "splice", "concat", "toSorted",
+    "toReversed", "toSpliced", "with"]) {
+    const own = AP[name];
+    if (typeof own !== "function") continue;
+    const walk = {
+      [name](...args) {
+        if (this !== null && this !== undefined && this.length > MAX_WALK) {
+          throw new RangeError("Array.prototype." + name + " on a length of " + this.length + ": subplay bounds a walk over an array at " + MAX_WALK + " indexes");
+        }
+        return apply(own, this, args);
+      },
+    }[name];
+    defineProperty(walk, "length", { value: own.length, configurable: true });
+    defineProperty(AP, name, { value: walk, writable: true, configurable: true, enumerable: false });
+  }
 
   // show writes one console argument as the browsers' consoles do for
   // text: strings as they are, objects as JSON where they can be.

@@ -28,7 +28,8 @@ const Engine = "quickjs-ng"
 //go:embed harness.js
 var harnessTemplate string
 
-var harness = strings.NewReplacer("$LINES", strconv.Itoa(limits.UDFConsoleLines), "$BYTES", strconv.Itoa(limits.UDFConsoleBytes)).Replace(harnessTemplate)
+var harness = strings.NewReplacer("$LINES", strconv.Itoa(limits.UDFConsoleLines), "$BYTES", strconv.Itoa(limits.UDFConsoleBytes),
+	"$WALK", strconv.Itoa(limits.UDFArrayWalk)).Replace(harnessTemplate)
 
 // deadlineScale multiplies the wall-clock bounds (UDFCallMillis,
 // UDFRequestMillis), never the counted ones: TestAgreesWithV8 compares
@@ -414,10 +415,18 @@ func (p *Program) exception(c *udf, res jsengine.Result, what string) diag.Diagn
 		return finding(diag.Error, "udf-budget",
 			fmt.Sprintf("%s was stopped after %d engine polls, subplay's bound for one call (about twenty million loop iterations)", what, limits.UDFCallInterrupts),
 			"look for a loop that never ends, or a regular expression that backtracks (nested quantifiers such as (a+)+)", span)
+	case jsengine.StopStack:
+		return finding(diag.Error, "udf-budget",
+			fmt.Sprintf("%s nested too deeply: the engine's host ran out of stack", what),
+			"look for recursion that never ends, or data nested hundreds of levels deep", span)
 	case jsengine.StopCancelled:
 		return finding(diag.Warning, "udf-cancelled",
 			fmt.Sprintf("%s was stopped: the request was cancelled", what), "", span)
-	case jsengine.StopDeadline, jsengine.StopHost:
+	case jsengine.StopHost:
+		return finding(diag.Error, "udf-budget",
+			fmt.Sprintf("%s stopped the engine: it ran out of what its host gives it", what),
+			"look for a value that keeps growing, or recursion that never ends", span)
+	case jsengine.StopDeadline:
 		return finding(diag.Error, "udf-slow",
 			fmt.Sprintf("%s was stopped after %d ms, subplay's time bound for one call", what, limits.UDFCallMillis),
 			"look for a value that keeps growing, or a built-in called on a huge array or string", span)

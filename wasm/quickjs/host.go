@@ -9,6 +9,7 @@ package quickjs
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -289,6 +290,9 @@ func (r *runtime) eval(code, filename string, flags int, b jsengine.Budget) (res
 			r.release()
 			if st.stop == jsengine.StopNone || st.stop == jsengine.StopDeadline {
 				st.stop = jsengine.StopHost
+				if strings.Contains(fmt.Sprint(e), "Maximum call stack size exceeded") {
+					st.stop = jsengine.StopStack
+				}
 			}
 			res = jsengine.Result{Stop: st.stop, Interrupts: st.interrupts, Exception: &jsengine.Exception{Name: "InternalError", Message: "the engine was stopped"}}
 			err = nil

@@ -32,11 +32,11 @@ func transformsRequest(codes []string, n int) []byte {
 	return []byte(b.String())
 }
 
-// AtBound are the deepest UDFs core/transform's depth scan lets through
-// (with the engine's checks added, where they nest most), by case name:
-// the corpus runs them on every surface, and the site's browser test in
-// the page's worker, where Chromium gives the least stack. Each must
-// compile and run.
+// AtBound are UDFs whose code nests deeply (sums, +=, parentheses,
+// templates), the depths that once sat at the edge of what the page's
+// worker could parse: the engine's parser recurses on them. The corpus
+// runs them on every surface, and the site's browser test in the page's
+// worker, where Chromium gives the least stack. Each must compile and run.
 var AtBound = []struct{ Name, Code string }{
 	{"sums-at-bound", "function f(m) { return {data: " + strings.Repeat("m.data+(", 53) + "''" + strings.Repeat(")", 53) + "} }"},
 	{"plus-assign-at-bound", "function f(m) { var a = ''; " + strings.Repeat("a += ", 70) + "m.data; return {data: a} }"},
@@ -47,15 +47,12 @@ var AtBound = []struct{ Name, Code string }{
 // deepArrays is top-level code that nests 45,000 arrays in a.
 const deepArrays = "var a = [];\nfor (var i = 0; i < 45000; i++) a = [a];\n"
 
-// DeepAtRun are UDFs whose built-ins recurse in Go per level of the
-// nesting they are given at run time (arrays joined or flattened, a
-// pattern's groups, JSON), which no call of the UDF's counts and no scan
-// of the code can see, each past limits.UDFJSONNesting, where the call
-// must throw a RangeError. In the page's worker (Chromium gives it about
-// half of Node's stack) each ended the Go instance before that bound
-// (join-deep from about 220 levels of join). The
-// corpus runs them on every surface, and the site's browser test in the
-// page's worker.
+// DeepAtRun are UDFs whose built-ins recurse per level of the nesting
+// they are given at run time (arrays joined or flattened, a pattern's
+// groups, JSON), which no scan of the code can see: each must end in a
+// value or a RangeError the UDF could catch, never in the end of the
+// instance. The corpus runs them on every surface, and the site's browser
+// test in the page's worker.
 var DeepAtRun = []struct{ Name, Code string }{
 	{"join-deep", deepArrays + "function f(m) { return {data: String(a)} }"},
 	{"to-locale-string-deep", deepArrays + "function f(m) { return {data: a.toLocaleString()} }"},
@@ -75,8 +72,8 @@ func init() {
 	}
 
 	add(
-		// Every message meets the loop: the request's step budget stops
-		// the rest.
+		// Every message meets the loop: the request's interrupt budget
+		// stops the rest.
 		udf("endless-loop", "function f(m) { while (true) {} }", 20),
 		udf("endless-loop-caught", "function f(m) { for (;;) { try { throw 1 } catch (e) {} } }", 3),
 		udf("endless-top-level", "for (;;) {}\nfunction f(m) { return m }", 3),
@@ -275,10 +272,9 @@ func init() {
 		udf("computed-member-rest-long-key-loop", "function f(m) { var t = 'x'.repeat(8e6), h = {}, o = {}, k = 'r'; for (var i = 0; i < 20; i++) h['p' + i] = i; h[t] = 1; for (;;) [{...o[k]}] = [h] }", 1),
 		udf("typed-subclass-super-computed-loop", "function f(m) { var s = '1'.repeat(4e6); class T extends Float64Array { g() { var k = 0; for (;;) super[k] = s } } new T(1).g() }", 1),
 		udf("typed-array-add-assign-loop", "function f(m) { var s = '1'.repeat(4e6), ta = new Float64Array(1), k = 0; for (;;) ta[k] += s }", 1),
-		// A name of 60,000 characters read at each step of the top-level
-		// code of five transforms: the engine hashes it at each read
-		// (0.88 s in js/wasm for one transform's
-		// 50,000 steps).
+		// A name of 60,000 characters read at each iteration of the
+		// top-level code of five transforms: an engine that hashes it at
+		// each read spends its time there, not in the loop.
 		Case{Name: "transform/long-names-per-transform", Op: "transform", Body: func() []byte {
 			code := "var o = {};\nfor (var i = 0; i < 20; i++) o['p' + i] = i;\nfor (var j = 0; j < 49000; j++) o." + strings.Repeat("n", 60000) + ";\nfunction f(m) { return m }"
 			return transformsRequest([]string{code, code, code, code, code}, 1)
@@ -321,7 +317,6 @@ func init() {
 		udf("proxy-result", "function f(m) { return new Proxy({}, {ownKeys: function () { for (;;) {} }}) }", 2),
 		udf("eval", "function f(m) { return eval('for(;;){}') }", 2),
 		udf("function-constructor", "function f(m) { return (function () {}).constructor('for(;;){}')() }", 2),
-		udf("tick-overwrite", "globalThis['__subplay' + '_step'] = function () {};\nfunction f(m) { for (;;) {} }", 2),
 		udf("deep-nesting", "function f(m) { return "+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+" }", 1),
 		udf("long-chain", "function f(m) { return m"+strings.Repeat("+1", 30000)+" }", 1),
 		// A catastrophic pattern on goja's backtracking engine, whose
@@ -335,8 +330,7 @@ func init() {
 		udf("huge-code", "function f(m) { return m }\n//"+strings.Repeat("x", 3<<20), 1),
 		// Chains that make the engine's parser or compiler recurse with no
 		// bracket: in WebAssembly each ended the Go instance (stack
-		// overflow), 400 += in 2 KB; and a chain of constant &&, which
-		// goja's compiler folds in 2^n steps.
+		// overflow), 400 += in 2 KB.
 		udf("plus-assign-chain", "function f(m) { var a = 0; "+strings.Repeat("a += ", 12_000)+"1; return m }", 1),
 		udf("plus-assign-short", "function f(m) { var a = 0; "+strings.Repeat("a += ", 400)+"1; return m }", 1),
 		udf("not-chain", "function f(m) { return "+strings.Repeat("!", 60_000)+"m }", 1),
@@ -350,7 +344,6 @@ func init() {
 		udf("split-wide-text", "function f(m) { ('😀' + 'ab'.repeat(1e5)).split(/b/); return m }", 1),
 		udf("split-wide-text-bmp", "function f(m) { ('é' + 'ab'.repeat(1e5)).split(/b/); return m }", 1),
 		udf("replace-wide-text", "function f(m) { ('é' + 'ab'.repeat(1e5)).replace(/b/g, 'c'); return m }", 1),
-		udf("constant-and", "function f(m) { return 1"+strings.Repeat(" && 1", 40)+" ? m : m }", 1),
 	)
 	for _, u := range AtBound {
 		add(udf(u.Name, u.Code, 1))
