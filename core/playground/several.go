@@ -48,6 +48,9 @@ func several(ctx context.Context, req *ValidateRequest) (resp *ValidateResponse,
 	if f == terraform.Format && !terraform.Supported {
 		return nil, false, nil
 	}
+	if req.All && in.Format == "" && f == "" {
+		f = doc.Detect(*in.Text)
+	}
 	name := in.File
 	if name == "" {
 		name = "config." + string(doc.Detect(*in.Text))
@@ -56,10 +59,11 @@ func several(ctx context.Context, req *ValidateRequest) (resp *ValidateResponse,
 		}
 	}
 	found := split.Text(name, *in.Text, f)
-	switch len(found.Units) {
-	case 0:
+	switch {
+	case req.All:
+	case len(found.Units) == 0:
 		return nil, false, nil
-	case 1:
+	case len(found.Units) == 1:
 		if k := found.Units[0].Source; k.Kind != split.ModuleEntry && k.Kind != split.Element && !(k.Kind == split.Document && k.Name != "" && k.Name != "document 1") {
 			return nil, false, nil
 		}

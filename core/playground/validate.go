@@ -13,6 +13,12 @@ import (
 type ValidateRequest struct {
 	ConfigInput
 	Old *ConfigInput `json:"old,omitempty"`
+	// All reads the text as a file of a repository: every subscription it
+	// holds is listed in the response's subscriptions, even a single one,
+	// and a text that holds none is valid, with no finding (or only
+	// findings about a text that looks meant to hold one but cannot be
+	// read).
+	All bool `json:"all,omitempty"`
 }
 
 // ValidateResponse is the verdict, every finding, and the effective settings.
