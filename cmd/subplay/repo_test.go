@@ -69,7 +69,7 @@ resource "google_pubsub_subscription" "b" {
 				Driver struct {
 					Name  string `json:"name"`
 					Rules []struct {
-						ID   string `json:"id"`
+						ID   string                `json:"id"`
 						Help struct{ Text string } `json:"help"`
 					} `json:"rules"`
 				} `json:"driver"`
@@ -80,7 +80,7 @@ resource "google_pubsub_subscription" "b" {
 				Level     string `json:"level"`
 				Locations []struct {
 					Physical struct {
-						Artifact struct{ URI string } `json:"artifactLocation"`
+						Artifact struct{ URI string }                 `json:"artifactLocation"`
 						Region   struct{ StartLine, StartColumn int } `json:"region"`
 					} `json:"physicalLocation"`
 				} `json:"locations"`

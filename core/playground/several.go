@@ -104,4 +104,3 @@ func several(ctx context.Context, req *ValidateRequest) (resp *ValidateResponse,
 	}
 	return resp, true, nil
 }
-
