@@ -17,7 +17,7 @@ func init() {
 
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr, []string{
-		"Usage: subplay validate [--format text|json|sarif|github] [--input-format json|yaml|gcloud|terraform] [--resource LABEL] [--old FILE] [-q] PATH|- ...",
+		"Usage: subplay validate [--format text|json|sarif|github] [--input-format json|yaml|gcloud|terraform] [--resource LABEL] [--old FILE] [--pass-over] [-q] PATH|- ...",
 		"\nChecks each configuration: JSON or YAML, as gcloud or the REST API prints it, or a",
 		"gcloud pubsub subscriptions create or update command (.sh, .txt, or text starting with gcloud),",
 		"or Terraform holding google_pubsub_subscription resources or calls of Google's pubsub module",
@@ -33,6 +33,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("q", false, "text output: show only errors and warnings, not info notes")
 	inFormat := inputFormatFlag(fs)
 	resource := resourceFlag(fs)
+	passOver := fs.Bool("pass-over", false, "pass over files named on the command line that hold no subscription, as a directory's are (for hooks that pass every changed file)")
 	if !fs.parse(args) {
 		return exitUsage
 	}
@@ -52,10 +53,10 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// One file named alone is read as it always was: its response is the
 	// contract's, byte for byte. Anything more is a repository: every
 	// subscription of every file, each named by its source.
-	if len(paths) == 1 && !isDir(paths[0]) {
+	if len(paths) == 1 && !isDir(paths[0]) && !*passOver {
 		return validateOne(fs, paths[0], stdin, stdout, oldInput, *inFormat, *resource, *quiet)
 	}
-	return validateRepo(fs, paths, stdin, stdout, stderr, oldInput, *inFormat, *resource, *quiet)
+	return validateRepo(fs, paths, stdin, stdout, stderr, oldInput, *inFormat, *resource, *quiet, !*passOver)
 }
 
 func isDir(path string) bool {
@@ -107,7 +108,7 @@ func validateOne(fs *flags, file string, stdin io.Reader, stdout io.Writer, oldI
 
 // validateRepo checks every subscription of every path: files named,
 // and the files of directories walked.
-func validateRepo(fs *flags, paths []string, stdin io.Reader, stdout, stderr io.Writer, oldInput *playground.ConfigInput, inFormat, resource string, quiet bool) int {
+func validateRepo(fs *flags, paths []string, stdin io.Reader, stdout, stderr io.Writer, oldInput *playground.ConfigInput, inFormat, resource string, quiet, strict bool) int {
 	rep := newReport(*fs.format, quiet)
 	for _, p := range paths {
 		if !isDir(p) {
@@ -115,7 +116,7 @@ func validateRepo(fs *flags, paths []string, stdin io.Reader, stdout, stderr io.
 			if err != nil {
 				return fs.fail(err)
 			}
-			if !rep.check(fs, p, text, inFormat, resource, oldInput, true) {
+			if !rep.check(fs, p, text, inFormat, resource, oldInput, strict) {
 				return exitUsage
 			}
 			continue
