@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/subplay/subplay/core/diag"
@@ -16,22 +17,28 @@ func init() {
 
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr, []string{
-		"Usage: subplay validate [--format text|json] [--input-format json|yaml|gcloud|terraform] [--resource LABEL] [--old FILE] [-q] FILE|- ...",
+		"Usage: subplay validate [--format text|json|sarif|github] [--input-format json|yaml|gcloud|terraform] [--resource LABEL] [--old FILE] [--pass-over] [-q] PATH|- ...",
 		"\nChecks each configuration: JSON or YAML, as gcloud or the REST API prints it, or a",
 		"gcloud pubsub subscriptions create or update command (.sh, .txt, or text starting with gcloud),",
-		"or Terraform holding a google_pubsub_subscription resource (.tf, or text starting with a block).",
-		"With --format json, prints the response of the validate operation, one line per file.",
+		"or Terraform holding google_pubsub_subscription resources or calls of Google's pubsub module",
+		"(.tf, terragrunt.hcl, or text starting with a block). A directory is walked: every subscription of",
+		"its .tf, terragrunt.hcl, .json, .yaml, .yml and .sh files is checked (.git, .terraform, node_modules",
+		"and what .gitignore ignores are left out; files holding no subscription are passed over).",
+		"With --format json, prints the response of the validate operation; with several paths or a",
+		"directory, one line per subscription (NDJSON). --format sarif writes SARIF 2.1.0 for code",
+		"scanning; --format github writes GitHub Actions workflow commands (annotations).",
 		"Exit status: 0 valid (warnings allowed), 1 errors found, 2 usage or I/O error.",
-	}, "text", "json")
+	}, "text", "json", "sarif", "github")
 	old := fs.String("old", "", "the current configuration, to check that an update from it is allowed")
 	quiet := fs.Bool("q", false, "text output: show only errors and warnings, not info notes")
 	inFormat := inputFormatFlag(fs)
 	resource := resourceFlag(fs)
+	passOver := fs.Bool("pass-over", false, "pass over files named on the command line that hold no subscription, as a directory's are (for hooks that pass every changed file)")
 	if !fs.parse(args) {
 		return exitUsage
 	}
-	files := fs.Args()
-	if len(files) == 0 {
+	paths := fs.Args()
+	if len(paths) == 0 {
 		fs.Usage()
 		return exitUsage
 	}
@@ -43,34 +50,102 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		oldInput = &playground.ConfigInput{Text: &text, File: *old, Format: configFormatOf(*old, *inFormat), TerraformResource: *resource}
 	}
+	// One file named alone is read as it always was: its response is the
+	// contract's, byte for byte. Anything more is a repository: every
+	// subscription of every file, each named by its source.
+	if len(paths) == 1 && !isDir(paths[0]) && !*passOver {
+		return validateOne(fs, paths[0], stdin, stdout, oldInput, *inFormat, *resource, *quiet)
+	}
+	return validateRepo(fs, paths, stdin, stdout, stderr, oldInput, *inFormat, *resource, *quiet, !*passOver)
+}
+
+func isDir(path string) bool {
+	if path == "-" {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// validateOne checks one file as subplay always has: the response of the
+// validate operation for its text.
+func validateOne(fs *flags, file string, stdin io.Reader, stdout io.Writer, oldInput *playground.ConfigInput, inFormat, resource string, quiet bool) int {
+	text, err := readInput(file, stdin)
+	if err != nil {
+		return fs.fail(err)
+	}
+	name := displayName(file)
+	req := &playground.ValidateRequest{ConfigInput: playground.ConfigInput{Text: &text, File: name, Format: configFormatOf(file, inFormat), TerraformResource: resource}, Old: oldInput}
+	var resp playground.ValidateResponse
+	out, err := call("validate", req, &resp)
+	if err != nil {
+		return fs.fail(err)
+	}
 	code := exitOK
-	for _, file := range files {
-		text, err := readInput(file, stdin)
-		if err != nil {
-			return fs.fail(err)
+	if !resp.Valid {
+		code = exitFound
+	}
+	rep := newReport(*fs.format, quiet)
+	switch *fs.format {
+	case "json":
+		writeResponse(stdout, out)
+		return code
+	case "text":
+		if len(resp.Subscriptions) == 0 {
+			ds := resp.Diagnostics
+			if quiet {
+				ds = dropInfo(ds)
+			}
+			fmt.Fprint(stdout, diag.Render(diag.NewSource(name, text), ds))
+			fmt.Fprintln(stdout, summary(name, &resp, quiet))
+			return code
 		}
-		name := displayName(file)
-		req := &playground.ValidateRequest{ConfigInput: playground.ConfigInput{Text: &text, File: name, Format: configFormatOf(file, *inFormat), TerraformResource: *resource}, Old: oldInput}
-		var resp playground.ValidateResponse
-		out, err := call("validate", req, &resp)
-		if err != nil {
-			return fs.fail(err)
-		}
-		if !resp.Valid {
-			code = exitFound
-		}
-		if fs.json() {
-			writeResponse(stdout, out)
+	}
+	rep.file(name, text, &resp, out, false)
+	rep.finish(stdout, false)
+	return code
+}
+
+// validateRepo checks every subscription of every path: files named,
+// and the files of directories walked.
+func validateRepo(fs *flags, paths []string, stdin io.Reader, stdout, stderr io.Writer, oldInput *playground.ConfigInput, inFormat, resource string, quiet, strict bool) int {
+	rep := newReport(*fs.format, quiet)
+	for _, p := range paths {
+		if !isDir(p) {
+			text, err := readInput(p, stdin)
+			if err != nil {
+				return fs.fail(err)
+			}
+			if !rep.check(fs, p, text, inFormat, resource, oldInput, strict) {
+				return exitUsage
+			}
 			continue
 		}
-		ds := resp.Diagnostics
-		if *quiet {
-			ds = dropInfo(ds)
+		w := &walker{}
+		w.walk(p)
+		for _, f := range w.files {
+			text, why := readWalked(f.path)
+			if why != "" {
+				rep.skips = append(rep.skips, skip{f.path, why})
+				continue
+			}
+			if !rep.check(fs, f.path, text, inFormat, resource, oldInput, false) {
+				return exitUsage
+			}
 		}
-		fmt.Fprint(stdout, diag.Render(diag.NewSource(name, text), ds))
-		fmt.Fprintln(stdout, summary(name, &resp, *quiet))
+		rep.skips = append(rep.skips, w.skips...)
+		if w.stopped != "" {
+			rep.skips = append(rep.skips, skip{p, w.stopped})
+		}
 	}
-	return code
+	for _, s := range rep.skips {
+		fmt.Fprintf(stderr, "subplay validate: skipped %s: %s\n", displayName(s.path), s.why)
+	}
+	rep.finish(stdout, true)
+	if rep.errors > 0 {
+		return exitFound
+	}
+	return exitOK
 }
 
 func dropInfo(ds []diag.Diagnostic) []diag.Diagnostic {

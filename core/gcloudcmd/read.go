@@ -53,6 +53,8 @@ type Result struct {
 	// Diagnostics are the findings about the command itself, located and
 	// sorted. Findings about the subscription come from core/subscription.
 	Diagnostics []diag.Diagnostic
+	// At spans the command's words from gcloud to its verb (ReadAll).
+	At diag.Span
 }
 
 // Known reports whether a finding at path is about a value the text
@@ -509,4 +511,50 @@ func suggestFlag(name string) string {
 func lineOf(src *diag.Source, sp diag.Span) int {
 	l, _ := src.LineCol(sp.Start.Offset())
 	return l
+}
+
+// ReadAll reads every gcloud pubsub subscriptions create or update command
+// of a text (a deploy script), each on its own, with findings positioned
+// in the whole text. The text is lexed once. Findings of the lexer (an
+// unclosed quote) go to the first command read; a text with no such
+// command gives none, and no finding.
+func ReadAll(req Request) []*Result {
+	src := diag.NewSource(req.Name, req.Text)
+	if len(req.Text) > limits.GcloudScriptBytes {
+		r := &reader{req: req, src: src}
+		r.errorf(diag.Span{}, "", "input-too-large", "the script is longer than "+itoa(limits.GcloudScriptBytes>>10)+" KiB, the most subplay reads",
+			"split it, or check its commands one by one")
+		return []*Result{{Doc: &doc.Doc{Source: src, Format: Format}, Diagnostics: src.Finish(r.ds)}}
+	}
+	cmds, lexDs := lex(req.Text)
+	var out []*Result
+	sets := map[string]int{}
+	for i := range cmds {
+		c := &cmds[i]
+		if gcloudWords(c) < 0 {
+			(&reader{sets: sets}).noteSetting(c)
+			continue
+		}
+		if subscriptionVerb(c) < 0 {
+			continue
+		}
+		r := &reader{req: req, src: src, occ: map[string]*occurrence{}, unknown: map[string]bool{}, resetToDefault: map[string]bool{}, sets: sets}
+		if len(out) == 0 {
+			r.ds = append(r.ds, lexDs...)
+		}
+		for _, sp := range c.redirects {
+			r.add(diag.Info, sp, "", "gcloud-shell-redirect", "this redirection is the shell's; it does not change the subscription", "")
+		}
+		at := gcloudWords(c)
+		r.parse(c.words[at:])
+		res := &Result{Verb: r.verb, UpdateMask: r.mask, Doc: &doc.Doc{Source: src, Format: Format, Root: r.root}}
+		res.At = diag.SpanOf(c.words[at].start, c.words[subscriptionVerb(c)].end)
+		for p := range r.unknown {
+			res.Unknown = append(res.Unknown, p)
+		}
+		sort.Strings(res.Unknown)
+		res.Diagnostics = src.Finish(r.ds)
+		out = append(out, res)
+	}
+	return out
 }

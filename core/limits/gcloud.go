@@ -8,6 +8,11 @@ const (
 	// script around the command and keeps hostile input cheap.
 	GcloudMaxBytes = 64 << 10
 
+	// GcloudScriptBytes is the longest script read for every command it
+	// holds (subplay validate over a repository): a document's bound, since
+	// each command is read on its own and the lexer is linear.
+	GcloudScriptBytes = DocumentBytes
+
 	// GcloudMaxWords is the most words (flags and values) one command may
 	// have. gcloud has under 50 flags for a subscription; a command with
 	// more words than this is not one a person wrote.

@@ -13,6 +13,12 @@ import (
 type ValidateRequest struct {
 	ConfigInput
 	Old *ConfigInput `json:"old,omitempty"`
+	// All reads the text as a file of a repository: every subscription it
+	// holds is listed in the response's subscriptions, even a single one,
+	// and a text that holds none is valid, with no finding (or only
+	// findings about a text that looks meant to hold one but cannot be
+	// read).
+	All bool `json:"all,omitempty"`
 }
 
 // ValidateResponse is the verdict, every finding, and the effective settings.
@@ -25,6 +31,14 @@ type ValidateResponse struct {
 	// UpdateMask is, for a gcloud update command, the fields it changes,
 	// dotted as the API's updateMask writes them.
 	UpdateMask []string `json:"updateMask,omitempty"`
+	// Subscriptions is there when the text holds several subscriptions
+	// (every resource of a Terraform file, entry of Google's pubsub module,
+	// command of a script, document of a YAML stream, element of a JSON
+	// array): each with its own verdict, findings, effective settings and
+	// source. Valid, Counts and Diagnostics above then cover all of them,
+	// with the findings about the text as a whole; DeliveryType and
+	// Effective are set only when the list holds one.
+	Subscriptions []SubscriptionVerdict `json:"subscriptions,omitempty"`
 }
 
 // Counts tallies diagnostics by severity.
@@ -46,6 +60,9 @@ func Validate(req *ValidateRequest) (*ValidateResponse, error) {
 // ValidateContext is Validate whose UDFs' top-level code (the only part
 // that can run long) stops, with ctx's error, once ctx is done.
 func ValidateContext(ctx context.Context, req *ValidateRequest) (*ValidateResponse, error) {
+	if resp, ok, err := several(ctx, req); ok {
+		return resp, err
+	}
 	cfg, err := req.Load()
 	if err != nil {
 		return nil, err

@@ -11,3 +11,8 @@ const Supported = false
 func Read(req Request) *Result {
 	return &Result{}
 }
+
+// ReadAll, in a build without HCL, reads nothing either.
+func ReadAll(req Request) *All {
+	return &All{}
+}

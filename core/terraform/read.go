@@ -58,6 +58,9 @@ type reader struct {
 	spent   int64
 	unknown map[string]bool
 	root    *doc.Node
+	// fileDs are ReadAll's findings about the text as a whole, kept
+	// aside while it reads each subscription.
+	fileDs []diag.Diagnostic
 }
 
 // resolution is a value and its bound, or why it is unknown.
@@ -67,14 +70,18 @@ type resolution struct {
 	why string // "" when v is known
 }
 
+func newReader(req Request) *reader {
+	return &reader{req: req, src: diag.NewSource(req.Name, req.Text), vars: map[string]*hclsyntax.Attribute{}, noDef: map[string]bool{},
+		local: map[string]*hclsyntax.Attribute{}, topics: map[string]*hclsyntax.Body{}, providers: map[string]*hclsyntax.Body{},
+		resolved: map[string]resolution{}, resolving: map[string]bool{}, defaults: map[string]resolution{},
+		projects: map[*hclsyntax.Attribute][2]string{}, unknown: map[string]bool{}}
+}
+
 // Read reads the google_pubsub_subscription resource of a Terraform text.
 // It never fails: problems are diagnostics, and Doc.Root is nil when no
 // resource could be read.
 func Read(req Request) *Result {
-	r := &reader{req: req, src: diag.NewSource(req.Name, req.Text), vars: map[string]*hclsyntax.Attribute{}, noDef: map[string]bool{},
-		local: map[string]*hclsyntax.Attribute{}, topics: map[string]*hclsyntax.Body{}, providers: map[string]*hclsyntax.Body{},
-		resolved: map[string]resolution{}, resolving: map[string]bool{}, defaults: map[string]resolution{},
-		projects: map[*hclsyntax.Attribute][2]string{}, unknown: map[string]bool{}}
+	r := newReader(req)
 	res := &Result{}
 	switch {
 	case len(req.Text) > limits.TerraformMaxBytes:
@@ -188,49 +195,12 @@ func magnitude(lit string) int {
 }
 
 func (r *reader) read(res *Result) {
-	f, hd := hclsyntax.ParseConfig([]byte(r.req.Text), r.req.Name, hcl.InitialPos)
-	for _, d := range hd {
-		if d.Severity != hcl.DiagError {
-			continue
-		}
-		sp := diag.Span{}
-		if d.Subject != nil {
-			sp = span(*d.Subject)
-		}
-		r.errorf(sp, "", "terraform-syntax", "this is not valid Terraform: "+clause(d.Summary), clause(d.Detail))
-	}
-	body, ok := f.Body.(*hclsyntax.Body)
-	if !ok || hd.HasErrors() {
+	subs, _ := r.parseFile()
+	if subs == nil {
 		return
 	}
-	r.file = body
-	var subs []*hclsyntax.Block
-	for _, b := range body.Blocks {
-		switch {
-		case b.Type == "variable" && len(b.Labels) == 1:
-			if a := b.Body.Attributes["default"]; a != nil {
-				r.vars[b.Labels[0]] = a
-			} else {
-				r.noDef[b.Labels[0]] = true
-			}
-		case b.Type == "locals":
-			for n, a := range b.Body.Attributes {
-				r.local[n] = a
-			}
-		case b.Type == "provider" && len(b.Labels) == 1 && b.Labels[0] == "google":
-			alias := ""
-			if a := b.Body.Attributes["alias"]; a != nil {
-				if v, ok := r.literal(a.Expr); ok && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
-					alias = v.AsString()
-				}
-			}
-			r.providers[alias] = b.Body
-		case b.Type == "resource" && len(b.Labels) == 2 && b.Labels[0] == TopicType:
-			r.topics[b.Labels[1]] = b.Body
-		case b.Type == "resource" && len(b.Labels) == 2 && b.Labels[0] == ResourceType:
-			subs = append(subs, b)
-			res.Resources = append(res.Resources, b.Labels[1])
-		}
+	for _, b := range subs {
+		res.Resources = append(res.Resources, b.Labels[1])
 	}
 	if len(subs) == 0 {
 		r.errorf(diag.Span{}, "", "terraform-no-subscription", "the text has no resource \""+ResourceType+"\" block",
@@ -257,6 +227,59 @@ func (r *reader) read(res *Result) {
 	}
 	r.req.Resource = chosen.Labels[1]
 	r.resource(chosen)
+}
+
+// parseFile parses the text and records what resources may refer to
+// (variables, locals, topics, providers). It returns the subscription
+// resources and the module calls, in order; subs is nil (not empty) when
+// the text could not be parsed.
+func (r *reader) parseFile() (subs, modules []*hclsyntax.Block) {
+	f, hd := hclsyntax.ParseConfig([]byte(r.req.Text), r.req.Name, hcl.InitialPos)
+	for _, d := range hd {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		sp := diag.Span{}
+		if d.Subject != nil {
+			sp = span(*d.Subject)
+		}
+		r.errorf(sp, "", "terraform-syntax", "this is not valid Terraform: "+clause(d.Summary), clause(d.Detail))
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok || hd.HasErrors() {
+		return nil, nil
+	}
+	r.file = body
+	subs = []*hclsyntax.Block{}
+	for _, b := range body.Blocks {
+		switch {
+		case b.Type == "variable" && len(b.Labels) == 1:
+			if a := b.Body.Attributes["default"]; a != nil {
+				r.vars[b.Labels[0]] = a
+			} else {
+				r.noDef[b.Labels[0]] = true
+			}
+		case b.Type == "locals":
+			for n, a := range b.Body.Attributes {
+				r.local[n] = a
+			}
+		case b.Type == "provider" && len(b.Labels) == 1 && b.Labels[0] == "google":
+			alias := ""
+			if a := b.Body.Attributes["alias"]; a != nil {
+				if v, ok := r.literal(a.Expr); ok && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+					alias = v.AsString()
+				}
+			}
+			r.providers[alias] = b.Body
+		case b.Type == "resource" && len(b.Labels) == 2 && b.Labels[0] == TopicType:
+			r.topics[b.Labels[1]] = b.Body
+		case b.Type == "resource" && len(b.Labels) == 2 && b.Labels[0] == ResourceType:
+			subs = append(subs, b)
+		case b.Type == "module" && len(b.Labels) == 1:
+			modules = append(modules, b)
+		}
+	}
+	return subs, modules
 }
 
 // resource reads the chosen subscription resource.
@@ -682,14 +705,20 @@ func (r *reader) projectOf(a *hclsyntax.Attribute) (string, string) {
 }
 
 func (r *reader) fullName(a *hclsyntax.Attribute, path, collection, project string, projSpan diag.Span, projWhy string) {
-	v, ok := r.eval(a.Expr, path, a.Name)
+	r.fullNameOf(a.Expr, a.NameRange, a.Name, path, collection, project, projWhy)
+}
+
+// fullNameOf is fullName for an expression named name, written at
+// nameRange: an attribute, or a key of an object (a module's entry).
+func (r *reader) fullNameOf(e hclsyntax.Expression, nameRange hcl.Range, name, path, collection, project, projWhy string) {
+	v, ok := r.eval(e, path, name)
 	if !ok {
 		return
 	}
-	sp := span(a.Expr.Range())
+	sp := span(e.Range())
 	c, err := convert.Convert(v, cty.String)
 	if err != nil || c.IsNull() {
-		r.errorf(sp, path, "terraform-bad-value", a.Name+" must be a string", "")
+		r.errorf(sp, path, "terraform-bad-value", name+" must be a string", "")
 		return
 	}
 	s := c.AsString()
@@ -702,13 +731,13 @@ func (r *reader) fullName(a *hclsyntax.Attribute, path, collection, project stri
 		}
 	case project == "":
 		r.shortID(sp, path, collection, s)
-		r.markUnknown(path, sp, a.Name+" is a short name in the project of the provider, which is unknown here: "+projWhy,
+		r.markUnknown(path, sp, name+" is a short name in the project of the provider, which is unknown here: "+projWhy,
 			`add project = "PROJECT" to the resource or the google provider block to have the full name checked`)
 		return
 	default:
 		n.Value = "projects/" + project + "/" + collection + "/" + s
 	}
-	r.root.Members = append(r.root.Members, doc.Member{Key: path[1:], KeySpan: span(a.NameRange), Value: n})
+	r.root.Members = append(r.root.Members, doc.Member{Key: path[1:], KeySpan: span(nameRange), Value: n})
 }
 
 // shortID checks the ID of a name whose project is unknown: the full name

@@ -36,6 +36,23 @@ type Result struct {
 	Unknown []string
 	// Diagnostics are the reader's own findings, located and sorted.
 	Diagnostics []diag.Diagnostic
+	// Address names the subscription as Terraform does
+	// (google_pubsub_subscription.orders, or
+	// module.pubsub.google_pubsub_subscription.pull_subscriptions["orders"]
+	// for an entry of Google's pubsub module); set by ReadAll.
+	Address string
+	// At is where the subscription is written: the resource's block
+	// header, or the module entry.
+	At diag.Span
+}
+
+// All is every subscription a Terraform text holds, each read on its own
+// (ReadAll).
+type All struct {
+	Subscriptions []*Result
+	// Diagnostics are about the text as a whole (its size, its syntax, a
+	// module call whose entries cannot be read), located and sorted.
+	Diagnostics []diag.Diagnostic
 }
 
 // Known reports whether a finding at path is about a value the text
