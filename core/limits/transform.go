@@ -31,12 +31,14 @@ const (
 // host whether to go on after about every 10,000 function calls and loop
 // iterations, and a regular expression's matcher asks as it backtracks. The
 // count, not a clock, makes the verdict the same on every machine and
-// surface. 2,000 polls are some twenty million loop iterations: sorting
-// 6,000 records, parsing a 20,000-line CSV and re-serialising 1 MB of JSON
-// each take under a tenth of it (core/transform TestBatchWork), and an
-// endless loop meets it in about half a second natively
-// (core/transform TestHostileStops).
-const UDFCallInterrupts = 2_000
+// surface, as long as the count is met well before the time net
+// (UDFCallMillis): 1,000 polls are some ten million loop iterations, which
+// an endless loop meets in about a quarter of a second natively on an idle
+// machine (core/transform TestPatterns' top-level loop; at 2,000 a loaded
+// machine met the time net first). Sorting 6,000 records, parsing a
+// 20,000-line CSV and re-serialising 1 MB of JSON each take a small part
+// of it (the batch cases of core/transform TestAgreesWithV8).
+const UDFCallInterrupts = 1_000
 
 // UDFRequestInterrupts bounds all the calls of one request together, so
 // that many sample messages cannot multiply UDFCallInterrupts: the messages

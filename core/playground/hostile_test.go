@@ -95,3 +95,21 @@ func BenchmarkHostile(b *testing.B) {
 		})
 	}
 }
+
+// TestV8UnboundedList checks that every case the V8-host suites leave out
+// (hostile/testdata/v8-unbounded.txt) is a case of the corpus, so that a
+// renamed case is not silently dropped from them.
+func TestV8UnboundedList(t *testing.T) {
+	names := map[string]bool{}
+	for _, c := range hostile.Cases() {
+		names[c.Name] = true
+	}
+	for n := range hostile.V8Unbounded() {
+		if !names[n] {
+			t.Errorf("v8-unbounded.txt names %s, which is not a case of the corpus", n)
+		}
+	}
+	if len(hostile.V8Host())+len(hostile.V8Unbounded()) != len(hostile.Cases()) {
+		t.Errorf("V8Host and V8Unbounded do not split the corpus")
+	}
+}

@@ -413,7 +413,7 @@ func (p *Program) exception(c *udf, res jsengine.Result, what string) diag.Diagn
 	switch res.Stop {
 	case jsengine.StopBudget:
 		return finding(diag.Error, "udf-budget",
-			fmt.Sprintf("%s was stopped after %d engine polls, subplay's bound for one call (about twenty million loop iterations)", what, limits.UDFCallInterrupts),
+			fmt.Sprintf("%s was stopped after %d engine polls, subplay's bound for one call (about ten million loop iterations)", what, limits.UDFCallInterrupts),
 			"look for a loop that never ends, or a regular expression that backtracks (nested quantifiers such as (a+)+)", span)
 	case jsengine.StopStack:
 		return finding(diag.Error, "udf-budget",

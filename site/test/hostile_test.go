@@ -53,7 +53,7 @@ func pasteCases(t testing.TB) []pasteCase {
 	tabs := map[string]string{"validate": "settings", "effective": "settings", "convert": "export",
 		"filter": "filter", "names": "storage", "schema": "schema", "transform": "transforms"}
 	var out []pasteCase
-	for _, c := range hostile.Cases() {
+	for _, c := range hostile.V8Host() {
 		var req map[string]json.RawMessage
 		if err := json.Unmarshal(c.Body(), &req); err != nil {
 			continue
@@ -441,7 +441,7 @@ func TestHostileInTheWorker(t *testing.T) {
 	// The page calls its extra build (UDFs, Terraform) once it has loaded
 	// it, for a configuration that needs it.
 	tb.setConfig(tfConfig)
-	for _, c := range hostile.Cases() {
+	for _, c := range hostile.V8Host() {
 		var req json.RawMessage
 		if json.Unmarshal(c.Body(), &req) != nil {
 			continue // not JSON: a case of the HTTP surface

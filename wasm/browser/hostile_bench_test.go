@@ -41,7 +41,7 @@ func BenchmarkHostile(b *testing.B) {
 	warm()
 	time.Sleep(settleTime)
 	total := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
-	for _, c := range hostile.Cases() {
+	for _, c := range hostile.V8Host() {
 		b.Run(c.Name, func(b *testing.B) {
 			req := string(c.Body())
 			b.ReportAllocs()

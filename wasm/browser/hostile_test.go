@@ -25,7 +25,7 @@ func TestHostile(t *testing.T) {
 	} else if testing.Short() {
 		t.Skip("SKIPPED natively with -short: core/playground's TestHostile runs the corpus natively; scripts/test --full runs it here too")
 	}
-	for _, c := range hostile.Cases() {
+	for _, c := range hostile.V8Host() {
 		t.Run(c.Name, func(t *testing.T) {
 			req := string(c.Body())
 			var body string

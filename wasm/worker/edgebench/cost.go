@@ -89,7 +89,7 @@ func cost(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	for _, c := range hostile.Cases() {
+	for _, c := range hostile.V8Host() {
 		if !re.MatchString(c.Name) {
 			continue
 		}

@@ -147,7 +147,7 @@ func mixed(args []string, stdout io.Writer) error {
 		return fmt.Errorf("-cases: %w", err)
 	}
 	var cases []hostile.Case
-	for _, c := range hostile.Cases() {
+	for _, c := range hostile.V8Host() {
 		if re.MatchString(c.Name) {
 			cases = append(cases, c)
 		}
