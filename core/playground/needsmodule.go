@@ -19,7 +19,7 @@ const CodeNeedsModule = "needs-module"
 const (
 	NeedsCEL  = "cel"  // cel-go, to run a filter on sample messages (tag nocel)
 	NeedsAvro = "avro" // hamba/avro, for the schema operation (tag noavro)
-	NeedsUDF  = "udf"  // goja, to run JavaScript UDFs (tag noudf)
+	NeedsUDF  = "udf"  // the JavaScript engine, to run UDFs (tag noudf)
 	NeedsHCL  = "hcl"  // hcl/v2, to read Terraform text (tag nohcl)
 )
 

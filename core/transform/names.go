@@ -9,8 +9,7 @@ import (
 	"github.com/subplay/subplay/core/limits"
 )
 
-// Helpers both engines' code uses (engine.go for goja, program.go for
-// QuickJS-ng).
+// Helpers of the findings' text and places (program.go and check.go).
 
 // charSpan is the span of the character of code at byte offset o (of the
 // one it falls inside): a span of one byte cut a character outside ASCII

@@ -18,10 +18,10 @@
 //	cel   (-tags noavro,noudf,nohcl)       no hamba/avro ("schema" answers needs-module); the filter embed
 //	avro  (-tags nocel,noudf,nohcl)        no cel-go, so filters are checked but not run; the schema embed
 //	min   (-tags nocel,noavro,noudf,nohcl) neither; the object-names and settings embeds
-//	extra (no tags)                        everything, with the JavaScript engine (goja) and
+//	extra (no tags)                        everything, with the JavaScript engine (QuickJS-ng) and
 //	                                       HCL; fetched by the page when full answers needs-module
 //
-// noudf leaves out goja (core/transform) and nohcl leaves out
+// noudf leaves out the JavaScript engine (core/transform, core/jsengine) and nohcl leaves out
 // github.com/hashicorp/hcl/v2 (core/terraform); a build without one answers
 // a request that needs it with the error code needs-module, naming what it
 // lacks in the error's needs list (core/playground/needsmodule.go).
