@@ -153,7 +153,7 @@ func TestWorkerdRetiredFreed(t *testing.T) {
 	}
 	tg := &target{base: strings.TrimSuffix(base, "/"), client: &http.Client{Transport: &http.Transport{}}}
 	extra := &target{base: strings.TrimSuffix(extraURL, "/"), client: &http.Client{Transport: &http.Transport{}}}
-	first, doubling := hostileCase(t, "schema-columns/proto-dag-16"), hostileCase(t, "transform/strings-kept")
+	first, grower := hostileCase(t, "schema-columns/proto-dag-16"), hostileCase(t, "terraform-eval/provider-project-per-topic")
 	// The extra process's first instance, started by a schema request:
 	// the sequence after which the retiring request's own collection freed
 	// nothing, in 2 of 3 runs against that glue (with an instance started
@@ -169,7 +169,7 @@ func TestWorkerdRetiredFreed(t *testing.T) {
 		}
 	}
 	memory()
-	// The instance strings-kept will run in hands a function out for
+	// The instance the Terraform case will run in hands a function out for
 	// good (a test-bundle path), as one that the isolate still holds after
 	// the retirement: the Go object it belongs to must not keep the
 	// instance (the glue's release drops the pending promise of
@@ -180,30 +180,30 @@ func TestWorkerdRetiredFreed(t *testing.T) {
 	}
 	pid := readPid(t, pidfile)
 	before, peakBefore := procMB(t, pid, "VmRSS"), procMB(t, pid, "VmHWM")
-	kept := string(doubling.Body())
-	if r := tg.post(t, "/v1/"+doubling.Op, kept); r.status != http.StatusOK {
-		t.Fatalf("strings-kept: status %d, want 200; body %.300s", r.status, r.body)
+	kept := string(grower.Body())
+	if r := tg.post(t, "/v1/"+grower.Op, kept); r.status != http.StatusOK {
+		t.Fatalf("%s: status %d, want 200; body %.300s", grower.Name, r.status, r.body)
 	}
 	// At once, a request straight to the extra worker that starts a fresh
 	// instance (a test-bundle path) while the retiring request may still
 	// be finishing: the sequence after which the old instance's memory
 	// stayed, with only the retiring request's own collection, for good.
 	memory()
-	// The case takes the instance's memory to about 90 MB (strings kept
-	// until the allocation budget stops the call; a doubling stops at
-	// half of it since + has bounds of its own), past the
-	// bound at which it is retired: the process's peak shows it, if it is a new
-	// peak (the process is a fresh one).
+	// The case (a Terraform text whose evaluation allocates some 130 MB
+	// natively) grows the Go instance's memory past the bound at which it
+	// is retired: the process's peak shows it, if it is a new peak (the
+	// process is a fresh one). A UDF no longer does: its engine's memory
+	// is an instance of its own, outside Go's.
 	const least = 40
 	peak := procMB(t, pid, "VmHWM")
 	if peak-before < least || peak <= peakBefore {
-		t.Fatalf("strings-kept took the extra process from %d MB (its peak so far %d) to a peak of %d MB; this test needs a new peak %d MB or more above the start",
-			before, peakBefore, peak, least)
+		t.Fatalf("%s took the extra process from %d MB (its peak so far %d) to a peak of %d MB; this test needs a new peak %d MB or more above the start",
+			grower.Name, before, peakBefore, peak, least)
 	}
 	udf := contractRequest(t, "validate-udf")
 	for i := 0; ; i++ {
 		if now := procMB(t, pid, "VmRSS"); peak-now >= least {
-			t.Logf("the extra process: %d MB before strings-kept, a peak of %d MB, %d MB after %d more requests", before, peak, now, i)
+			t.Logf("the extra process: %d MB before %s, a peak of %d MB, %d MB after %d more requests", before, grower.Name, peak, now, i)
 			return
 		} else if i == 10 {
 			t.Fatalf("the extra process stayed at %d MB (its peak %d) through 10 requests after the retirement; want %d MB or more back", now, peak, least)
