@@ -226,13 +226,18 @@ func TestSmallBuildFirst(t *testing.T) {
 // rendering would say crashed.
 func TestDeepUDFsInTheWorker(t *testing.T) {
 	cases := []struct{ name, code, want, says string }{
-		{"past the bound", "function f(m) { var a = ''; " + strings.Repeat("a += ", 400) + "m.data; return {data: a} }", "udf-nesting-too-deep", ""},
+		// 400 nested += once passed the engine's own bound in this worker;
+		// QuickJS-ng's parser takes it within its stack.
+		{"nested-plus-assign", "function f(m) { var a = ''; " + strings.Repeat("a += ", 400) + "m.data; return {data: a} }", "", ""},
 	}
 	for _, u := range hostile.AtBound {
 		cases = append(cases, struct{ name, code, want, says string }{u.Name, u.Code, "", ""})
 	}
 	for _, u := range hostile.DeepAtRun {
-		cases = append(cases, struct{ name, code, want, says string }{u.Name, u.Code, "", "past subplay's bound"})
+		// Each ends in a finding (a RangeError of the call, or of its
+		// top-level code, or the engine's stack): which one is the engine's;
+		// what this test holds is that the worker answers and lives.
+		cases = append(cases, struct{ name, code, want, says string }{u.Name, u.Code, "*", ""})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -271,6 +276,9 @@ func TestDeepUDFsInTheWorker(t *testing.T) {
 				if text := tb.text("#panel-transforms .transform-results"); !strings.Contains(text, c.says) {
 					t.Errorf("the messages' results do not say %q: %.300s", c.says, text)
 				}
+				return
+			}
+			if c.want == "*" {
 				return
 			}
 			udf := slices.DeleteFunc(got.Codes, func(code string) bool { return !strings.HasPrefix(code, "udf-") || code == "udf-slow" })
